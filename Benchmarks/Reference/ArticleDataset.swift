@@ -1,0 +1,102 @@
+import CSQLiteReference
+
+/// The article rows every Reference workload writes and reads, generated
+/// deterministically (same seed, same rows in every run) and held twice: as
+/// Swift values for the FaultlineSQLite side and as C arrays for the raw side,
+/// so both bind exactly the same bytes and neither pays for conversion.
+final class ArticleDataset {
+    let count: Int
+    let titles: [String]
+    let bodies: [String]
+    let views: [Int64]
+    let created: [Double]
+    let categoryIDs: [Int64]
+
+    private let textArena: UnsafeMutablePointer<CChar>
+    private let titlePointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    private let bodyPointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    private let titleLengths: [Int32]
+    private let bodyLengths: [Int32]
+
+    init(count: Int, seed: UInt64 = 0x5EED) {
+        var random = SplitMix64(seed: seed)
+        let words = ["fault", "line", "sqlite", "row", "cache", "prefetch", "batch", "trigger",
+                     "café", "crème", "index", "merge", "policy", "graph", "object", "context"]
+        func sentence(_ wordCount: Int) -> String {
+            (0..<wordCount).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
+        }
+        self.count = count
+        titles = (0..<count).map { "Article \($0): " + sentence(4) }
+        bodies = (0..<count).map { _ in sentence(30) }
+        views = (0..<count).map { _ in Int64(random.next() % 100_000) }
+        created = (0..<count).map { _ in 700_000_000 + Double(random.next() % 100_000_000) / 7 }
+        categoryIDs = (0..<count).map { _ in Int64(random.next() % 100) + 1 }
+
+        titleLengths = titles.map { Int32($0.utf8.count) }
+        bodyLengths = bodies.map { Int32($0.utf8.count) }
+        let total = titleLengths.reduce(0) { $0 + Int($1) } + bodyLengths.reduce(0) { $0 + Int($1) }
+        textArena = .allocate(capacity: max(total, 1))
+        titlePointers = .allocate(capacity: max(count, 1))
+        bodyPointers = .allocate(capacity: max(count, 1))
+        var offset = 0
+        func place(_ text: String) -> UnsafePointer<CChar> {
+            let start = textArena + offset
+            for byte in text.utf8 {
+                textArena[offset] = CChar(bitPattern: byte)
+                offset += 1
+            }
+            return UnsafePointer(start)
+        }
+        for index in 0..<count {
+            titlePointers[index] = place(titles[index])
+            bodyPointers[index] = place(bodies[index])
+        }
+    }
+
+    deinit {
+        textArena.deallocate()
+        titlePointers.deallocate()
+        bodyPointers.deallocate()
+    }
+
+    /// Calls `body` with the C view of the rows; valid only inside `body`.
+    func withCArticles<Result>(_ body: (UnsafePointer<fl_ref_articles>) throws -> Result) rethrows -> Result {
+        try titleLengths.withUnsafeBufferPointer { titleLengths in
+            try bodyLengths.withUnsafeBufferPointer { bodyLengths in
+                try views.withUnsafeBufferPointer { views in
+                    try created.withUnsafeBufferPointer { created in
+                        try categoryIDs.withUnsafeBufferPointer { categoryIDs in
+                            var articles = fl_ref_articles(
+                                count: Int64(count),
+                                titles: UnsafePointer(titlePointers), title_lengths: titleLengths.baseAddress,
+                                bodies: UnsafePointer(bodyPointers), body_lengths: bodyLengths.baseAddress,
+                                views: views.baseAddress, created: created.baseAddress,
+                                category_ids: categoryIDs.baseAddress)
+                            return try body(&articles)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `count` primary keys drawn uniformly from 1...rows, the same every run.
+    static func lookupKeys(count: Int, rows: Int, seed: UInt64 = 0x10C0) -> [Int64] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in Int64(random.next() % UInt64(max(rows, 1))) + 1 }
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64), so the
+/// data set is identical across runs and machines.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,114 @@
+import FaultlineBench
+import FaultlineSQLite
+import Foundation
+
+// The Reference suite: the physical limit. Each workload runs as the SQLite C
+// API driven by hand (raw.*) and through FaultlineSQLite's cached statements
+// (wrapped.*), so the wrapper's cost is the ratio between the two lines.
+
+let rowCounts = [1_000, 10_000, 100_000]
+/// One transaction per row costs a WAL commit each: capped, as the issue asks.
+let autocommitRowCap = 10_000
+let lookupCount = 10_000
+
+let scratch: ScratchFiles
+do { scratch = try ScratchFiles() } catch {
+    FileHandle.standardError.write(Data("error: cannot create a scratch folder: \(error)\n".utf8))
+    exit(2)
+}
+
+/// Built on first use only, so filtered-out sizes cost nothing.
+final class Fixtures {
+    let scratch: ScratchFiles
+    init(scratch: ScratchFiles) { self.scratch = scratch }
+
+    private var datasets: [Int: ArticleDataset] = [:]
+    private var populated: [Int: String] = [:]
+
+    func dataset(_ rows: Int) -> ArticleDataset {
+        if let dataset = datasets[rows] { return dataset }
+        let dataset = ArticleDataset(count: rows)
+        datasets[rows] = dataset
+        return dataset
+    }
+
+    /// A database file holding `rows` articles, shared by every read workload.
+    func populatedDatabase(_ rows: Int) throws -> String {
+        if let path = populated[rows] { return path }
+        let path = scratch.newDatabasePath("populated-\(rows)")
+        try RawInsertState(path: path).run(dataset(rows), oneTransaction: true)
+        populated[rows] = path
+        return path
+    }
+}
+let fixtures = Fixtures(scratch: scratch)
+
+var benchmarks: [Benchmark] = []
+
+for rows in rowCounts {
+    let parameters: KeyValuePairs<String, ParameterValue> = ["rows": .int(rows)]
+    let insertModes = rows <= autocommitRowCap ? [("txn", true), ("autocommit", false)] : [("txn", true)]
+    for (mode, oneTransaction) in insertModes {
+        benchmarks.append(Benchmark(
+            "raw.insert.\(mode)", parameters: parameters, items: rows,
+            setUp: { () throws -> RawInsertState in
+                _ = fixtures.dataset(rows)
+                return try RawInsertState(path: scratch.newDatabasePath("raw-insert"))
+            },
+            measure: { state in try state.run(fixtures.dataset(rows), oneTransaction: oneTransaction) },
+            tearDown: { state in scratch.remove(state.database.path) }))
+        benchmarks.append(Benchmark(
+            "wrapped.insert.\(mode)", parameters: parameters, items: rows, reference: "raw.insert.\(mode)",
+            setUp: { () throws -> (Connection, String) in
+                let path = scratch.newDatabasePath("wrapped-insert")
+                _ = fixtures.dataset(rows)
+                return (try WrappedWorkloads.openFresh(path), path)
+            },
+            measure: { state in
+                let (connection, _) = state
+                let dataset = fixtures.dataset(rows)
+                if oneTransaction {
+                    try connection.transaction { try WrappedWorkloads.insert(dataset, into: connection) }
+                } else {
+                    try WrappedWorkloads.insert(dataset, into: connection)
+                }
+            },
+            tearDown: { state in scratch.remove(state.1) }))
+    }
+
+    benchmarks.append(Benchmark(
+        "raw.fetch", parameters: parameters, items: rows,
+        setUp: { try RawReadState(path: fixtures.populatedDatabase(rows), sql: ArticleSQL.selectAll) },
+        measure: { state in blackHole(try state.readAll()) }))
+    benchmarks.append(Benchmark(
+        "wrapped.fetch", parameters: parameters, items: rows, reference: "raw.fetch",
+        setUp: { () throws -> (Connection, Statement) in
+            let connection = try Connection(.file(fixtures.populatedDatabase(rows)))
+            return (connection, try connection.cachedStatement(ArticleSQL.selectAll))
+        },
+        measure: { state in blackHole(try WrappedWorkloads.readAll(state.1)) }))
+
+    benchmarks.append(Benchmark(
+        "raw.lookup", parameters: parameters, items: lookupCount,
+        setUp: { () throws -> (RawReadState, [Int64]) in
+            (try RawReadState(path: fixtures.populatedDatabase(rows), sql: ArticleSQL.selectByID),
+             ArticleDataset.lookupKeys(count: lookupCount, rows: rows))
+        },
+        measure: { state in blackHole(try state.0.lookUp(state.1)) }))
+    benchmarks.append(Benchmark(
+        "wrapped.lookup", parameters: parameters, items: lookupCount, reference: "raw.lookup",
+        setUp: { () throws -> (Connection, Statement, [Int64]) in
+            let connection = try Connection(.file(fixtures.populatedDatabase(rows)))
+            return (connection, try connection.cachedStatement(ArticleSQL.selectByID),
+                    ArticleDataset.lookupKeys(count: lookupCount, rows: rows))
+        },
+        measure: { state in blackHole(try WrappedWorkloads.lookUp(state.2, with: state.1)) }))
+}
+
+let suite = BenchmarkSuite("Reference", benchmarks: benchmarks)
+let status = suite.run(arguments: Array(CommandLine.arguments.dropFirst()),
+                       interactive: isatty(STDOUT_FILENO) != 0) { text in
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+scratch.removeAll()
+exit(status)

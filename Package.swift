@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom up (see README.md): system libraries, the SQLite boundary, the
+// persistence core, the benchmark harness, the tool and the benchmark suites.
+let package = Package(
+    name: "Faultline",
+    products: [
+        .library(name: "Faultline", targets: ["Faultline"]),
+        .library(name: "FaultlineSQLite", targets: ["FaultlineSQLite"]),
+        .library(name: "FaultlineBench", targets: ["FaultlineBench"]),
+        .executable(name: "faultline-bench", targets: ["faultline-bench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        // The raw SQLite reference loops: the physical limit every suite is measured
+        // against. Always optimised, so the reference is what a C programmer gets.
+        .target(
+            name: "CSQLiteReference",
+            dependencies: ["CSQLite"],
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
+        .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
+        .target(name: "Faultline", dependencies: ["FaultlineSQLite"]),
+        .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc"]),
+        .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench"]),
+        .executableTarget(
+            name: "Reference",
+            dependencies: ["FaultlineBench", "FaultlineSQLite", "CSQLiteReference"],
+            path: "Benchmarks/Reference"
+        ),
+        .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
+        .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite"]),
+        .testTarget(name: "FaultlineTests", dependencies: ["Faultline"]),
+    ]
+)

@@ -1,0 +1,11 @@
+#ifndef FAULTLINE_CSQLITE_SHIM_H
+#define FAULTLINE_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT and SQLITE_STATIC are casts of integers to function pointers,
+// which Swift cannot import as macros.
+static inline sqlite3_destructor_type faultline_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+static inline sqlite3_destructor_type faultline_sqlite_static(void) { return SQLITE_STATIC; }
+// A non-NULL pointer for empty text: a NULL pointer would bind SQL NULL.
+static inline const char *faultline_empty_text(void) { return ""; }
+#endif

@@ -1,0 +1,55 @@
+#ifndef FAULTLINE_CSQLITEREFERENCE_H
+#define FAULTLINE_CSQLITEREFERENCE_H
+// The raw SQLite reference loops: the SQLite C API driven by hand, as a C
+// programmer would write it (one prepared statement, bind/step/reset, static
+// bindings). Every benchmark suite reports its lines as a ratio to these.
+//
+// Each loop counts its own work (statements executed, rows, VM steps) the way
+// FaultlineSQLite does, so reports compare like with like.
+#include <stdint.h>
+#include <sqlite3.h>
+
+typedef struct fl_ref_counters {
+    int64_t statements_prepared;
+    int64_t statements_executed;
+    int64_t rows_returned;
+    int64_t vm_steps;
+} fl_ref_counters;
+
+// Column values for `count` articles, as parallel arrays. Text is UTF-8 with
+// explicit lengths; the pointers must stay valid while a loop runs.
+typedef struct fl_ref_articles {
+    int64_t count;
+    const char *const *titles;
+    const int32_t *title_lengths;
+    const char *const *bodies;
+    const int32_t *body_lengths;
+    const int64_t *views;
+    const double *created;
+    const int64_t *category_ids;
+} fl_ref_articles;
+
+// Opens a file database with WAL, synchronous=NORMAL and foreign keys on.
+// Returns an SQLite result code; *db is set (or NULL) either way.
+int fl_ref_open(const char *path, sqlite3 **db);
+int fl_ref_close(sqlite3 *db);
+// Runs semicolon-separated SQL (DDL) with sqlite3_exec.
+int fl_ref_exec(sqlite3 *db, const char *sql, fl_ref_counters *counters);
+int fl_ref_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **statement, fl_ref_counters *counters);
+void fl_ref_finalize(sqlite3_stmt *statement);
+
+// INSERT with parameters (title, body, views, created, category_id), one row
+// per article: in one transaction when `one_transaction`, otherwise each row
+// in its own (autocommit). Returns SQLITE_OK or the failing code.
+int fl_ref_insert(sqlite3 *db, sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                  const fl_ref_articles *articles, int one_transaction, fl_ref_counters *counters);
+
+// Steps a query with no parameters to the end, reading every column of every
+// row; returns a checksum of what it read (so the work cannot be optimised out).
+int64_t fl_ref_read_all(sqlite3_stmt *query, fl_ref_counters *counters, int *result_code);
+
+// Binds each key to parameter 1 of `query`, steps it, reads every column of
+// the row; returns a checksum.
+int64_t fl_ref_lookup(sqlite3_stmt *query, const int64_t *keys, int64_t count,
+                      fl_ref_counters *counters, int *result_code);
+#endif

@@ -1,0 +1,105 @@
+#include "CSQLiteReference.h"
+#include <stddef.h>
+
+static void finish_execution(sqlite3_stmt *statement, fl_ref_counters *counters) {
+    counters->statements_executed += 1;
+    counters->vm_steps += sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 1);
+}
+
+int fl_ref_open(const char *path, sqlite3 **db) {
+    int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_busy_timeout(*db, 5000);
+    return sqlite3_exec(*db, "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
+                        NULL, NULL, NULL);
+}
+
+int fl_ref_close(sqlite3 *db) { return sqlite3_close_v2(db); }
+
+int fl_ref_exec(sqlite3 *db, const char *sql, fl_ref_counters *counters) {
+    // Counted as one execution per call; DDL is set-up work, never measured.
+    counters->statements_executed += 1;
+    return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+int fl_ref_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **statement, fl_ref_counters *counters) {
+    counters->statements_prepared += 1;
+    return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL);
+}
+
+void fl_ref_finalize(sqlite3_stmt *statement) { sqlite3_finalize(statement); }
+
+static int run_to_done(sqlite3_stmt *statement, fl_ref_counters *counters) {
+    int rc = sqlite3_step(statement);
+    finish_execution(statement, counters);
+    sqlite3_reset(statement);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int fl_ref_insert(sqlite3 *db, sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                  const fl_ref_articles *a, int one_transaction, fl_ref_counters *counters) {
+    (void)db;
+    int rc;
+    if (one_transaction && (rc = run_to_done(begin, counters)) != SQLITE_OK) return rc;
+    for (int64_t i = 0; i < a->count; i++) {
+        sqlite3_bind_text(insert, 1, a->titles[i], a->title_lengths[i], SQLITE_STATIC);
+        sqlite3_bind_text(insert, 2, a->bodies[i], a->body_lengths[i], SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 3, a->views[i]);
+        sqlite3_bind_double(insert, 4, a->created[i]);
+        sqlite3_bind_int64(insert, 5, a->category_ids[i]);
+        if ((rc = run_to_done(insert, counters)) != SQLITE_OK) return rc;
+    }
+    if (one_transaction && (rc = run_to_done(commit, counters)) != SQLITE_OK) return rc;
+    return SQLITE_OK;
+}
+
+static int64_t read_row(sqlite3_stmt *query) {
+    int64_t sum = 0;
+    int columns = sqlite3_column_count(query);
+    for (int c = 0; c < columns; c++) {
+        switch (sqlite3_column_type(query, c)) {
+        case SQLITE_INTEGER: sum += sqlite3_column_int64(query, c); break;
+        case SQLITE_FLOAT: sum += (int64_t)sqlite3_column_double(query, c); break;
+        case SQLITE_TEXT: {
+            const unsigned char *text = sqlite3_column_text(query, c);
+            int length = sqlite3_column_bytes(query, c);
+            sum += length + (length > 0 ? text[0] : 0);
+            break;
+        }
+        case SQLITE_BLOB: sum += sqlite3_column_bytes(query, c); break;
+        default: break;
+        }
+    }
+    return sum;
+}
+
+int64_t fl_ref_read_all(sqlite3_stmt *query, fl_ref_counters *counters, int *result_code) {
+    int64_t sum = 0;
+    int rc;
+    while ((rc = sqlite3_step(query)) == SQLITE_ROW) {
+        counters->rows_returned += 1;
+        sum += read_row(query);
+    }
+    finish_execution(query, counters);
+    sqlite3_reset(query);
+    *result_code = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return sum;
+}
+
+int64_t fl_ref_lookup(sqlite3_stmt *query, const int64_t *keys, int64_t count,
+                      fl_ref_counters *counters, int *result_code) {
+    int64_t sum = 0;
+    *result_code = SQLITE_OK;
+    for (int64_t i = 0; i < count; i++) {
+        sqlite3_bind_int64(query, 1, keys[i]);
+        int rc;
+        while ((rc = sqlite3_step(query)) == SQLITE_ROW) {
+            counters->rows_returned += 1;
+            sum += read_row(query);
+        }
+        finish_execution(query, counters);
+        sqlite3_reset(query);
+        if (rc != SQLITE_DONE) { *result_code = rc; return sum; }
+    }
+    return sum;
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A suite executable's entry point: parses the command line, runs the
+/// selected benchmarks (and the references they compare with), prints the
+/// table and writes the JSON report.
+public struct BenchmarkSuite {
+    public let name: String
+    public let benchmarks: [Benchmark]
+
+    public init(_ name: String, benchmarks: [Benchmark]) {
+        self.name = name
+        self.benchmarks = benchmarks
+    }
+
+    /// Runs the suite as the process's main program and exits with its status:
+    /// 0 on success, 1 when a benchmark failed, 2 on a bad command line or an
+    /// unwritable report path.
+    public func main(arguments: [String] = CommandLine.arguments) -> Never {
+        let interactive = isatty(STDOUT_FILENO) != 0
+        let status = run(arguments: Array(arguments.dropFirst()), interactive: interactive) { line in
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+        exit(status)
+    }
+
+    /// Runs the suite, writing human-readable output through `write`.
+    public func run(arguments: [String], interactive: Bool = false, write: (String) -> Void) -> Int32 {
+        let options: RunOptions
+        do { options = try RunOptions.parse(arguments) } catch {
+            write("error: \(error.message)\n\(RunOptions.usage)\n")
+            return 2
+        }
+        if options.help {
+            write(RunOptions.usage + "\n")
+            return 0
+        }
+        let selected = selection(options)
+        if options.list {
+            for benchmark in selected { write(benchmark.id + "\n") }
+            return 0
+        }
+        if selected.isEmpty {
+            write("error: no benchmark matches the filter\n")
+            return 2
+        }
+        let path = options.jsonPath ?? defaultReportPath()
+        do {
+            if options.jsonPath == nil {
+                try FileManager.default.createDirectory(atPath: "Results", withIntermediateDirectories: true)
+            }
+            try ReportFile.checkWritable(path)
+        } catch {
+            write("error: \(error)\n")
+            return 2
+        }
+        let metadata = RunMetadata.current()
+        if metadata.isDebugBuild, !options.quiet { write(ResultTable.debugWarning + "\n") }
+
+        var results: [BenchmarkResult] = []
+        for (position, benchmark) in selected.enumerated() {
+            let runner = BenchmarkRunner(options: options)
+            do {
+                results.append(try runner.run(benchmark, suite: name) { iteration, total in
+                    guard interactive, !options.quiet else { return }
+                    write("\r\u{1B}[K[\(position + 1)/\(selected.count)] \(benchmark.id)  iteration \(iteration)/\(total)")
+                })
+            } catch {
+                if interactive, !options.quiet { write("\r\u{1B}[K") }
+                write("error: benchmark '\(benchmark.id)' failed: \(error)\n")
+                return 1
+            }
+        }
+        if interactive, !options.quiet { write("\r\u{1B}[K") }
+
+        let report = Report(suite: name, metadata: metadata, benchmarks: ReferenceComparison.attach(to: results))
+        if !options.quiet { write(ResultTable.render(report) + "\n") }
+        do {
+            try ReportFile.write(report, to: path)
+        } catch {
+            write("error: \(error)\n")
+            return 2
+        }
+        if !options.quiet { write("report written to \(path)\n") }
+        return 0
+    }
+
+    /// The benchmarks the filter selects, plus every reference they name,
+    /// in declaration order.
+    func selection(_ options: RunOptions) -> [Benchmark] {
+        let chosen = benchmarks.filter { options.selects($0.id) }
+        let referenceIDs = Set(chosen.compactMap { benchmark in
+            benchmark.reference.map { BenchmarkID.make(name: $0, parameters: benchmark.parameterDictionary) }
+        })
+        let chosenIDs = Set(chosen.map(\.id))
+        return benchmarks.filter { chosenIDs.contains($0.id) || referenceIDs.contains($0.id) }
+    }
+
+    private func defaultReportPath() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return "Results/\(name)-\(formatter.string(from: Date())).json"
+    }
+}
+
+extension ReferenceComparison {
+    /// Fills in each result's comparison with its reference from the same run.
+    static func attach(to results: [BenchmarkResult]) -> [BenchmarkResult] {
+        let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return results.map { result in
+            var result = result
+            guard let reference = result.reference else { return result }
+            let referenceID = BenchmarkID.make(name: reference, parameters: result.parameters)
+            guard let base = byID[referenceID],
+                  let time = result.median(Metric.wallTime), let baseTime = base.median(Metric.wallTime), baseTime > 0
+            else { return result }
+            let mallocs = (result.median(Metric.mallocsPerItem) ?? 0) - (base.median(Metric.mallocsPerItem) ?? 0)
+            result.comparison = ReferenceComparison(
+                reference: referenceID, wallTimeRatio: time / baseTime, mallocsPerItemDelta: mallocs)
+            return result
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A suite executable's command-line options.
+public struct RunOptions {
+    public var filter: NSRegularExpression?
+    public var list = false
+    public var warmupIterations = 1
+    public var iterations = 10
+    /// Per-benchmark budget: no new iteration starts once this has elapsed
+    /// (at least one measured iteration always runs).
+    public var maxSeconds = 10.0
+    public var jsonPath: String?
+    public var quiet = false
+    public var help = false
+
+    public init() {}
+
+    public static let usage = """
+        usage: <Suite> [--filter REGEX] [--list] [--warmup N] [--iterations N]
+                       [--max-seconds S] [--json PATH] [--quiet]
+          --filter REGEX   run benchmarks whose id ("name param=value …") matches;
+                           the reference lines they are compared with run too
+          --list           list the benchmarks and exit
+          --warmup N       unmeasured iterations before measuring (default 1)
+          --iterations N   measured iterations at most (default 10)
+          --max-seconds S  stop measuring a benchmark after S seconds (default 10)
+          --json PATH      write the report here (default Results/<suite>-<UTC time>.json)
+          --quiet          print no table and no progress
+        """
+
+    /// Parses arguments (without the program name).
+    public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
+        var options = RunOptions()
+        var remaining = arguments[...]
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst() else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        func count(for flag: String, minimum: Int) throws(UsageError) -> Int {
+            let text = try value(for: flag)
+            guard let number = Int(text), number >= minimum else {
+                throw UsageError("\(flag) needs an integer ≥ \(minimum), got '\(text)'")
+            }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--filter":
+                let pattern = try value(for: argument)
+                do { options.filter = try NSRegularExpression(pattern: pattern) } catch {
+                    throw UsageError("--filter: invalid regular expression '\(pattern)'")
+                }
+            case "--list": options.list = true
+            case "--warmup": options.warmupIterations = try count(for: argument, minimum: 0)
+            case "--iterations": options.iterations = try count(for: argument, minimum: 1)
+            case "--max-seconds":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw UsageError("--max-seconds needs a positive number, got '\(text)'")
+                }
+                options.maxSeconds = seconds
+            case "--json": options.jsonPath = try value(for: argument)
+            case "--quiet": options.quiet = true
+            case "--help", "-h": options.help = true
+            default: throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        return options
+    }
+
+    func selects(_ id: String) -> Bool {
+        guard let filter else { return true }
+        return filter.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil
+    }
+}
+
+/// A command line that cannot be carried out; the message names the problem.
+public struct UsageError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,58 @@
+import CJemalloc
+
+/// Allocation counts and bytes from jemalloc, which this process links as its
+/// malloc (SQLite's, the Swift runtime's and Foundation's allocations all count).
+///
+/// Counts are jemalloc's per-size-class request totals over all arenas
+/// (`stats.arenas.<all>.small.nrequests` + `large.nrequests`). Requests served
+/// from a thread cache reach those totals only when the cache is flushed, so a
+/// snapshot flushes the calling thread's cache first and then refreshes the
+/// statistics epoch. Bytes are `thread.allocated`: cumulative bytes allocated by
+/// the calling thread (benchmarks measure single-threaded work).
+public struct AllocationSnapshot: Sendable, Equatable {
+    /// malloc/calloc/realloc/aligned allocations requested so far.
+    public var count: UInt64
+    /// Bytes requested so far by this thread.
+    public var bytes: UInt64
+
+    public static func - (after: AllocationSnapshot, before: AllocationSnapshot) -> AllocationSnapshot {
+        AllocationSnapshot(count: after.count &- before.count, bytes: after.bytes &- before.bytes)
+    }
+}
+
+public enum Allocations {
+    /// Whether jemalloc statistics are readable in this process.
+    public static let isAvailable: Bool = readUInt64("epoch") != nil || refreshEpoch()
+
+    /// jemalloc's version string, e.g. "5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c".
+    public static var version: String? {
+        var pointer: UnsafePointer<CChar>?
+        var size = MemoryLayout<UnsafePointer<CChar>?>.size
+        guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    /// Totals so far. Not itself free: it flushes the thread cache, so take
+    /// snapshots outside the measured region.
+    public static func snapshot() -> AllocationSnapshot {
+        mallctl("thread.tcache.flush", nil, nil, nil, 0)
+        _ = refreshEpoch()
+        let small = readUInt64("stats.arenas.4096.small.nrequests") ?? 0
+        let large = readUInt64("stats.arenas.4096.large.nrequests") ?? 0
+        let bytes = readUInt64("thread.allocated") ?? 0
+        return AllocationSnapshot(count: small &+ large, bytes: bytes)
+    }
+
+    @discardableResult
+    private static func refreshEpoch() -> Bool {
+        var epoch: UInt64 = 1
+        return mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0
+    }
+
+    private static func readUInt64(_ name: String) -> UInt64? {
+        var value: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,74 @@
+import FaultlineSQLite
+
+/// Runs one benchmark: warm-up iterations, then measured ones until the
+/// iteration count or the time budget is reached, probing every metric around
+/// the measured closure only.
+struct BenchmarkRunner {
+    let options: RunOptions
+
+    /// The raw per-iteration figures, in Metric names.
+    private struct Samples {
+        var values: [String: [Double]] = [:]
+        mutating func add(_ name: String, _ value: Double) { values[name, default: []].append(value) }
+    }
+
+    func run(
+        _ benchmark: Benchmark, suite: String, progress: (_ iteration: Int, _ of: Int) -> Void = { _, _ in }
+    ) throws -> BenchmarkResult {
+        for _ in 0..<options.warmupIterations {
+            let iteration = try benchmark.makeIteration()
+            try iteration.measure()
+            try iteration.tearDown()
+        }
+        var samples = Samples()
+        let budgetStart = ProcessClock.wallNanoseconds()
+        let budget = UInt64(options.maxSeconds * 1e9)
+        var measured = 0
+        while measured < options.iterations {
+            progress(measured + 1, options.iterations)
+            try measureOnce(benchmark, into: &samples)
+            measured += 1
+            if ProcessClock.wallNanoseconds() &- budgetStart > budget { break }
+        }
+        var results: [String: MetricResult] = [:]
+        for (name, values) in samples.values {
+            let (unit, direction) = Metric.unit(of: name)
+            results[name] = MetricResult(unit: unit, direction: direction, samples: values)
+        }
+        return BenchmarkResult(
+            id: benchmark.id, suite: suite, name: benchmark.name,
+            parameters: benchmark.parameterDictionary, items: benchmark.items,
+            warmupIterations: options.warmupIterations, iterations: measured,
+            reference: benchmark.reference, metrics: results, comparison: nil)
+    }
+
+    private func measureOnce(_ benchmark: Benchmark, into samples: inout Samples) throws {
+        let iteration = try benchmark.makeIteration()
+        let countersBefore = SQLiteCounters.processTotals()
+        PeakMemory.reset()
+        let allocationsBefore = Allocations.snapshot()
+        let cpuBefore = ProcessClock.cpuNanoseconds()
+        let start = ProcessClock.wallNanoseconds()
+
+        try iteration.measure()
+
+        let end = ProcessClock.wallNanoseconds()
+        let cpuAfter = ProcessClock.cpuNanoseconds()
+        let allocations = Allocations.snapshot() - allocationsBefore
+        let counters = SQLiteCounters.processTotals() - countersBefore
+        let peak = PeakMemory.highWaterMarkBytes()
+        try iteration.tearDown()
+
+        let wall = Double(end &- start)
+        let items = Double(benchmark.items)
+        samples.add(Metric.wallTime, wall)
+        samples.add(Metric.cpuUserTime, Double(cpuAfter.user &- cpuBefore.user))
+        samples.add(Metric.cpuSystemTime, Double(cpuAfter.system &- cpuBefore.system))
+        samples.add(Metric.throughput, wall > 0 ? items / (wall / 1e9) : 0)
+        samples.add(Metric.mallocs, Double(allocations.count))
+        samples.add(Metric.mallocsPerItem, Double(allocations.count) / items)
+        samples.add(Metric.allocatedBytes, Double(allocations.bytes))
+        if let peak { samples.add(Metric.peakResidentMemory, Double(peak)) }
+        for (name, value) in counters.named { samples.add(name, Double(value)) }
+    }
+}

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wall and CPU clocks of this process.
+enum ProcessClock {
+    /// Monotonic wall-clock time in nanoseconds (`CLOCK_MONOTONIC`).
+    @inline(__always)
+    static func wallNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    /// User and system CPU time of the whole process, in nanoseconds
+    /// (`getrusage`, microsecond resolution).
+    static func cpuNanoseconds() -> (user: UInt64, system: UInt64) {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func nanoseconds(_ time: timeval) -> UInt64 {
+            UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_usec) &* 1_000
+        }
+        return (nanoseconds(usage.ru_utime), nanoseconds(usage.ru_stime))
+    }
+}

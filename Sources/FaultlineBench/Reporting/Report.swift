@@ -1,0 +1,94 @@
+/// The versioned JSON report a suite writes; see Results/README.md for the
+/// schema with an example. Readers refuse other schema versions.
+public struct Report: Codable, Sendable {
+    /// The schema this file follows. Bump on any incompatible change.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var suite: String
+    public var metadata: RunMetadata
+    public var benchmarks: [BenchmarkResult]
+
+    public init(suite: String, metadata: RunMetadata, benchmarks: [BenchmarkResult]) {
+        self.schemaVersion = Report.currentSchemaVersion
+        self.suite = suite
+        self.metadata = metadata
+        self.benchmarks = benchmarks
+    }
+}
+
+/// Whether a smaller or a larger value of a metric is the better one.
+public enum MetricDirection: String, Codable, Sendable {
+    case lowerIsBetter
+    case higherIsBetter
+}
+
+/// One metric of one benchmark: every measured sample and their summary.
+public struct MetricResult: Codable, Sendable {
+    public var unit: String
+    public var direction: MetricDirection
+    public var samples: [Double]
+    public var statistics: Statistics
+
+    public init(unit: String, direction: MetricDirection, samples: [Double]) {
+        self.unit = unit
+        self.direction = direction
+        self.samples = samples
+        self.statistics = Statistics(samples)
+    }
+}
+
+/// How a benchmark compares with its reference line from the same run.
+public struct ReferenceComparison: Codable, Sendable {
+    /// The reference benchmark's id (name and parameters).
+    public var reference: String
+    /// Median wall time over the reference's median wall time.
+    public var wallTimeRatio: Double
+    /// Median allocations per item minus the reference's.
+    public var mallocsPerItemDelta: Double
+}
+
+/// Everything measured for one benchmark.
+public struct BenchmarkResult: Codable, Sendable {
+    public var id: String
+    public var suite: String
+    public var name: String
+    public var parameters: [String: ParameterValue]
+    public var items: Int
+    public var warmupIterations: Int
+    public var iterations: Int
+    /// The reference benchmark's name, when one was declared.
+    public var reference: String?
+    public var metrics: [String: MetricResult]
+    /// Present when the reference ran in the same report.
+    public var comparison: ReferenceComparison?
+
+    public func median(_ metric: String) -> Double? { metrics[metric]?.statistics.median }
+}
+
+/// The names of the metrics every benchmark records, with units and directions.
+public enum Metric {
+    public static let wallTime = "wallTime"
+    public static let cpuUserTime = "cpuUserTime"
+    public static let cpuSystemTime = "cpuSystemTime"
+    public static let throughput = "throughput"
+    public static let mallocs = "mallocs"
+    public static let mallocsPerItem = "mallocsPerItem"
+    public static let allocatedBytes = "allocatedBytes"
+    public static let peakResidentMemory = "peakResidentMemory"
+
+    static let units: [String: (unit: String, direction: MetricDirection)] = [
+        wallTime: ("ns", .lowerIsBetter),
+        cpuUserTime: ("ns", .lowerIsBetter),
+        cpuSystemTime: ("ns", .lowerIsBetter),
+        throughput: ("items/s", .higherIsBetter),
+        mallocs: ("count", .lowerIsBetter),
+        mallocsPerItem: ("count/item", .lowerIsBetter),
+        allocatedBytes: ("bytes", .lowerIsBetter),
+        peakResidentMemory: ("bytes", .lowerIsBetter),
+    ]
+
+    static func unit(of name: String) -> (unit: String, direction: MetricDirection) {
+        units[name] ?? ("count", .lowerIsBetter)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Why a report file could not be read or written.
+public enum ReportFileError: Error, CustomStringConvertible, Equatable {
+    case unreadable(path: String, reason: String)
+    case malformed(path: String, reason: String)
+    case incompatibleVersion(path: String, found: Int?, expected: Int)
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "\(path): cannot read report: \(reason)"
+        case .malformed(let path, let reason): return "\(path): not a Faultline report: \(reason)"
+        case .incompatibleVersion(let path, let found, let expected):
+            let version = found.map(String.init) ?? "none"
+            return "\(path): report schemaVersion \(version), this tool reads \(expected)"
+        case .unwritable(let path, let reason): return "\(path): cannot write report: \(reason)"
+        }
+    }
+}
+
+/// Reading and writing reports as JSON files.
+public enum ReportFile {
+    /// Writes `report` to `path` atomically: a temporary file in the same
+    /// folder, renamed over the target, so a failure never leaves half a report.
+    public static func write(_ report: Report, to path: String) throws(ReportFileError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(report) } catch {
+            throw .unwritable(path: path, reason: "encoding failed: \(error)")
+        }
+        try writeAtomically(data, to: path)
+    }
+
+    /// Reads a report, refusing other schema versions with a message naming the file.
+    public static func read(_ path: String) throws(ReportFileError) -> Report {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        struct VersionProbe: Decodable { var schemaVersion: Int? }
+        let probe: VersionProbe
+        do { probe = try JSONDecoder().decode(VersionProbe.self, from: data) } catch {
+            throw .malformed(path: path, reason: describe(error))
+        }
+        guard probe.schemaVersion == Report.currentSchemaVersion else {
+            throw .incompatibleVersion(path: path, found: probe.schemaVersion, expected: Report.currentSchemaVersion)
+        }
+        do { return try JSONDecoder().decode(Report.self, from: data) } catch {
+            throw .malformed(path: path, reason: describe(error))
+        }
+    }
+
+    /// Fails early, before a long run, when `path` cannot be written.
+    public static func checkWritable(_ path: String) throws(ReportFileError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .unwritable(path: path, reason: "folder \(folder) does not exist")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw .unwritable(path: path, reason: "folder \(folder) is not writable")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .unwritable(path: path, reason: "it is a folder")
+        }
+    }
+
+    static func writeAtomically(_ data: Data, to path: String) throws(ReportFileError) {
+        try checkWritable(path)
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            if rename(temporary.path, target.path) != 0 {
+                throw ReportFileError.unwritable(path: path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw (error as? ReportFileError) ?? .unwritable(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted(let context)?:
+            return context.underlyingError.map { "invalid JSON (\(($0 as NSError).localizedDescription))" }
+                ?? "invalid JSON: \(context.debugDescription)"
+        case .keyNotFound(let key, let context)?:
+            return "missing key \(path(context.codingPath + [key]))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "wrong type at \(path(context.codingPath)): \(context.debugDescription)"
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private static func path(_ keys: [CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}

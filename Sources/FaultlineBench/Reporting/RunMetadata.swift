@@ -1,0 +1,113 @@
+import Foundation
+import FaultlineSQLite
+
+/// The machine, build and source a report came from.
+public struct RunMetadata: Codable, Sendable {
+    /// UTC start time of the run, ISO 8601.
+    public var timestamp: String
+    public var gitCommit: String?
+    /// Whether tracked files differed from `gitCommit` when the run started.
+    public var gitDirty: Bool?
+    public var cpuModel: String
+    public var coreCount: Int
+    public var memoryBytes: UInt64
+    public var kernel: String
+    public var operatingSystem: String
+    public var swiftVersion: String
+    public var sqliteVersion: String
+    public var jemallocVersion: String?
+    /// "release" or "debug". Debug figures are not comparable with release ones.
+    public var buildConfiguration: String
+    /// Whether the per-iteration peak memory could be reset (see PeakMemory).
+    public var peakMemoryIsPerIteration: Bool
+    public var arguments: [String]
+
+    public var isDebugBuild: Bool { buildConfiguration != "release" }
+
+    /// Reads the current machine, build and git state.
+    public static func current(arguments: [String] = CommandLine.arguments) -> RunMetadata {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let commit = runGit(["rev-parse", "HEAD"])
+        let status = commit == nil ? nil : runGit(["status", "--porcelain", "--untracked-files=no"])
+        return RunMetadata(
+            timestamp: formatter.string(from: Date()),
+            gitCommit: commit,
+            gitDirty: status.map { !$0.isEmpty },
+            cpuModel: cpuModel(),
+            coreCount: ProcessInfo.processInfo.activeProcessorCount,
+            memoryBytes: ProcessInfo.processInfo.physicalMemory,
+            kernel: kernel(),
+            operatingSystem: operatingSystem(),
+            swiftVersion: compilerVersion,
+            sqliteVersion: Connection.sqliteVersion,
+            jemallocVersion: Allocations.version,
+            buildConfiguration: buildConfiguration,
+            peakMemoryIsPerIteration: PeakMemory.canReset,
+            arguments: Array(arguments.dropFirst()))
+    }
+
+    static var buildConfiguration: String {
+        #if DEBUG
+        return "debug"
+        #else
+        return "release"
+        #endif
+    }
+
+    // The compiler that built this binary; the toolchain may not be on PATH at run time.
+    static var compilerVersion: String {
+        #if compiler(>=6.4)
+        return "6.4 or later"
+        #elseif compiler(>=6.3)
+        return "6.3"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    private static func cpuModel() -> String {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in info.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown"
+    }
+
+    private static func kernel() -> String {
+        var name = utsname()
+        uname(&name)
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        }
+        return "\(text(name.sysname)) \(text(name.release)) \(text(name.machine))"
+    }
+
+    private static func operatingSystem() -> String {
+        guard let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) else { return "unknown" }
+        for line in release.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
+            return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return "unknown"
+    }
+
+    private static func runGit(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

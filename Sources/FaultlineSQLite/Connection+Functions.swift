@@ -1,0 +1,132 @@
+import CSQLite
+import Foundation
+
+/// The arguments a custom SQL function was called with, read by 0-based index.
+public struct FunctionArguments {
+    let values: UnsafeMutablePointer<OpaquePointer?>?
+    /// Number of arguments.
+    public let count: Int
+
+    private func value(_ index: Int) -> OpaquePointer? {
+        guard index >= 0, index < count, let values else { return nil }
+        return values[index]
+    }
+
+    public func isNull(at index: Int) -> Bool {
+        sqlite3_value_type(value(index)) == SQLITE_NULL
+    }
+
+    public func int64(at index: Int) -> Int64 { sqlite3_value_int64(value(index)) }
+
+    public func double(at index: Int) -> Double { sqlite3_value_double(value(index)) }
+
+    /// The argument as text, or `nil` for NULL.
+    public func string(at index: Int) -> String? {
+        let argument = value(index)
+        guard let text = sqlite3_value_text(argument) else { return nil }
+        let count = Int(sqlite3_value_bytes(argument))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    public func data(at index: Int) -> Data? {
+        let argument = value(index)
+        if sqlite3_value_type(argument) == SQLITE_NULL { return nil }
+        guard let bytes = sqlite3_value_blob(argument) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_value_bytes(argument)))
+    }
+
+    public func value(at index: Int) -> SQLValue {
+        let argument = value(index)
+        switch sqlite3_value_type(argument) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(argument))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(argument))
+        case SQLITE_TEXT: return .text(string(at: index) ?? "")
+        case SQLITE_BLOB: return .blob(data(at: index) ?? Data())
+        default: return .null
+        }
+    }
+}
+
+/// Why a custom function refused its arguments; becomes the SQL error message.
+public struct FunctionError: Error, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Holds a Swift function for SQLite's C callback; released by SQLite when the
+/// function is replaced or the connection closes.
+private final class FunctionBox {
+    let body: (FunctionArguments) throws -> SQLValue
+    init(_ body: @escaping (FunctionArguments) throws -> SQLValue) { self.body = body }
+}
+
+extension Connection {
+    /// Registers a scalar SQL function written in Swift.
+    ///
+    /// - Parameters:
+    ///   - argumentCount: the number of arguments, or -1 for any number.
+    ///   - deterministic: the same arguments always give the same result, which
+    ///     lets SQLite use the function in indexes, triggers' WHEN clauses and
+    ///     generated columns, and factor calls out of loops.
+    ///   - body: returns the result; a thrown error becomes the SQL error.
+    public func createFunction(
+        _ name: String, argumentCount: Int32, deterministic: Bool = true,
+        _ body: @escaping (FunctionArguments) throws -> SQLValue
+    ) throws {
+        var flags = SQLITE_UTF8
+        if deterministic { flags |= SQLITE_DETERMINISTIC }
+        let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            handle, name, argumentCount, flags, box,
+            { context, count, values in
+                guard let context, let userData = sqlite3_user_data(context) else { return }
+                let box = Unmanaged<FunctionBox>.fromOpaque(userData).takeUnretainedValue()
+                do {
+                    let result = try box.body(FunctionArguments(values: values, count: Int(count)))
+                    setResult(result, of: context)
+                } catch let error as FunctionError {
+                    sqlite3_result_error(context, error.message, -1)
+                } catch {
+                    sqlite3_result_error(context, String(describing: error), -1)
+                }
+            },
+            nil, nil,
+            { userData in
+                if let userData { Unmanaged<FunctionBox>.fromOpaque(userData).release() }
+            })
+        guard code == SQLITE_OK else {
+            // On failure SQLite has already called the destructor for us.
+            throw SQLiteError(connection: handle, resultCode: code, sql: nil)
+        }
+    }
+}
+
+private func setResult(_ result: SQLValue, of context: OpaquePointer) {
+    switch result {
+    case .null:
+        sqlite3_result_null(context)
+    case .integer(let value):
+        sqlite3_result_int64(context, value)
+    case .real(let value):
+        sqlite3_result_double(context, value)
+    case .text(let value):
+        var value = value
+        value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                // A NULL pointer would make the result NULL; "" must stay text.
+                sqlite3_result_text64(
+                    context, text.baseAddress ?? faultline_empty_text(), sqlite3_uint64(text.count),
+                    faultline_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
+    case .blob(let value):
+        if value.isEmpty {
+            sqlite3_result_zeroblob(context, 0)
+        } else {
+            value.withUnsafeBytes { bytes in
+                sqlite3_result_blob64(
+                    context, bytes.baseAddress, sqlite3_uint64(bytes.count), faultline_sqlite_transient())
+            }
+        }
+    }
+}

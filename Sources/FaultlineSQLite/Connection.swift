@@ -1,0 +1,164 @@
+import CSQLite
+import Foundation
+
+// FaultlineSQLite — the only code that calls the SQLite C API (apart from the raw
+// reference loops the benchmarks compare against).
+//
+// Invariants:
+// 1. A `Connection` and its `Statement`s are used by one thread at a time; the
+//    connection is opened without SQLite's per-connection mutex (NOMUTEX).
+// 2. Every statement execution is counted once (see `SQLiteCounters`), and every
+//    value reaches SQL as a bound parameter.
+// 3. Closing is deferred until the last statement is finalized
+//    (`sqlite3_close_v2`), so a statement outliving its connection stays valid.
+
+/// One SQLite database connection.
+public final class Connection {
+    /// Where the database lives.
+    public enum Location: Sendable, Equatable {
+        /// A private, in-memory database that disappears with the connection.
+        case inMemory
+        /// A file, created when missing (unless the connection is read-only).
+        case file(String)
+    }
+
+    /// How a connection is opened.
+    public struct Configuration: Sendable {
+        /// How long a statement waits for another connection's lock, in milliseconds.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        public var readOnly = false
+        public var foreignKeys = true
+        /// Statements held by `statementCache`.
+        public var statementCacheCapacity = 64
+        public init() {}
+    }
+
+    let handle: OpaquePointer
+    public let location: Location
+    private let counterStorage = ConnectionCounters()
+    /// Prepared statements by SQL text; see `cachedStatement(_:)`.
+    public let statementCache: StatementCache
+    var savepointDepth = 0
+
+    /// Opens a database. Files use WAL with `synchronous=NORMAL`; every
+    /// connection has foreign keys on and a busy timeout.
+    public init(_ location: Location, configuration: Configuration = Configuration()) throws {
+        let path: String
+        switch location {
+        case .inMemory: path = ":memory:"
+        case .file(let file): path = file
+        }
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = SQLiteError(connection: db, resultCode: code, sql: nil)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        self.location = location
+        statementCache = StatementCache(
+            connection: db, capacity: configuration.statementCacheCapacity, counters: counterStorage)
+        sqlite3_busy_timeout(db, configuration.busyTimeoutMilliseconds)
+        do {
+            if configuration.foreignKeys { try execute("PRAGMA foreign_keys = ON") }
+            if case .file = location, !configuration.readOnly {
+                // Reading a page also proves this is a database at all: a foreign
+                // file fails here with SQLITE_NOTADB instead of at first use.
+                try execute("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = NORMAL")
+            } else if case .file = location {
+                try execute("SELECT count(*) FROM sqlite_master")
+            }
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// This connection's counters since it opened or since `resetCounters()`.
+    public var counters: SQLiteCounters { counterStorage.value }
+
+    /// Zeroes this connection's counters (the process totals are not affected).
+    public func resetCounters() { counterStorage.value = SQLiteCounters() }
+
+    /// The SQLite library version, e.g. "3.40.1".
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// Prepares a statement that is not cached; it is finalized when released.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: handle, sql: sql, persistent: false, counters: counterStorage)
+    }
+
+    /// The cached prepared statement for `sql`, reset and ready to bind.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        try statementCache.statement(for: sql)
+    }
+
+    /// Runs every statement in `sql` (DDL, pragmas, several statements
+    /// separated by semicolons), discarding rows. Statements are split by
+    /// SQLite's own tokenizer, so semicolons in strings and trigger bodies are safe.
+    public func execute(_ sql: String) throws {
+        var utf8 = Array(sql.utf8)[...]
+        while !utf8.isEmpty {
+            // On a compile error SQLite gives no statement boundary: the error names
+            // the script from the failing statement on.
+            let text = String(decoding: utf8, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { return }
+            utf8 = Array(text.utf8)[...]
+            let (handle, consumed) = try Statement.compile(connection: self.handle, sql: text, persistent: false)
+            guard consumed > 0 else { return }
+            let statementText = String(decoding: utf8.prefix(consumed), as: UTF8.self)
+            utf8 = utf8.dropFirst(consumed)
+            guard let handle else { continue }
+            let statement = Statement(
+                handle: handle,
+                sql: statementText.trimmingCharacters(in: .whitespacesAndNewlines),
+                counters: counterStorage)
+            try statement.execute()
+        }
+    }
+
+    /// Runs one statement with bound values, discarding rows.
+    public func execute(_ sql: String, _ values: [SQLValue]) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        try statement.execute()
+    }
+
+    /// Runs a query and returns its rows as dynamically typed values. Meant for
+    /// tests and tools; hot paths step a `Statement` and read by index.
+    public func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var rows: [[SQLValue]] = []
+        let width = statement.columnCount
+        while try statement.step() {
+            rows.append((0..<width).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+        try rows(sql, values).first?.first
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the most recent successful INSERT.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether no transaction is open.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+}

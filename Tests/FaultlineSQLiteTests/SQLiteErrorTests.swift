@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import FaultlineSQLite
+
+/// Errors carry SQLite's codes, its message and the SQL that failed.
+@Suite("SQLite errors")
+struct SQLiteErrorTests {
+    @Test("A syntax error names the SQL it was preparing")
+    func syntaxError() throws {
+        let connection = try Connection(.inMemory)
+        let error = try #require(throws: SQLiteError.self) { try connection.prepare("SELEC 1") }
+        #expect(error.code == .error)
+        #expect(error.sql == "SELEC 1")
+        #expect(error.message.contains("syntax error"))
+        #expect(error.description.contains("SELEC 1"))
+    }
+
+    @Test("A constraint violation has the constraint family and its extended code")
+    func constraint() throws {
+        let connection = try Connection(.inMemory)
+        try connection.execute("CREATE TABLE t (name TEXT UNIQUE)")
+        try connection.execute("INSERT INTO t VALUES (?)", [.text("a")])
+        let error = try #require(throws: SQLiteError.self) {
+            try connection.execute("INSERT INTO t VALUES (?)", [.text("a")])
+        }
+        #expect(error.code == .constraint)
+        #expect(error.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error.sql == "INSERT INTO t VALUES (?)")
+        #expect(error.message.contains("UNIQUE"))
+        // The bound value is user data: it stays out of the error.
+        #expect(!error.description.contains("'a'"))
+    }
+
+    @Test("A failing statement in a script is named from that statement on, after the work before it")
+    func scriptError() throws {
+        let connection = try Connection(.inMemory)
+        let error = try #require(throws: SQLiteError.self) {
+            try connection.execute("CREATE TABLE a (x); INSERT INTO missing VALUES (1); CREATE TABLE b (y)")
+        }
+        #expect(error.sql?.hasPrefix("INSERT INTO missing VALUES (1)") == true)
+        #expect(try connection.rows("SELECT name FROM sqlite_master") == [[.text("a")]])
+    }
+
+    @Test("A file that is not a database fails to open with notADatabase")
+    func foreignFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-db-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: SQLiteError.self) { try Connection(.file(path)) }
+        #expect(error.code == .notADatabase)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x41, count: 4096))
+    }
+
+    @Test("Opening a missing file read-only fails with cantOpen")
+    func missingReadOnly() throws {
+        var configuration = Connection.Configuration()
+        configuration.readOnly = true
+        let error = try #require(throws: SQLiteError.self) {
+            try Connection(.file("/nonexistent/\(UUID()).sqlite"), configuration: configuration)
+        }
+        #expect(error.code == .cantOpen)
+    }
+
+    @Test("Empty SQL is refused, not stepped")
+    func emptySQL() throws {
+        let connection = try Connection(.inMemory)
+        let error = try #require(throws: SQLiteError.self) { try connection.prepare("  -- nothing\n") }
+        #expect(error.code == .misuse)
+    }
+
+    @Test("Files open in WAL mode with synchronous NORMAL and foreign keys on")
+    func filePragmas() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pragmas-\(UUID()).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let connection = try Connection(.file(path))
+        #expect(try connection.scalar("PRAGMA journal_mode") == .text("wal"))
+        #expect(try connection.scalar("PRAGMA synchronous") == .integer(1))
+        #expect(try connection.scalar("PRAGMA foreign_keys") == .integer(1))
+    }
+}
