@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import FaultlineSQLite
+@testable import FaultlineBench
+
+/// A suite runs what its filter selects plus their references, measures only
+/// the measured closure, and writes a report or nothing at all.
+@Suite("Running a suite")
+struct BenchmarkSuiteTests {
+    struct Failure: Error, CustomStringConvertible { var description: String { "deliberate failure" } }
+
+    /// A reference that does nothing and a line that allocates `perItem` objects per item.
+    private func suite(failing: Bool = false) -> BenchmarkSuite {
+        final class Box { var value = 0 }
+        return BenchmarkSuite("Test", benchmarks: [
+            Benchmark("ref", parameters: ["rows": 10], items: 10,
+                      setUp: { [Box](repeating: Box(), count: 1) },
+                      measure: { state in blackHole(state) }),
+            Benchmark("line", parameters: ["rows": 10], items: 10, reference: "ref",
+                      setUp: { () throws -> [Box] in
+                          // Set-up work is never measured: allocate a lot here.
+                          (0..<5_000).map { _ in Box() }
+                      },
+                      measure: { state in
+                          if failing { throw Failure() }
+                          let connection = try Connection(.inMemory)
+                          _ = try connection.rows("SELECT 1")
+                          state.append(contentsOf: (0..<10).map { _ in Box() })
+                      }),
+            Benchmark("other", items: 1, setUp: { 0 }, measure: { value in value += 1 }),
+        ])
+    }
+
+    private func run(_ suite: BenchmarkSuite, _ arguments: [String]) -> (status: Int32, output: String) {
+        var output = ""
+        let status = suite.run(arguments: arguments) { output += $0 }
+        return (status, output)
+    }
+
+    @Test("A run writes a report with every metric, the comparison with the reference and its counters")
+    func report() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("report.json")
+        let result = run(suite(), ["--iterations", "3", "--warmup", "0", "--json", path])
+        #expect(result.status == 0)
+        #expect(result.output.contains("vs reference"))
+        #expect(result.output.contains("report written to \(path)"))
+        let report = try ReportFile.read(path)
+        #expect(report.benchmarks.map(\.id) == ["ref rows=10", "line rows=10", "other"])
+        let line = try #require(report.benchmarks.first { $0.name == "line" })
+        #expect(line.iterations == 3)
+        #expect(line.comparison?.reference == "ref rows=10")
+        #expect((line.comparison?.wallTimeRatio ?? 0) > 0)
+        for metric in [Metric.wallTime, Metric.cpuUserTime, Metric.cpuSystemTime, Metric.throughput,
+                       Metric.mallocs, Metric.mallocsPerItem, Metric.allocatedBytes, Metric.peakResidentMemory,
+                       "statementsPrepared", "statementsExecuted", "rowsReturned", "vmSteps"] {
+            #expect(line.metrics[metric]?.samples.count == 3, "metric \(metric)")
+        }
+        // The measured body allocates ten boxes, a connection and a query; the
+        // 5,000 boxes of set-up are not counted.
+        let mallocs = try #require(line.median(Metric.mallocs))
+        #expect(mallocs >= 10)
+        #expect(mallocs < 5_000)
+        #expect((line.median("statementsExecuted") ?? 0) >= 1)
+        #expect((line.median("rowsReturned") ?? 0) >= 1)
+        #expect(report.metadata.sqliteVersion == Connection.sqliteVersion)
+    }
+
+    @Test("A filter selects by id and brings the references along")
+    func filterBringsReferences() {
+        let listed = run(suite(), ["--filter", "^line", "--list"])
+        #expect(listed.status == 0)
+        #expect(listed.output == "ref rows=10\nline rows=10\n")
+        #expect(run(suite(), ["--filter", "other", "--list"]).output == "other\n")
+    }
+
+    @Test("A failing benchmark exits 1 and leaves no report")
+    func failure() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("report.json")
+        let result = run(suite(failing: true), ["--iterations", "1", "--json", path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("deliberate failure"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
+    @Test("Bad command lines exit 2 with one line naming the problem", arguments: [
+        (["--bogus"], "unknown argument '--bogus'"),
+        (["--filter", "("], "invalid regular expression"),
+        (["--iterations", "0"], "--iterations"),
+        (["--warmup", "x"], "--warmup"),
+        (["--max-seconds", "-1"], "--max-seconds"),
+        (["--json"], "--json needs a value"),
+        (["--filter", "nothing-matches-this"], "no benchmark matches"),
+        (["--json", "/nonexistent-folder/report.json"], "does not exist"),
+    ])
+    func badArguments(arguments: [String], fragment: String) {
+        let result = run(suite(), arguments)
+        #expect(result.status == 2)
+        #expect(result.output.contains(fragment))
+    }
+
+    @Test("A debug build is flagged in the table and the report")
+    func debugFlag() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("report.json")
+        let result = run(suite(), ["--iterations", "1", "--warmup", "0", "--json", path, "--filter", "other"])
+        let report = try ReportFile.read(path)
+        #if DEBUG
+        #expect(report.metadata.buildConfiguration == "debug")
+        #expect(result.output.contains("DEBUG BUILD"))
+        #else
+        #expect(report.metadata.buildConfiguration == "release")
+        #expect(!result.output.contains("DEBUG BUILD"))
+        #endif
+    }
+}

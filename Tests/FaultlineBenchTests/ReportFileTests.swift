@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import FaultlineBench
+
+/// Reports survive a JSON round trip, and bad files are refused by name.
+@Suite("Report files")
+struct ReportFileTests {
+    @Test("A report written and read back is the same report")
+    func roundTrip() throws {
+        let folder = try TemporaryFolder()
+        let report = Fixtures.report(medians: ["a rows=1": 100, "b rows=1": 200])
+        let path = folder.path("report.json")
+        try ReportFile.write(report, to: path)
+        let read = try ReportFile.read(path)
+        #expect(read.schemaVersion == Report.currentSchemaVersion)
+        #expect(read.suite == report.suite)
+        #expect(read.metadata.timestamp == report.metadata.timestamp)
+        #expect(read.benchmarks.map(\.id) == report.benchmarks.map(\.id))
+        #expect(read.benchmarks[0].parameters == ["rows": .int(1)])
+        let metric = try #require(read.benchmarks[0].metrics[Metric.wallTime])
+        #expect(metric.samples == report.benchmarks[0].metrics[Metric.wallTime]?.samples)
+        #expect(metric.statistics == report.benchmarks[0].metrics[Metric.wallTime]?.statistics)
+        #expect(metric.direction == .lowerIsBetter)
+        #expect(metric.unit == "ns")
+    }
+
+    @Test("Writing leaves no temporary file behind")
+    func atomicWrite() throws {
+        let folder = try TemporaryFolder()
+        try ReportFile.write(Fixtures.report(medians: ["a": 1]), to: folder.path("r.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["r.json"])
+    }
+
+    @Test("Malformed JSON, a missing file, a wrong version and a missing key each get their own error")
+    func badFiles() throws {
+        let folder = try TemporaryFolder()
+        let malformed = folder.path("malformed.json")
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: malformed))
+        #expect {
+            try ReportFile.read(malformed)
+        } throws: { error in
+            guard case .malformed(let path, _)? = error as? ReportFileError else { return false }
+            return path == malformed
+        }
+        let missing = folder.path("missing.json")
+        #expect { try ReportFile.read(missing) } throws: { error in
+            if case .unreadable? = error as? ReportFileError { return true }
+            return false
+        }
+        let future = folder.path("future.json")
+        try Data(#"{"schemaVersion": 99}"#.utf8).write(to: URL(fileURLWithPath: future))
+        #expect(throws: ReportFileError.incompatibleVersion(path: future, found: 99, expected: 1)) {
+            try ReportFile.read(future)
+        }
+        let incomplete = folder.path("incomplete.json")
+        try Data(#"{"schemaVersion": 1, "suite": "x"}"#.utf8).write(to: URL(fileURLWithPath: incomplete))
+        #expect { try ReportFile.read(incomplete) } throws: { error in
+            guard case .malformed(_, let reason)? = error as? ReportFileError else { return false }
+            return reason.contains("metadata")
+        }
+    }
+
+    @Test("An unwritable path is refused before anything is written")
+    func unwritable() throws {
+        #expect(throws: ReportFileError.self) { try ReportFile.checkWritable("/nonexistent-folder/r.json") }
+        let folder = try TemporaryFolder()
+        #expect(throws: ReportFileError.self) { try ReportFile.checkWritable(folder.url.path) }
+    }
+}
