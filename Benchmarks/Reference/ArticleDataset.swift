@@ -59,19 +59,27 @@ final class ArticleDataset {
         bodyPointers.deallocate()
     }
 
-    /// Calls `body` with the C view of the rows; valid only inside `body`.
-    func withCArticles<Result>(_ body: (UnsafePointer<fl_ref_articles>) throws -> Result) rethrows -> Result {
-        try titleLengths.withUnsafeBufferPointer { titleLengths in
+    /// Calls `body` with the C view of the rows in `range` (all by default);
+    /// valid only inside `body`.
+    func withCArticles<Result>(
+        _ range: Range<Int>? = nil, _ body: (UnsafePointer<fl_ref_articles>) throws -> Result
+    ) rethrows -> Result {
+        let range = range ?? 0..<count
+        let start = range.lowerBound
+        return try titleLengths.withUnsafeBufferPointer { titleLengths in
             try bodyLengths.withUnsafeBufferPointer { bodyLengths in
                 try views.withUnsafeBufferPointer { views in
                     try created.withUnsafeBufferPointer { created in
                         try categoryIDs.withUnsafeBufferPointer { categoryIDs in
                             var articles = fl_ref_articles(
-                                count: Int64(count),
-                                titles: UnsafePointer(titlePointers), title_lengths: titleLengths.baseAddress,
-                                bodies: UnsafePointer(bodyPointers), body_lengths: bodyLengths.baseAddress,
-                                views: views.baseAddress, created: created.baseAddress,
-                                category_ids: categoryIDs.baseAddress)
+                                count: Int64(range.count),
+                                titles: UnsafePointer(titlePointers + start),
+                                title_lengths: titleLengths.baseAddress.map { $0 + start },
+                                bodies: UnsafePointer(bodyPointers + start),
+                                body_lengths: bodyLengths.baseAddress.map { $0 + start },
+                                views: views.baseAddress.map { $0 + start },
+                                created: created.baseAddress.map { $0 + start },
+                                category_ids: categoryIDs.baseAddress.map { $0 + start })
                             return try body(&articles)
                         }
                     }

@@ -67,9 +67,9 @@ struct RawInsertState {
         commit = try database.prepare(ArticleSQL.commit)
     }
 
-    func run(_ dataset: ArticleDataset, oneTransaction: Bool) throws {
+    func run(_ dataset: ArticleDataset, rows: Range<Int>? = nil, oneTransaction: Bool) throws {
         let code = database.counting { counters in
-            dataset.withCArticles { articles in
+            dataset.withCArticles(rows) { articles in
                 fl_ref_insert(database.db, insert, begin, commit, articles, oneTransaction ? 1 : 0, counters)
             }
         }

@@ -12,9 +12,9 @@ enum WrappedWorkloads {
         return connection
     }
 
-    static func insert(_ dataset: ArticleDataset, into connection: Connection) throws {
+    static func insert(_ dataset: ArticleDataset, rows: Range<Int>? = nil, into connection: Connection) throws {
         let insert = try connection.cachedStatement(ArticleSQL.insert)
-        for row in 0..<dataset.count {
+        for row in rows ?? 0..<dataset.count {
             try insert.bind(dataset.titles[row], at: 1)
             try insert.bind(dataset.bodies[row], at: 2)
             try insert.bind(dataset.views[row], at: 3)
