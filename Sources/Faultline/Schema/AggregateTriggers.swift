@@ -1,0 +1,144 @@
+/// Triggers for a derived aggregate over a to-many relationship:
+/// `articlesCount = articles.@count`, `totalViews = articles.@sum.views`,
+/// `@min`, `@max`, `@avg`.
+struct AggregateTriggers {
+    let model: CheckedModel
+    let mappings: [EntityMapping]
+    let target: DerivedAttributeTriggers.Target
+
+    func triggers(
+        function: AggregateFunction, relationship name: String, attribute: String?
+    ) throws(SchemaError) -> [StoreTrigger] {
+        guard let relationship = target.entity.relationship(named: name), relationship.isToMany else {
+            throw target.error("\(name) is not a to-many relationship of \(target.entity.name)")
+        }
+        let destination = model.entities[relationship.destinationEntityIndex]
+        let destinationMapping = mappings[destination.index]
+        var valueColumn: String?
+        if let attribute {
+            guard let leaf = destination.attribute(named: attribute),
+                  let column = destinationMapping.column(forAttributeAt: leaf.index) else {
+                throw target.error("\(destination.name).\(attribute) is not a stored attribute")
+            }
+            valueColumn = column
+        }
+        switch target.mapping.relationships[relationship.index] {
+        case let .destinationKey(table, column, _, _):
+            return keyed(function, child: table, link: column, value: valueColumn)
+        case let .joinTable(table, sourceColumn, destinationColumn, _):
+            return joined(function, join: table, parentColumn: sourceColumn, childColumn: destinationColumn,
+                          child: destinationMapping.table, value: valueColumn)
+        case .foreignKey, .transient:
+            throw target.error("\(name) is not stored as a to-many")
+        }
+    }
+
+    /// The aggregate over the rows selected by `rows` (a FROM … WHERE clause
+    /// whose child alias is `c`).
+    private func aggregate(_ function: AggregateFunction, value: String?, _ rows: String) -> String {
+        let column = "c.\(value ?? "Z_PK")"
+        switch function {
+        case .count: return "(SELECT COUNT(\(column)) \(rows))"
+        case .sum: return "(SELECT COALESCE(SUM(\(column)), 0) \(rows))"
+        case .min: return "(SELECT MIN(\(column)) \(rows))"
+        case .max: return "(SELECT MAX(\(column)) \(rows))"
+        case .avg: return "(SELECT AVG(\(column)) \(rows))"
+        }
+    }
+
+    private func set(_ expression: String, forParent parent: String) -> String {
+        "UPDATE \(target.table) SET \(target.column) = \(expression) WHERE Z_PK = \(parent)\(target.updateFilter)"
+    }
+
+    // MARK: Children holding a key to the parent
+
+    private func keyed(_ function: AggregateFunction, child: String, link: String, value: String?) -> [StoreTrigger] {
+        let d = target.column
+        func recompute(_ parent: String) -> String {
+            set(aggregate(function, value: value, "FROM \(child) c WHERE c.\(link) = \(parent)"), forParent: parent)
+        }
+        /// The statement for a child row (`row` is NEW or OLD) joining (+1) or leaving (-1) `parent`.
+        func change(_ row: String, joining: Bool) -> String {
+            let parent = "\(row).\(link)"
+            let v = value.map { "\(row).\($0)" } ?? "NULL"
+            switch (function, joining) {
+            case (.count, _):
+                return set("COALESCE(\(d), 0) \(joining ? "+" : "-") 1", forParent: parent)
+            case (.sum, _):
+                return set("COALESCE(\(d), 0) \(joining ? "+" : "-") COALESCE(\(v), 0)", forParent: parent)
+            case (.min, true), (.max, true):
+                let better = function == .min ? "<" : ">"
+                return set("CASE WHEN \(v) IS NULL THEN \(d) WHEN \(d) IS NULL OR \(v) \(better) \(d) THEN \(v) ELSE \(d) END",
+                           forParent: parent)
+            default:
+                return recompute(parent)
+            }
+        }
+        let prefix = "\(target.prefix)_\(child)"
+        var triggers = [
+            DerivedAttributeTriggers.trigger(
+                "\(target.prefix)_INSERT", "INSERT", target.table, when: target.rowFilter("NEW"), [recompute("NEW.Z_PK")]),
+            DerivedAttributeTriggers.trigger(
+                "\(prefix)_INSERT", "INSERT", child, when: "NEW.\(link) IS NOT NULL", [change("NEW", joining: true)]),
+            DerivedAttributeTriggers.trigger(
+                "\(prefix)_DELETE", "DELETE", child, when: "OLD.\(link) IS NOT NULL", [change("OLD", joining: false)]),
+            DerivedAttributeTriggers.trigger(
+                "\(prefix)_UPDATE_\(link)", "UPDATE OF \(link)", child, when: "OLD.\(link) IS NOT NEW.\(link)",
+                [change("OLD", joining: false), change("NEW", joining: true)]),
+        ]
+        if let value {
+            let body: String
+            switch function {
+            case .sum:
+                body = set("COALESCE(\(d), 0) + COALESCE(NEW.\(value), 0) - COALESCE(OLD.\(value), 0)", forParent: "NEW.\(link)")
+            default:
+                body = recompute("NEW.\(link)")
+            }
+            // Reparenting with a value change is handled by the key trigger above.
+            triggers.append(DerivedAttributeTriggers.trigger(
+                "\(prefix)_UPDATE_\(value)", "UPDATE OF \(value)", child,
+                when: "OLD.\(link) IS NEW.\(link) AND NEW.\(link) IS NOT NULL AND OLD.\(value) IS NOT NEW.\(value)", [body]))
+        }
+        return triggers
+    }
+
+    // MARK: Many-to-many through a join table
+
+    private func joined(
+        _ function: AggregateFunction, join: String, parentColumn: String, childColumn: String,
+        child: String, value: String?
+    ) -> [StoreTrigger] {
+        // Counting through the child table too keeps a join row whose child is
+        // gone out of every aggregate.
+        func expression(_ parent: String) -> String {
+            aggregate(function, value: value,
+                      "FROM \(join) j JOIN \(child) c ON c.Z_PK = j.\(childColumn) WHERE j.\(parentColumn) = \(parent)")
+        }
+        let linkedParents: (String) -> String = { childKey in
+            "UPDATE \(self.target.table) SET \(self.target.column) = \(expression("\(self.target.table).Z_PK")) "
+                + "WHERE Z_PK IN (SELECT \(parentColumn) FROM \(join) WHERE \(childColumn) = \(childKey))\(self.target.updateFilter)"
+        }
+        let prefix = "\(target.prefix)_\(join)"
+        var triggers = [
+            DerivedAttributeTriggers.trigger(
+                "\(target.prefix)_INSERT", "INSERT", target.table, when: target.rowFilter("NEW"),
+                [set(expression("NEW.Z_PK"), forParent: "NEW.Z_PK")]),
+            DerivedAttributeTriggers.trigger(
+                "\(prefix)_INSERT", "INSERT", join, when: nil,
+                [set(expression("NEW.\(parentColumn)"), forParent: "NEW.\(parentColumn)")]),
+            DerivedAttributeTriggers.trigger(
+                "\(prefix)_DELETE", "DELETE", join, when: nil,
+                [set(expression("OLD.\(parentColumn)"), forParent: "OLD.\(parentColumn)")]),
+            DerivedAttributeTriggers.trigger(
+                "\(target.prefix)_\(child)_INSERT", "INSERT", child, when: nil, [linkedParents("NEW.Z_PK")]),
+            DerivedAttributeTriggers.trigger(
+                "\(target.prefix)_\(child)_DELETE", "DELETE", child, when: nil, [linkedParents("OLD.Z_PK")]),
+        ]
+        if let value {
+            triggers.append(DerivedAttributeTriggers.trigger(
+                "\(target.prefix)_\(child)_UPDATE_\(value)", "UPDATE OF \(value)", child,
+                when: "OLD.\(value) IS NOT NEW.\(value)", [linkedParents("NEW.Z_PK")]))
+        }
+        return triggers
+    }
+}

@@ -1,0 +1,35 @@
+/// Where one entity's data lives in the store.
+public struct EntityMapping: Sendable, Hashable {
+    /// The entity's index in the checked model.
+    public let entityIndex: Int
+    /// The table of the entity's inheritance root.
+    public let table: String
+    /// Whether other entities share the table, so reads filter on `Z_ENT`.
+    public let sharesTable: Bool
+    /// `Z_ENT` values of this entity and its descendants: what a fetch of the
+    /// entity reads.
+    public let entityNumbers: [Int]
+    /// Column of each attribute, by attribute index; nil for transient ones.
+    public let attributeColumns: [String?]
+    /// Storage of each relationship, by relationship index.
+    public let relationships: [RelationshipStorage]
+
+    /// The column of the attribute with this name or key path.
+    public func column(forAttributeAt index: Int) -> String? {
+        attributeColumns.indices.contains(index) ? attributeColumns[index] : nil
+    }
+}
+
+/// How a relationship is stored.
+public enum RelationshipStorage: Sendable, Hashable {
+    /// A to-one: a key column in the source's own table (plus the destination's
+    /// `Z_ENT` when the destination has sub-entities).
+    case foreignKey(column: String, entityColumn: String?)
+    /// A to-many kept as a key column in the destination's table: the to-one
+    /// inverse's key, or a hidden key (`Z<n><REL>`) when there is no inverse.
+    case destinationKey(table: String, column: String, orderColumn: String?, isHidden: Bool)
+    /// A many-to-many: a join table; `sourceColumn` holds this side's keys.
+    case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+    /// A transient relationship: not stored.
+    case transient
+}
