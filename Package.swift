@@ -40,6 +40,10 @@ let package = Package(
         ),
         .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
         .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite"]),
-        .testTarget(name: "FaultlineTests", dependencies: ["Faultline"]),
+        .testTarget(
+            name: "FaultlineTests",
+            dependencies: ["Faultline"],
+            exclude: ["Schema/Snapshots"]
+        ),
     ]
 )

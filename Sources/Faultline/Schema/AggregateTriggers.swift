@@ -54,8 +54,26 @@ struct AggregateTriggers {
 
     private func keyed(_ function: AggregateFunction, child: String, link: String, value: String?) -> [StoreTrigger] {
         let d = target.column
+        let rows = { (parent: String) in "FROM \(child) c WHERE c.\(link) = \(parent)" }
         func recompute(_ parent: String) -> String {
-            set(aggregate(function, value: value, "FROM \(child) c WHERE c.\(link) = \(parent)"), forParent: parent)
+            guard function == .avg, let value else {
+                return set(aggregate(function, value: value, rows(parent)), forParent: parent)
+            }
+            return "UPDATE \(target.table) SET \(AverageColumns.sum(of: d)) = \(aggregate(.sum, value: value, rows(parent))), "
+                + "\(AverageColumns.count(of: d)) = \(aggregate(.count, value: value, rows(parent))), "
+                + "\(d) = \(aggregate(.avg, value: value, rows(parent))) WHERE Z_PK = \(parent)\(target.updateFilter)"
+        }
+        /// Moves an average's running sum and count by the given signed deltas
+        /// (`+ x - y`); SQLite
+        /// evaluates every SET expression on the old row, so the average is
+        /// written from the old sum and count plus the deltas.
+        func average(sumDelta: String, countDelta: String, parent: String) -> String {
+            let sum = AverageColumns.sum(of: d)
+            let count = AverageColumns.count(of: d)
+            let newSum = "COALESCE(\(sum), 0) \(sumDelta)"
+            let newCount = "COALESCE(\(count), 0) \(countDelta)"
+            return "UPDATE \(target.table) SET \(sum) = \(newSum), \(count) = \(newCount), "
+                + "\(d) = CAST(\(newSum) AS REAL) / NULLIF(\(newCount), 0) WHERE Z_PK = \(parent)\(target.updateFilter)"
         }
         /// The statement for a child row (`row` is NEW or OLD) joining (+1) or leaving (-1) `parent`.
         func change(_ row: String, joining: Bool) -> String {
@@ -66,6 +84,9 @@ struct AggregateTriggers {
                 return set("COALESCE(\(d), 0) \(joining ? "+" : "-") 1", forParent: parent)
             case (.sum, _):
                 return set("COALESCE(\(d), 0) \(joining ? "+" : "-") COALESCE(\(v), 0)", forParent: parent)
+            case (.avg, _):
+                let sign = joining ? "+" : "-"
+                return average(sumDelta: "\(sign) COALESCE(\(v), 0)", countDelta: "\(sign) (\(v) IS NOT NULL)", parent: parent)
             case (.min, true), (.max, true):
                 let better = function == .min ? "<" : ">"
                 return set("CASE WHEN \(v) IS NULL THEN \(d) WHEN \(d) IS NULL OR \(v) \(better) \(d) THEN \(v) ELSE \(d) END",
@@ -91,6 +112,10 @@ struct AggregateTriggers {
             switch function {
             case .sum:
                 body = set("COALESCE(\(d), 0) + COALESCE(NEW.\(value), 0) - COALESCE(OLD.\(value), 0)", forParent: "NEW.\(link)")
+            case .avg:
+                body = average(
+                    sumDelta: "+ COALESCE(NEW.\(value), 0) - COALESCE(OLD.\(value), 0)",
+                    countDelta: "+ (NEW.\(value) IS NOT NULL) - (OLD.\(value) IS NOT NULL)", parent: "NEW.\(link)")
             default:
                 body = recompute("NEW.\(link)")
             }

@@ -8,9 +8,10 @@
 ///    after it is inserted or its first key changes, and for every row that
 ///    reaches a changed, inserted or deleted row further along the path.
 ///  - an aggregate over a to-many kept as a key in the child table:
-///    `@count` and `@sum` are maintained incrementally (insert, delete,
-///    reparenting, change of the summed column), `@min`/`@max` incrementally on
-///    growth and by recomputation when a row leaves, `@avg` by recomputation;
+///    `@count`, `@sum` and `@avg` (through hidden running sum and count
+///    columns) are maintained incrementally on insert, delete, reparenting and
+///    change of the aggregated column; `@min`/`@max` incrementally on growth
+///    and by recomputation (over the key's index) when a row leaves or shrinks;
 ///    over a many-to-many join table every change recomputes.
 ///
 /// The triggers never touch `Z_OPT`: derived values are read-only, so a change

@@ -76,11 +76,18 @@ struct TableLayout {
                 return l != r ? l < r : left.offset < right.offset
             }
             let table = tableOfRoot[root] ?? ""
+            var averages: [StoreColumn] = []
             for (_, entry) in ordered {
                 columns.append(StoreColumn(name: entry.name, declaredType: entry.request.type))
                 columnOf[entry.request.owner] = entry.name
                 if entry.request.isKey { keyColumns[table, default: []].append(entry.name) }
+                if case .attribute(let entity, let name) = entry.request.owner,
+                   let summed = TableLayout.averagedType(model: model, entity: entity, attribute: name) {
+                    averages += [StoreColumn(name: AverageColumns.sum(of: entry.name), declaredType: summed),
+                                 StoreColumn(name: AverageColumns.count(of: entry.name), declaredType: .integer)]
+                }
             }
+            columns += averages
             tables.append(StoreTable(name: table, columns: columns, compositePrimaryKey: nil))
         }
 
@@ -123,6 +130,18 @@ struct TableLayout {
                 entityNumbers: entity.hierarchyIndexes.map { $0 + 1 },
                 attributeColumns: attributeColumns, relationships: relationships)
         }
+    }
+
+    /// For an `@avg` over a to-many kept by a key in the child table: the type
+    /// of the averaged attribute, whose running sum gets a hidden column.
+    private static func averagedType(model: CheckedModel, entity: Int, attribute name: String) -> DeclaredType? {
+        let owner = model.entities[entity]
+        guard let attribute = owner.attribute(named: name),
+              case .aggregate(.avg, let relationshipName, let averaged?)? = attribute.derivation,
+              let relationship = owner.relationship(named: relationshipName), !relationship.isManyToMany,
+              let leaf = model.entities[relationship.destinationEntityIndex].attribute(named: averaged)
+        else { return nil }
+        return declaredType(of: leaf.attributeType)
     }
 
     /// Core Data's declared column type for an attribute type.
