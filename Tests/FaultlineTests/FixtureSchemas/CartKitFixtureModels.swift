@@ -14,6 +14,9 @@ enum CartKitFixtureModels {
     ///    (the committed model pairs them): hence both `ZITEM` and the hidden
     ///    key `Z2MODIFIERS` in ZCDCARTITEMMODIFIER.
     /// Everything else follows the committed model file.
+    /// (Column order is not compared; for the record, Faultline writes
+    /// ZCDCARTITEMMODIFIER's keys as `Z2MODIFIERS, ZITEM`, Core Data as
+    /// `ZITEM, Z2MODIFIERS`: the only order difference across the fixtures.)
     static func coreDataV1() -> ManagedObjectModel {
         ManagedObjectModel {
             Entity("CDCart") {

@@ -27,10 +27,12 @@ enum FixtureLocator {
             directory = directory.deletingLastPathComponent()
         }
         candidates.append(URL(fileURLWithPath: "/work/shared/coredata-stores"))
+        var seen = Set<String>()
+        candidates = candidates.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
         for candidate in candidates {
             var isDirectory: ObjCBool = false
             if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate.standardizedFileURL
+                return candidate
             }
         }
         throw FixtureLocatorError(description: """

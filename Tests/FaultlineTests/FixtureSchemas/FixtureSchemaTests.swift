@@ -87,26 +87,9 @@ struct FixtureSchemaTests {
 
     @Test("Tables, columns, indexes, triggers and Z_PRIMARYKEY rows are the store's", arguments: fixtures)
     func generatedSchemaMatchesStore(_ fixture: StoreFixture) throws {
-        let directory = try FixtureLocator.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-
-        let storePath = try FixtureLocator.copyStore(fixture.storePath, into: directory)
-        let fullStore = try Self.readSchema(atPath: storePath)
-        #expect(fullStore.tables["Z_PRIMARYKEY"] != nil && !fullStore.entityRows.isEmpty,
-                "\(storePath) does not look like a Core Data store")
-        for table in fixture.ignoredStoreTables.sorted() {
-            #expect(fullStore.tables[table] != nil, "ignored table \(table) is not in the store: drop the ignore")
-        }
-        if let numbers = fixture.ignoredEntityNumbers {
-            #expect(fullStore.entityRows.contains { numbers.contains($0.entityNumber) },
-                    "no Z_PRIMARYKEY row in \(numbers) to ignore: drop the ignore")
-        }
-        let store = fullStore.removing(tables: fixture.ignoredStoreTables, entityNumbers: fixture.ignoredEntityNumbers)
-
-        let schema = try StoreSchema(compiling: fixture.model().checked())
-        let generated = try Self.createAndReadSchema(schema, atPath: directory.appendingPathComponent("generated.sqlite").path)
-
-        let differences = SchemaDifference.between(store: store, generated: generated)
+        let differences = try Self.differences(
+            storePath: fixture.storePath, model: fixture.model(),
+            ignoringTables: fixture.ignoredStoreTables, entityNumbers: fixture.ignoredEntityNumbers)
         let expected = fixture.expectedDifferences.map(\.difference)
         #expect(Set(expected).count == expected.count, "an expected difference is listed twice")
         let unexpected = differences.filter { !expected.contains($0) }
@@ -119,6 +102,68 @@ struct FixtureSchemaTests {
             \(fixture.name): listed differences no longer occur (remove them from the list):
             \(vanished.map { "  - \($0.difference) (\($0.reason))" }.joined(separator: "\n"))
             """)
+    }
+
+    /// The comparison must see a real mismatch: `EasyLife.sqlite` and
+    /// `EasyLife 1.3.0.sqlite` were written by a model version that is not
+    /// committed (no TodoItem.project, no blockedBy/blocking), so the 1.5.0
+    /// model's schema differs from them by exactly the project key and the join table.
+    @Test("A store written by another model version does not match",
+          arguments: ["larromba__EasyLife/EasyLifeTests/EasyLife.sqlite",
+                      "larromba__EasyLife/EasyLifeTests/EasyLife 1.3.0.sqlite"])
+    func otherModelVersionDoesNotMatch(_ storePath: String) throws {
+        let differences = try Self.differences(
+            storePath: storePath, model: EasyLifeFixtureModel.model(), ignoringTables: [], entityNumbers: nil)
+        let joinTable = FixtureIndex(
+            name: "Z_2BLOCKING_Z_2BLOCKING_INDEX", table: "Z_2BLOCKING",
+            columns: ["Z_2BLOCKING", "Z_2BLOCKEDBY"], isUnique: false, isPartial: false)
+        let joinKey = FixtureIndex(
+            name: "sqlite_autoindex_Z_2BLOCKING_1", table: "Z_2BLOCKING",
+            columns: ["Z_2BLOCKEDBY", "Z_2BLOCKING"], isUnique: true, isPartial: false)
+        let projectKey = FixtureIndex(
+            name: "ZTODOITEM_ZPROJECT_INDEX", table: "ZTODOITEM", columns: ["ZPROJECT"], isUnique: false, isPartial: false)
+        let expected: Set<SchemaDifference> = [
+            noModelCache.difference,
+            .columnOnlyGenerated(table: "ZTODOITEM",
+                                 column: FixtureColumn(name: "ZPROJECT", declaredType: "INTEGER", primaryKeyPosition: 0)),
+            .indexOnlyGenerated(projectKey),
+            .tableOnlyGenerated("Z_2BLOCKING"),
+            .indexOnlyGenerated(joinTable),
+            .indexOnlyGenerated(joinKey),
+        ]
+        #expect(Set(differences) == expected, """
+            differences found:
+            \(differences.map { "  - \($0)" }.joined(separator: "\n"))
+            """)
+    }
+
+    /// Copies the store at `storePath` (under `coredata-stores`), creates the
+    /// schema of `model` in a new database beside it, and diffs the two; the
+    /// copies are deleted afterwards.
+    private static func differences(
+        storePath: String, model: ManagedObjectModel,
+        ignoringTables ignoredTables: Set<String>, entityNumbers ignoredNumbers: ClosedRange<Int64>?
+    ) throws -> [SchemaDifference] {
+        let directory = try FixtureLocator.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let copy = try FixtureLocator.copyStore(storePath, into: directory)
+        let fullStore = try Self.readSchema(atPath: copy)
+        #expect(fullStore.tables["Z_PRIMARYKEY"] != nil && !fullStore.entityRows.isEmpty,
+                "\(storePath) does not look like a Core Data store")
+        for table in ignoredTables.sorted() {
+            #expect(fullStore.tables[table] != nil, "ignored table \(table) is not in the store: drop the ignore")
+        }
+        if let ignoredNumbers {
+            #expect(fullStore.entityRows.contains { ignoredNumbers.contains($0.entityNumber) },
+                    "no Z_PRIMARYKEY row in \(ignoredNumbers) to ignore: drop the ignore")
+        }
+        let store = fullStore.removing(tables: ignoredTables, entityNumbers: ignoredNumbers)
+
+        let schema = try StoreSchema(compiling: model.checked())
+        let generated = try Self.createAndReadSchema(schema, atPath: directory.appendingPathComponent("generated.sqlite").path)
+        #expect(!generated.tables.isEmpty && !generated.entityRows.isEmpty, "the generated database is empty")
+        return SchemaDifference.between(store: store, generated: generated)
     }
 
     /// Reads the schema of the database at `path` (a copy: opening may write).
