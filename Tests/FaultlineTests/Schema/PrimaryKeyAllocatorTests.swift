@@ -21,6 +21,7 @@ struct PrimaryKeyAllocatorTests {
         #expect(try store.value("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2") == .integer(1001))
         #expect(try store.value("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 5") == .integer(5))
         #expect(try store.value("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 3") == .integer(0))
+        #expect(try store.isIntact())
     }
 
     @Test("A rolled-back transaction gives its keys back")
@@ -34,6 +35,7 @@ struct PrimaryKeyAllocatorTests {
             }
         }
         #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 1, on: store.connection) == 1...1)
+        #expect(try store.isIntact())
     }
 
     @Test("An entity without a Z_PRIMARYKEY row is a typed error")

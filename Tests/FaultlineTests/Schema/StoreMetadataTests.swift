@@ -23,6 +23,7 @@ struct StoreMetadataTests {
         let plist = try #require(try store.value("SELECT Z_PLIST FROM Z_METADATA"))
         guard case .blob(let bytes) = plist else { Issue.record("Z_PLIST is not a blob"); return }
         #expect(bytes.prefix(8) == Data("bplist00".utf8))
+        #expect(try store.isIntact())
     }
 
     @Test("Unknown keys survive a round trip")
