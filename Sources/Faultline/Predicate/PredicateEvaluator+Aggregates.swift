@@ -1,0 +1,103 @@
+import Foundation
+
+/// `@count`, `@sum`, `@avg`, `@min` and `@max` over a collection.
+///
+/// Semantics (those of SQL's aggregates, which the compiler will emit):
+/// - `@count` counts the elements; an empty or nil collection counts 0.
+/// - The others read `keyPath` from each element and skip nil values.
+/// - `@sum` of nothing is the integer 0; of integers an integer (overflow
+///   throws); with any double a double; with any decimal a decimal.
+/// - `@avg` of nothing is nil; of integers or doubles a double; with any
+///   decimal a decimal.
+/// - `@min`/`@max` of nothing is nil; values must be mutually ordered
+///   (numbers, strings or dates), otherwise `typeMismatch`.
+/// - Any aggregate over a to-one or a scalar throws `aggregateNeedsCollection`.
+extension PredicateEvaluator {
+    func aggregate(_ aggregate: PredicateAggregate, of collection: PredicateResolved, keyPath: [String]) throws -> PredicateResolved {
+        guard let elements = collection.elements else {
+            throw FetchPredicateError.aggregateNeedsCollection(aggregate: aggregate.rawValue, found: collection.kindName)
+        }
+        if aggregate == .count { return .value(.int(Int64(elements.count))) }
+        var values: [PredicateValue] = []
+        for element in elements {
+            let reached = try walk(element, keyPath)
+            for item in reached.elements ?? [reached] {
+                switch item {
+                case .value(.null): continue
+                case .value(let value): values.append(value)
+                case .object, .collection:
+                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: item.kindName, right: "number")
+                }
+            }
+        }
+        switch aggregate {
+        case .count, .sum:
+            return .value(try Self.sum(values).value)
+        case .avg:
+            guard !values.isEmpty else { return .value(.null) }
+            switch try Self.sum(values) {
+            case .int(let total): return .value(.double(Double(total) / Double(values.count)))
+            case .double(let total): return .value(.double(total / Double(values.count)))
+            case .decimal(let total): return .value(.decimal(total / Decimal(values.count)))
+            }
+        case .min, .max:
+            return .value(try Self.extreme(values, largest: aggregate == .max))
+        }
+    }
+
+    private static func sum(_ values: [PredicateValue]) throws -> PredicateNumber {
+        var numbers: [PredicateNumber] = []
+        for value in values {
+            guard let number = PredicateNumber(value) else {
+                throw FetchPredicateError.typeMismatch(operator: "@sum", left: value.kindName, right: "number")
+            }
+            numbers.append(number)
+        }
+        if numbers.contains(where: { if case .decimal = $0 { true } else { false } }) {
+            return .decimal(numbers.reduce(Decimal(0)) { $0 + decimal($1) })
+        }
+        if numbers.contains(where: { if case .double = $0 { true } else { false } }) {
+            return .double(numbers.reduce(0.0) { $0 + double($1) })
+        }
+        var total: Int64 = 0
+        for case .int(let number) in numbers {
+            let (result, overflow) = total.addingReportingOverflow(number)
+            if overflow { throw FetchPredicateError.arithmeticOverflow(aggregate: "@sum") }
+            total = result
+        }
+        return .int(total)
+    }
+
+    private static func decimal(_ number: PredicateNumber) -> Decimal {
+        switch number {
+        case .int(let value): Decimal(value)
+        case .double(let value): Decimal(string: String(value), locale: Locale(identifier: "en_US_POSIX")) ?? .nan
+        case .decimal(let value): value
+        }
+    }
+
+    private static func double(_ number: PredicateNumber) -> Double {
+        switch number {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+        }
+    }
+
+    /// The smallest or largest value; NaN never wins; nil for no values.
+    private static func extreme(_ values: [PredicateValue], largest: Bool) throws -> PredicateValue {
+        var best = PredicateValue.null
+        let operation = largest ? "@max" : "@min"
+        for value in values where PredicateNumber(value)?.isNaN != true {
+            guard best != .null else {
+                best = value
+                continue
+            }
+            guard let order = PredicateValue.order(value, best, []) else {
+                throw FetchPredicateError.typeMismatch(operator: operation, left: value.kindName, right: best.kindName)
+            }
+            if order == (largest ? .orderedDescending : .orderedAscending) { best = value }
+        }
+        return best
+    }
+}

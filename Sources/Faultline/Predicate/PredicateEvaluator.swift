@@ -1,0 +1,107 @@
+/// Evaluates a syntax tree in memory against one subject: for unsaved objects
+/// and for tests, with the semantics the SQL compiler must reproduce.
+///
+/// Invariants:
+/// 1. The result depends only on the tree, the subject's values and the bound
+///    subquery variables; evaluation has no side effects.
+/// 2. Recursion follows the tree, whose depth the parser bounds.
+/// 3. A key path that crosses a to-many yields the flattened collection of the
+///    values reached; nil along a path yields nil (`author.name` is nil when
+///    `author` is).
+/// 4. Key paths without `$` inside a SUBQUERY start from the subject the whole
+///    predicate is evaluated against; `$variable` paths start from the element.
+struct PredicateEvaluator {
+    let subject: any PredicateSubject
+    private(set) var variables: [String: PredicateResolved] = [:]
+
+    init(subject: any PredicateSubject) {
+        self.subject = subject
+    }
+
+    /// Short-circuits AND and OR from left to right, so an error in a term
+    /// after the deciding one is not reported.
+    func evaluate(_ node: PredicateNode) throws -> Bool {
+        switch node {
+        case .constant(let value):
+            return value
+        case .not(let operand):
+            return try !evaluate(operand)
+        case .and(let terms):
+            for term in terms where try !evaluate(term) { return false }
+            return true
+        case .or(let terms):
+            for term in terms where try evaluate(term) { return true }
+            return false
+        case .comparison(let comparison):
+            return try evaluate(comparison)
+        }
+    }
+
+    func resolve(_ expression: FetchExpression) throws -> PredicateResolved {
+        switch expression {
+        case .value(let value):
+            return .value(value)
+        case .keyPath(let path):
+            return try resolve(path)
+        case .list(let elements):
+            var resolved: [PredicateResolved] = []
+            for element in elements { resolved.append(try resolve(element)) }
+            return .collection(resolved)
+        case .aggregate(let aggregate, let collection, let keyPath):
+            return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
+        case .subquery(let collection, let variable, let predicate):
+            return try subquery(try resolve(collection), variable: variable, predicate: predicate)
+        }
+    }
+
+    private func resolve(_ path: PredicateKeyPath) throws -> PredicateResolved {
+        var start = PredicateResolved.object(subject)
+        if let variable = path.variable {
+            guard let bound = variables[variable] else { throw FetchPredicateError.unsubstitutedVariable(name: variable) }
+            start = bound
+        }
+        return try walk(start, path.components)
+    }
+
+    /// Follows `keys` from `start` (invariant 3).
+    func walk(_ start: PredicateResolved, _ keys: [String]) throws -> PredicateResolved {
+        var current = start
+        for key in keys { current = try step(current, key) }
+        return current
+    }
+
+    private func step(_ current: PredicateResolved, _ key: String) throws -> PredicateResolved {
+        switch current {
+        case .object(let object):
+            return PredicateResolved(try object.predicateValue(forKey: key))
+        case .value(.null):
+            return .value(.null)
+        case .value(let value):
+            throw FetchPredicateError.notAnObject(key: key, found: value.kindName)
+        case .collection(let elements):
+            var values: [PredicateResolved] = []
+            for element in elements {
+                switch try step(element, key) {
+                case .collection(let inner): values.append(contentsOf: inner)
+                case let single: values.append(single)
+                }
+            }
+            return .collection(values)
+        }
+    }
+
+    /// The elements of `collection` for which `predicate` holds with
+    /// `$variable` bound to the element.
+    private func subquery(_ collection: PredicateResolved, variable: String, predicate: PredicateNode) throws -> PredicateResolved {
+        guard let elements = collection.elements else {
+            throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: collection.kindName)
+        }
+        var inner = self
+        var matches: [PredicateResolved] = []
+        for element in elements {
+            inner.variables[variable] = element
+            if try inner.evaluate(predicate) { matches.append(element) }
+        }
+        return .collection(matches)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The expression level of the parser: literals, key paths, arguments,
+/// variables, `{…}` lists, SUBQUERY, CAST and the `.key`/`.@aggregate` suffixes.
+extension PredicateParser {
+    /// One operand of a comparison. `context` completes "expected …" in errors
+    /// ("a value after '=='").
+    mutating func parseExpression(context: @autoclosure () -> String) throws(FetchPredicateError) -> FetchExpression {
+        let token = current
+        switch token.kind {
+        case .string(let text):
+            advance()
+            return .value(.string(text))
+        case .integer(let value):
+            advance()
+            return .value(.int(value))
+        case .double(let value):
+            advance()
+            return .value(.double(value))
+        case .variable(let name):
+            advance()
+            return try parseSuffixes(of: .keyPath(PredicateKeyPath(variable: name, [])))
+        case .specifier(let specifier):
+            advance()
+            return try parseSuffixes(of: try argumentExpression(specifier: specifier, at: token))
+        case .identifier(let name, escaped: true):
+            advance()
+            return try parseSuffixes(of: .keyPath(PredicateKeyPath([name])))
+        case .identifier(let name, escaped: false):
+            return try parseWord(name, token: token, context: context)
+        case .punctuation("{"):
+            return try parseList()
+        default:
+            throw .syntax(offset: token.offset, found: token.quoted, expected: context())
+        }
+    }
+
+    private mutating func parseWord(_ name: String, token: PredicateToken, context: () -> String) throws(FetchPredicateError) -> FetchExpression {
+        switch token.keyword ?? name {
+        case "TRUE", "YES":
+            advance()
+            return .value(.bool(true))
+        case "FALSE", "NO":
+            advance()
+            return .value(.bool(false))
+        case "NIL", "NULL":
+            advance()
+            return .value(.null)
+        case "SELF":
+            advance()
+            return try parseSuffixes(of: .keyPath(PredicateKeyPath([])))
+        case "SUBQUERY":
+            return try parseSuffixes(of: try parseSubquery())
+        case "CAST":
+            return try parseCast()
+        case let word where ["FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CASEINSENSITIVE", "CI"].contains(word):
+            throw .reservedWord(offset: token.offset, word: name)
+        case let word where PredicateKeywords.isReserved(word):
+            throw .syntax(offset: token.offset, found: token.quoted, expected: context())
+        default:
+            advance()
+            return try parseSuffixes(of: .keyPath(PredicateKeyPath([name])))
+        }
+    }
+
+    /// `.key` and `.@aggregate[.key…]` after a key path, variable or subquery.
+    private mutating func parseSuffixes(of base: FetchExpression) throws(FetchPredicateError) -> FetchExpression {
+        var expression = base
+        while current.isPunctuation(".") {
+            let dot = advance()
+            let token = advance()
+            switch (token.kind, expression) {
+            case (.identifier(let name, let escaped), _) where escaped || !PredicateKeywords.isReserved(name):
+                switch expression {
+                case .keyPath(var path):
+                    path.components.append(name)
+                    expression = .keyPath(path)
+                case .aggregate(let aggregate, let collection, var keyPath) where aggregate != .count:
+                    keyPath.append(name)
+                    expression = .aggregate(aggregate, of: collection, keyPath: keyPath)
+                default:
+                    throw .syntax(offset: dot.offset, found: "'.'", expected: "the end of the key path after \(expression)")
+                }
+            case (.identifier(let name, _), _):
+                throw .reservedWord(offset: token.offset, word: name)
+            case (.aggregate(let name), .keyPath), (.aggregate(let name), .subquery):
+                guard let aggregate = PredicateAggregate(rawValue: "@" + name.lowercased()) else {
+                    throw .syntax(offset: token.offset, found: token.quoted, expected: "@count, @sum, @avg, @min or @max")
+                }
+                expression = .aggregate(aggregate, of: expression, keyPath: [])
+            default:
+                throw .syntax(offset: token.offset, found: token.quoted, expected: "a key or an aggregate after '.'")
+            }
+        }
+        return expression
+    }
+
+    /// `{a, b, …}`; a list of constants becomes one array value.
+    private mutating func parseList() throws(FetchPredicateError) -> FetchExpression {
+        try enter()
+        defer { leave() }
+        let open = advance()
+        var elements: [FetchExpression] = []
+        if !current.isPunctuation("}") {
+            while true {
+                elements.append(try parseExpression(context: "a value in the list opened at offset \(open.offset)"))
+                guard current.isPunctuation(",") else { break }
+                advance()
+            }
+        }
+        try expectPunctuation("}", after: "to close the list opened at offset \(open.offset)")
+        return FetchExpression.list(elements).foldingConstants()
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate)`.
+    private mutating func parseSubquery() throws(FetchPredicateError) -> FetchExpression {
+        try enter()
+        defer { leave() }
+        advance()
+        try expectPunctuation("(", after: "after SUBQUERY")
+        let collectionToken = current
+        let collection = try parseExpression(context: "a collection key path in SUBQUERY")
+        guard collection.canBeQuantified else {
+            throw .syntax(offset: collectionToken.offset, found: collectionToken.quoted, expected: "a collection key path in SUBQUERY")
+        }
+        try expectPunctuation(",", after: "after the SUBQUERY collection")
+        guard case .variable(let variable) = current.kind else {
+            throw .syntax(offset: current.offset, found: current.quoted, expected: "a $variable in SUBQUERY")
+        }
+        advance()
+        try expectPunctuation(",", after: "after the SUBQUERY variable")
+        let predicate = try parseOr()
+        try expectPunctuation(")", after: "to close SUBQUERY")
+        return .subquery(collection: collection, variable: variable, predicate: predicate)
+    }
+}
+
+extension FetchExpression {
+    /// A list whose elements are all constants, as one array constant.
+    func foldingConstants() -> FetchExpression {
+        guard case .list(let elements) = self else { return self }
+        var values: [PredicateValue] = []
+        for element in elements {
+            guard case .value(let value) = element else { return self }
+            values.append(value)
+        }
+        return .value(.array(values))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The canonical format string of a tree. Parsing it gives back an equal tree
+/// (for every tree the parser builds), with no arguments: every constant is
+/// printed as a literal or a `CAST`.
+///
+/// Canonical choices: keywords and operators upper case or symbolic (`==`,
+/// `!=`, `<=`, `>=`, `AND`, `OR`, `NOT`, `ANY`); options as `[c]`, `[d]`,
+/// `[cd]`; strings double-quoted; a nested AND or OR in parentheses; reserved
+/// words in key paths escaped with `#`.
+extension PredicateNode: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .constant(let value):
+            value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .not(let operand):
+            "NOT " + operand.parenthesizedIfCompound
+        case .and(let terms):
+            terms.map(\.parenthesizedIfCompound).joined(separator: " AND ")
+        case .or(let terms):
+            terms.map(\.parenthesizedIfCompound).joined(separator: " OR ")
+        case .comparison(let comparison):
+            comparison.description
+        }
+    }
+
+    private var parenthesizedIfCompound: String {
+        switch self {
+        case .and, .or: "(\(description))"
+        case .constant, .not, .comparison: description
+        }
+    }
+}
+
+extension PredicateComparison: CustomStringConvertible {
+    public var description: String {
+        let modifier = self.modifier == .direct ? "" : self.modifier.rawValue + " "
+        return "\(modifier)\(left) \(operation.rawValue)\(options) \(right)"
+    }
+}
+
+extension PredicateComparisonOptions: CustomStringConvertible {
+    /// `""`, `"[c]"`, `"[d]"` or `"[cd]"`.
+    public var description: String {
+        let letters = (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "")
+        return letters.isEmpty ? "" : "[\(letters)]"
+    }
+}
+
+extension FetchExpression: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .value(let value):
+            value.description
+        case .keyPath(let path):
+            path.description
+        case .list(let elements):
+            "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .aggregate(let aggregate, let collection, let keyPath):
+            ([collection.description, aggregate.rawValue] + keyPath.map(PredicateKeyPath.escaped)).joined(separator: ".")
+        case .subquery(let collection, let variable, let predicate):
+            "SUBQUERY(\(collection), $\(variable), \(predicate))"
+        }
+    }
+}
+
+extension PredicateKeyPath: CustomStringConvertible {
+    public var description: String {
+        let root = variable.map { "$" + $0 }
+        if components.isEmpty { return root ?? "SELF" }
+        return ((root.map { [$0] } ?? []) + components.map(Self.escaped)).joined(separator: ".")
+    }
+
+    /// A key as written in a format string: `#`-escaped when it is a reserved
+    /// word or does not read as an identifier (`#100`).
+    static func escaped(_ key: String) -> String {
+        PredicateKeywords.isReserved(key) || !PredicateKeywords.isIdentifier(key) ? "#" + key : key
+    }
+}
+
+extension PredicateValue: CustomStringConvertible {
+    /// The value as a literal of the format string.
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): value ? "TRUE" : "FALSE"
+        case .int(let value): String(value)
+        case .double(let value):
+            value.isFinite ? String(value) : "CAST(\(Self.quoted(String(value))), \"NSNumber\")"
+        case .decimal(let value): "CAST(\(Self.quoted(value.description)), \"NSDecimalNumber\")"
+        case .string(let value): Self.quoted(value)
+        case .date(let value): "CAST(\(value.timeIntervalSinceReferenceDate), \"NSDate\")"
+        case .uuid(let value): "CAST(\(Self.quoted(value.uuidString)), \"NSUUID\")"
+        case .data(let value): "CAST(\(Self.quoted(value.base64EncodedString())), \"NSData\")"
+        case .array(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
+        case .objectID(let id): "CAST(\(Self.quoted(id.description)), \"NSManagedObjectID\")"
+        }
+    }
+
+    /// `text` in double quotes with `"`, `\` and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16, uppercase: true)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A Swift value that can be a predicate argument (`%@`, `%d`, …) or a
+/// substituted variable.
+///
+/// Conversion throws `FetchPredicateError.unsupportedArgumentType` when the value
+/// does not fit (a `UInt64` above `Int64.max`), never traps.
+public protocol PredicateValueConvertible {
+    func predicateValue() throws(FetchPredicateError) -> PredicateValue
+}
+
+extension PredicateValue: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { self }
+
+    /// Converts an argument of any type: `nil` and empty optionals become
+    /// `.null`, `PredicateValueConvertible` values convert themselves, arrays
+    /// and sets convert element by element. Anything else throws
+    /// `unsupportedArgumentType` naming the argument's position and type.
+    public init(converting value: Any?, argumentIndex: Int = 0) throws(FetchPredicateError) {
+        guard let value = Self.unwrapped(value) else {
+            self = .null
+            return
+        }
+        if let convertible = value as? any PredicateValueConvertible {
+            do {
+                self = try convertible.predicateValue()
+            } catch {
+                throw error.renumbered(argumentIndex: argumentIndex)
+            }
+        } else if let array = value as? [Any] {
+            var elements: [PredicateValue] = []
+            for element in array {
+                elements.append(try PredicateValue(converting: element, argumentIndex: argumentIndex))
+            }
+            self = .array(elements)
+        } else {
+            throw .unsupportedArgumentType(index: argumentIndex, type: String(describing: type(of: value)))
+        }
+    }
+
+    /// The value inside any number of optional layers, or nil for an empty one.
+    private static func unwrapped(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        guard let child = mirror.children.first else { return nil }
+        return unwrapped(child.value)
+    }
+}
+
+extension String: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .string(self) }
+}
+
+extension Substring: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .string(String(self)) }
+}
+
+extension Bool: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .bool(self) }
+}
+
+extension Double: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .double(self) }
+}
+
+extension Float: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .double(Double(self)) }
+}
+
+extension Decimal: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .decimal(self) }
+}
+
+extension Date: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .date(self) }
+}
+
+extension UUID: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .uuid(self) }
+}
+
+extension Data: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .data(self) }
+}
+
+extension PredicateObjectID: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .objectID(self) }
+}
+
+/// Every fixed-width integer converts to `.int` when it fits in `Int64`.
+extension PredicateValueConvertible where Self: BinaryInteger {
+    public func predicateValue() throws(FetchPredicateError) -> PredicateValue {
+        guard let value = Int64(exactly: self) else {
+            throw .unsupportedArgumentType(index: 0, type: "\(Self.self) \(self) (beyond Int64)")
+        }
+        return .int(value)
+    }
+}
+
+extension Int: PredicateValueConvertible {}
+extension Int8: PredicateValueConvertible {}
+extension Int16: PredicateValueConvertible {}
+extension Int32: PredicateValueConvertible {}
+extension Int64: PredicateValueConvertible {}
+extension UInt: PredicateValueConvertible {}
+extension UInt8: PredicateValueConvertible {}
+extension UInt16: PredicateValueConvertible {}
+extension UInt32: PredicateValueConvertible {}
+extension UInt64: PredicateValueConvertible {}
+
+extension Optional: PredicateValueConvertible where Wrapped: PredicateValueConvertible {
+    public func predicateValue() throws(FetchPredicateError) -> PredicateValue {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): try wrapped.predicateValue()
+        }
+    }
+}
+
+extension Array: PredicateValueConvertible where Element: PredicateValueConvertible {
+    public func predicateValue() throws(FetchPredicateError) -> PredicateValue {
+        var elements: [PredicateValue] = []
+        elements.reserveCapacity(count)
+        for element in self { elements.append(try element.predicateValue()) }
+        return .array(elements)
+    }
+}
+
+extension Set: PredicateValueConvertible where Element: PredicateValueConvertible {
+    public func predicateValue() throws(FetchPredicateError) -> PredicateValue {
+        try Array(self).predicateValue()
+    }
+}

@@ -1,0 +1,106 @@
+import Faultline
+import Foundation
+import Testing
+
+private struct Unconvertible {}
+
+@Suite("Arguments and variables become constants of the right kind")
+struct PredicateArgumentTests {
+    @Test("The documented example parses with literal-typed arguments")
+    func example() throws {
+        let predicate = try FetchPredicate(format: "name BEGINSWITH[cd] %@ AND views > %d", arguments: ["caf", 10])
+        #expect(predicate.description == "name BEGINSWITH[cd] \"caf\" AND views > 10")
+    }
+
+    @Test("Swift values convert: strings, integers, floating point, Bool, Date, UUID, Data, Decimal, arrays, sets, nil")
+    func conversions() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1), uuid = UUID(), data = Data([9])
+        let predicate = try FetchPredicate(
+            format: "a == %@ AND b == %@ AND c == %@ AND d == %@ AND e == %@ AND f == %@ AND g == %@ AND h == %@ AND i IN %@ AND j IN %@ AND k == %@ AND l == %@ AND m == %@",
+            "x", Int8(-3), UInt32(7), 1.5, true, date, uuid, data, [1, 2], Set(["s"]), nil, Optional<Int>.none,
+            Decimal(string: "2.5") ?? 0)
+        let values = Self.rightValues(predicate.root)
+        #expect(values == [
+            "x", -3, 7, 1.5, true, .date(date), .uuid(uuid), .data(data), [1, 2], ["s"], nil, nil,
+            .decimal(Decimal(string: "2.5") ?? 0),
+        ])
+        #expect(try FetchPredicate(format: "a == %@", Optional<String>.some("y")).description == "a == \"y\"")
+        #expect(try FetchPredicate(format: "a IN %@", [Optional<Int>.none, 3]).description == "a IN {nil, 3}")
+    }
+
+    @Test("Unconvertible arguments are a typed error naming the argument")
+    func unconvertible() {
+        #expect(throws: PredicateArgumentTests.error(.unsupportedArgumentType(index: 1, type: "Unconvertible"))) {
+            try FetchPredicate(format: "a == %@ AND b == %@", 1, Unconvertible())
+        }
+        #expect(throws: FetchPredicateError.self) {
+            try FetchPredicate(format: "a == %@", UInt64.max)
+        }
+        #expect(throws: FetchPredicateError.self) {
+            try FetchPredicate(format: "a IN %@", [Unconvertible()])
+        }
+    }
+
+    @Test("%d, %i, %ld take integers (and booleans); %u a non-negative integer; %f a number; %s a string")
+    func specifiers() throws {
+        #expect(try FetchPredicate(format: "a == %d AND b == %i AND c == %lld", arguments: [1, 2, true]).description
+            == "a == 1 AND b == 2 AND c == 1")
+        #expect(try FetchPredicate(format: "a == %f AND b == %lf", arguments: [2, 2.5]).description == "a == 2.0 AND b == 2.5")
+        #expect(try FetchPredicate(format: "a == %u AND b == %s", arguments: [3, "x"]).description == "a == 3 AND b == \"x\"")
+        #expect(throws: Self.error(.wrongArgumentType(offset: 5, specifier: "%u", index: 0, found: "integer"))) {
+            try FetchPredicate(format: "a == %u", arguments: [-1])
+        }
+        #expect(throws: Self.error(.wrongArgumentType(offset: 5, specifier: "%d", index: 0, found: "double"))) {
+            try FetchPredicate(format: "a == %d", arguments: [1.5])
+        }
+        #expect(throws: Self.error(.wrongArgumentType(offset: 0, specifier: "%K", index: 0, found: "integer"))) {
+            try FetchPredicate(format: "%K == 1", arguments: [1])
+        }
+    }
+
+    @Test("%K takes a key path of identifiers, never syntax")
+    func keyPathArguments() throws {
+        #expect(try FetchPredicate(format: "%K == 1", arguments: ["a.b"]).description == "a.b == 1")
+        #expect(try FetchPredicate(format: "%K == 1", arguments: ["size"]).description == "#size == 1")
+        for injection in ["a == 1 OR b", "a; DROP TABLE x", "a.", "", "1a", "a.@count", "\"a\""] {
+            #expect(throws: Self.error(.invalidKeyPathArgument(offset: 0, keyPath: injection))) {
+                try FetchPredicate(format: "%K == 1", arguments: [.string(injection)])
+            }
+        }
+    }
+
+    @Test("Arguments are consumed in order; too few and too many are errors")
+    func argumentCount() {
+        #expect(throws: Self.error(.missingArgument(offset: 17, specifier: "%@", index: 1))) {
+            try FetchPredicate(format: "a == %@ AND b == %@", arguments: [1])
+        }
+        #expect(throws: Self.error(.unusedArguments(used: 1, given: 3))) {
+            try FetchPredicate(format: "a == %@", arguments: [1, 2, 3])
+        }
+    }
+
+    @Test("$VARIABLE is substituted; a SUBQUERY's own variable is not")
+    func substitution() throws {
+        let predicate = try FetchPredicate(format: "a == $X AND SUBQUERY(b, $X, $X.c == $Y).@count > 0")
+        let substituted = try predicate.substituting(["X": 1, "Y": "y"])
+        #expect(substituted.description == "a == 1 AND SUBQUERY(b, $X, $X.c == \"y\").@count > 0")
+        #expect(try predicate.substituting([:]) == predicate)
+        #expect(throws: Self.error(.variableWithKeyPath(name: "V"))) {
+            try FetchPredicate(format: "$V.name == 1").substituting(["V": 1])
+        }
+        #expect(throws: Self.error(.unsubstitutedVariable(name: "X"))) {
+            try FetchPredicate(format: "name == $X").evaluate(with: Library.authors[0])
+        }
+    }
+
+    private static func error(_ error: FetchPredicateError) -> FetchPredicateError { error }
+
+    /// The right-hand constants of a conjunction of comparisons, in order.
+    private static func rightValues(_ node: PredicateNode) -> [PredicateValue] {
+        guard case .and(let terms) = node else { return [] }
+        return terms.compactMap { term in
+            guard case .comparison(let comparison) = term, case .value(let value) = comparison.right else { return nil }
+            return value
+        }
+    }
+}
