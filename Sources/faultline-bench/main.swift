@@ -1,20 +1,31 @@
 import FaultlineBench
 import Foundation
 
-// faultline-bench: the tool that compares and gates benchmark reports.
+// faultline-bench: the tool that compares, gates, renders and exports benchmark reports.
 
 let usage = """
     usage: faultline-bench <command> [arguments]
     commands:
       compare BASELINE.json CURRENT.json [--threshold PCT] [--metric NAME ...]
+      gate BASELINE.json CURRENT.json [--thresholds PATH.json]
+      report [--markdown PATH] [--html PATH] REPORT.json [REPORT.json ...]
+      export --format google-benchmark|github-action-benchmark REPORT.json [...] --output PATH [--bigger-output PATH]
+    exit status: 0 success, 1 regression (compare, gate), 2 bad input
     """
 
 func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let rest = Array(arguments.dropFirst())
 switch arguments.first {
 case "compare":
-    exit(CompareCommand.run(Array(arguments.dropFirst()), write: write))
+    exit(CompareCommand.run(rest, write: write))
+case "gate":
+    exit(GateCommand.run(rest, write: write))
+case "report":
+    exit(ReportCommand.run(rest, write: write))
+case "export":
+    exit(ExportCommand.run(rest, write: write))
 case "--help", "-h", "help":
     write(usage + "\n")
     exit(0)

@@ -49,7 +49,7 @@ struct ReportFileTests {
         }
         let future = folder.path("future.json")
         try Data(#"{"schemaVersion": 99}"#.utf8).write(to: URL(fileURLWithPath: future))
-        #expect(throws: ReportFileError.incompatibleVersion(path: future, found: 99, expected: 1)) {
+        #expect(throws: ReportFileError.incompatibleVersion(path: future, found: 99, expected: Report.currentSchemaVersion)) {
             try ReportFile.read(future)
         }
         let incomplete = folder.path("incomplete.json")

@@ -57,6 +57,9 @@ public struct Benchmark {
     public let items: Int
     /// The benchmark (same parameters, same run) this one is a ratio to.
     public let reference: String?
+    /// Records the `EXPLAIN QUERY PLAN` of the benchmark's main statements,
+    /// by label; run once per benchmark, before warm-up, outside measurement.
+    let queryPlans: (() throws -> [String: String])?
     let makeIteration: () throws -> Iteration
 
     struct Iteration {
@@ -67,6 +70,9 @@ public struct Benchmark {
     /// Declares a benchmark.
     ///
     /// - Parameters:
+    ///   - queryPlans: returns the query plans of the main statements by label
+    ///     (see `QueryPlan.explain`); evaluated once, outside measurement, and
+    ///     recorded in the report for the regression gate.
     ///   - setUp: builds one iteration's state, outside the clock.
     ///   - measure: the measured work. Pass results to `blackHole(_:)`.
     ///   - tearDown: disposes of the state, outside the clock.
@@ -75,6 +81,7 @@ public struct Benchmark {
         parameters: KeyValuePairs<String, ParameterValue> = [:],
         items: Int,
         reference: String? = nil,
+        queryPlans: (() throws -> [String: String])? = nil,
         setUp: @escaping () throws -> State,
         measure: @escaping (inout State) throws -> Void,
         tearDown: @escaping (State) throws -> Void = { _ in }
@@ -83,6 +90,7 @@ public struct Benchmark {
         self.parameters = parameters.map { (name: $0.key, value: $0.value) }
         self.items = max(1, items)
         self.reference = reference
+        self.queryPlans = queryPlans
         self.makeIteration = {
             let state = StateBox(try setUp())
             return Iteration(

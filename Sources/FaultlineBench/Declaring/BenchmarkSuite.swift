@@ -24,6 +24,11 @@ public struct BenchmarkSuite {
     }
 
     /// Runs the suite, writing human-readable output through `write`.
+    ///
+    /// Writes the JSON report to `--json PATH` or `Results/<suite>-<UTC>.json`;
+    /// in the latter case, or whenever `--report-dir DIR` is given, also the
+    /// report folder's files (`ReportFolder`): `latest-<suite>.json`,
+    /// `report.md` and `report.html` in `Results` or `DIR`.
     public func run(arguments: [String], interactive: Bool = false, write: (String) -> Void) -> Int32 {
         let options: RunOptions
         do { options = try RunOptions.parse(arguments) } catch {
@@ -43,10 +48,14 @@ public struct BenchmarkSuite {
             write("error: no benchmark matches the filter\n")
             return 2
         }
-        let path = options.jsonPath ?? defaultReportPath()
+        // Without --json: Results/<suite>-<UTC>.json plus the report folder's
+        // files in Results; with --json: that file only, unless --report-dir.
+        let folder = options.reportDirectory ?? (options.jsonPath == nil ? "Results" : nil)
+        let path = options.jsonPath ?? defaultReportPath(in: folder ?? "Results")
         do {
-            if options.jsonPath == nil {
-                try FileManager.default.createDirectory(atPath: "Results", withIntermediateDirectories: true)
+            if let folder {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try ReportFile.checkWritable(ReportFolder.latestPath(suite: name, in: folder))
             }
             try ReportFile.checkWritable(path)
         } catch {
@@ -74,13 +83,22 @@ public struct BenchmarkSuite {
 
         let report = Report(suite: name, metadata: metadata, benchmarks: ReferenceComparison.attach(to: results))
         if !options.quiet { write(ResultTable.render(report) + "\n") }
+        var written = [path]
         do {
             try ReportFile.write(report, to: path)
+            if let folder {
+                let (paths, warnings) = try ReportFolder.update(with: report, folder: folder)
+                written += paths
+                for warning in warnings { write("warning: \(warning)\n") }
+            }
         } catch {
             write("error: \(error)\n")
             return 2
         }
-        if !options.quiet { write("report written to \(path)\n") }
+        if !options.quiet {
+            write("report written to \(path)\n")
+            if written.count > 1 { write("also written: \(written.dropFirst().joined(separator: ", "))\n") }
+        }
         return 0
     }
 
@@ -95,12 +113,12 @@ public struct BenchmarkSuite {
         return benchmarks.filter { chosenIDs.contains($0.id) || referenceIDs.contains($0.id) }
     }
 
-    private func defaultReportPath() -> String {
+    private func defaultReportPath(in folder: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return "Results/\(name)-\(formatter.string(from: Date())).json"
+        return (folder as NSString).appendingPathComponent("\(name)-\(formatter.string(from: Date())).json")
     }
 }
 

@@ -10,6 +10,9 @@ public struct RunOptions {
     /// (at least one measured iteration always runs).
     public var maxSeconds = 10.0
     public var jsonPath: String?
+    /// Where `latest-<suite>.json`, `report.md` and `report.html` go: by
+    /// default `Results` when no `--json` is given, and nowhere when one is.
+    public var reportDirectory: String?
     public var quiet = false
     public var help = false
 
@@ -17,7 +20,7 @@ public struct RunOptions {
 
     public static let usage = """
         usage: <Suite> [--filter REGEX] [--list] [--warmup N] [--iterations N]
-                       [--max-seconds S] [--json PATH] [--quiet]
+                       [--max-seconds S] [--json PATH] [--report-dir DIR] [--quiet]
           --filter REGEX   run benchmarks whose id ("name param=value …") matches;
                            the reference lines they are compared with run too
           --list           list the benchmarks and exit
@@ -25,6 +28,10 @@ public struct RunOptions {
           --iterations N   measured iterations at most (default 10)
           --max-seconds S  stop measuring a benchmark after S seconds (default 10)
           --json PATH      write the report here (default Results/<suite>-<UTC time>.json)
+          --report-dir DIR also write DIR/latest-<suite>.json and DIR/report.md and
+                           DIR/report.html covering every DIR/latest-*.json (default
+                           Results without --json; with --json, nothing else is written
+                           unless --report-dir is given)
           --quiet          print no table and no progress
         """
 
@@ -60,6 +67,7 @@ public struct RunOptions {
                 }
                 options.maxSeconds = seconds
             case "--json": options.jsonPath = try value(for: argument)
+            case "--report-dir": options.reportDirectory = try value(for: argument)
             case "--quiet": options.quiet = true
             case "--help", "-h": options.help = true
             default: throw UsageError("unknown argument '\(argument)'")

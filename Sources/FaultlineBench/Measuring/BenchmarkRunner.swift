@@ -15,6 +15,7 @@ struct BenchmarkRunner {
     func run(
         _ benchmark: Benchmark, suite: String, progress: (_ iteration: Int, _ of: Int) -> Void = { _, _ in }
     ) throws -> BenchmarkResult {
+        let plans = try benchmark.queryPlans?()
         for _ in 0..<options.warmupIterations {
             let iteration = try benchmark.makeIteration()
             try iteration.measure()
@@ -39,7 +40,7 @@ struct BenchmarkRunner {
             id: benchmark.id, suite: suite, name: benchmark.name,
             parameters: benchmark.parameterDictionary, items: benchmark.items,
             warmupIterations: options.warmupIterations, iterations: measured,
-            reference: benchmark.reference, metrics: results, comparison: nil)
+            reference: benchmark.reference, metrics: results, comparison: nil, queryPlans: plans)
     }
 
     private func measureOnce(_ benchmark: Benchmark, into samples: inout Samples) throws {

@@ -1,8 +1,12 @@
 /// The versioned JSON report a suite writes; see Results/README.md for the
-/// schema with an example. Readers refuse other schema versions.
+/// schema with an example. Readers accept `readableSchemaVersions` and refuse
+/// any other version.
 public struct Report: Codable, Sendable {
-    /// The schema this file follows. Bump on any incompatible change.
-    public static let currentSchemaVersion = 1
+    /// The schema this tool writes. Bump on any incompatible change.
+    /// Version 2 added the optional per-benchmark `queryPlans`.
+    public static let currentSchemaVersion = 2
+    /// The schemas this tool reads: version 1 reports simply have no query plans.
+    public static let readableSchemaVersions = 1...currentSchemaVersion
 
     public var schemaVersion: Int
     public var suite: String
@@ -62,6 +66,9 @@ public struct BenchmarkResult: Codable, Sendable {
     public var metrics: [String: MetricResult]
     /// Present when the reference ran in the same report.
     public var comparison: ReferenceComparison?
+    /// `EXPLAIN QUERY PLAN` text by statement label, recorded once during
+    /// set-up (schema version 2); absent when the benchmark records none.
+    public var queryPlans: [String: String]? = nil
 
     public func median(_ metric: String) -> Double? { metrics[metric]?.statistics.median }
 }

@@ -13,7 +13,8 @@ public enum ReportFileError: Error, CustomStringConvertible, Equatable {
         case .malformed(let path, let reason): return "\(path): not a Faultline report: \(reason)"
         case .incompatibleVersion(let path, let found, let expected):
             let version = found.map(String.init) ?? "none"
-            return "\(path): report schemaVersion \(version), this tool reads \(expected)"
+            let readable = Report.readableSchemaVersions
+            return "\(path): report schemaVersion \(version), this tool reads \(readable.lowerBound) to \(expected)"
         case .unwritable(let path, let reason): return "\(path): cannot write report: \(reason)"
         }
     }
@@ -33,7 +34,8 @@ public enum ReportFile {
         try writeAtomically(data, to: path)
     }
 
-    /// Reads a report, refusing other schema versions with a message naming the file.
+    /// Reads a report of any readable schema version (1 or 2), refusing other
+    /// versions with a message naming the file.
     public static func read(_ path: String) throws(ReportFileError) -> Report {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -44,7 +46,7 @@ public enum ReportFile {
         do { probe = try JSONDecoder().decode(VersionProbe.self, from: data) } catch {
             throw .malformed(path: path, reason: describe(error))
         }
-        guard probe.schemaVersion == Report.currentSchemaVersion else {
+        guard let version = probe.schemaVersion, Report.readableSchemaVersions.contains(version) else {
             throw .incompatibleVersion(path: path, found: probe.schemaVersion, expected: Report.currentSchemaVersion)
         }
         do { return try JSONDecoder().decode(Report.self, from: data) } catch {

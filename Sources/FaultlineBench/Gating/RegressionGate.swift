@@ -1,0 +1,117 @@
+// The regression gate: does CURRENT regress against BASELINE?
+//
+// Design note. Three kinds of metric fail in three different ways, and a
+// finding always says which kind failed:
+// - counters (unit `count`/`count/item`: statements, rows, VM steps, cache
+//   traffic, allocations, faults…) are deterministic, so their medians are
+//   compared exactly or within a per-metric tolerance; an extra statement per
+//   fault fails on any machine;
+// - times are only comparable as ratios to the raw reference measured in the
+//   same run (a faster or slower machine moves both), so each side's samples
+//   are divided by its own reference's median and the two sets of ratios go
+//   through a two-sided Mann–Whitney U test; a regression needs both
+//   significance (p < alpha) and a minimum effect (median ratio grew by more
+//   than `minimumEffect`), so noise alone never fails. Debug builds are never
+//   time-gated;
+// - query plans: an index used in the baseline's plan and absent from the
+//   current one, a covering index no longer covering, or a table searched
+//   before and only scanned now.
+// Benchmarks are matched by id. Anything that cannot be checked (one side
+// only, a missing reference, a missing metric or plan) is a note, not a failure.
+
+/// One failed check.
+public struct GateFinding: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case counter, time, plan
+    }
+
+    public var kind: Kind
+    public var benchmark: String
+    /// The metric, or the plan's statement label.
+    public var subject: String
+    public var before: String
+    public var after: String
+    /// Why it failed, in words.
+    public var reason: String
+}
+
+/// The outcome of gating one report against a baseline.
+public struct RegressionGate: Sendable {
+    public private(set) var regressions: [GateFinding] = []
+    /// Checks that passed but are worth reading (time checks, improvements).
+    public private(set) var passes: [String] = []
+    /// What could not be checked, and why.
+    public private(set) var notes: [String] = []
+    /// Checks made, by kind.
+    public private(set) var checked: [GateFinding.Kind: Int] = [:]
+
+    public var passed: Bool { regressions.isEmpty }
+
+    public init(baseline: Report, current: Report, thresholds: GateThresholds = GateThresholds(),
+                baselineName: String = "baseline", currentName: String = "current") {
+        let before = Dictionary(baseline.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let now = Dictionary(current.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let gateTimes = Self.timeGatingRefusal(baseline, current, baselineName, currentName)
+        if let refusal = gateTimes { notes.append(refusal) }
+        var unreferenced: [String] = []
+        for result in current.benchmarks {
+            guard let old = before[result.id] else {
+                notes.append("only in \(currentName): \(result.id) (not gated)")
+                continue
+            }
+            checkCounters(old, result, thresholds)
+            checkPlans(old, result)
+            guard gateTimes == nil else { continue }
+            if result.reference == nil {
+                unreferenced.append(result.id)
+            } else {
+                checkTimes(old, result, baseline: before, current: now, thresholds)
+            }
+        }
+        for id in baseline.benchmarks.map(\.id) where now[id] == nil {
+            notes.append("only in \(baselineName): \(id) (not gated)")
+        }
+        if !unreferenced.isEmpty {
+            notes.append("not time-gated (no reference line to take a ratio to): " + unreferenced.joined(separator: ", "))
+        }
+    }
+
+    private static func timeGatingRefusal(_ baseline: Report, _ current: Report,
+                                          _ baselineName: String, _ currentName: String) -> String? {
+        let debug = [(baselineName, baseline), (currentName, current)].filter { $0.1.metadata.isDebugBuild }.map(\.0)
+        guard !debug.isEmpty else { return nil }
+        return "time gating refused: \(debug.joined(separator: " and ")) \(debug.count == 1 ? "is a debug build" : "are debug builds")"
+            + " (debug figures are not comparable; build with -c release); counters and plans were gated"
+    }
+
+    mutating func record(_ kind: GateFinding.Kind) { checked[kind, default: 0] += 1 }
+    mutating func fail(_ finding: GateFinding) { regressions.append(finding) }
+    mutating func pass(_ line: String) { passes.append(line) }
+    mutating func note(_ line: String) { notes.append(line) }
+
+    /// The gate's output: regressions with before, after and why; passing time
+    /// checks; notes; a summary line.
+    public func render() -> String {
+        var lines: [String] = []
+        for finding in regressions {
+            lines.append("REGRESSION [\(finding.kind.rawValue)] \(finding.benchmark) — \(finding.subject): \(finding.reason)")
+            lines.append("    before: \(finding.before.replacingOccurrences(of: "\n", with: "\n            "))")
+            lines.append("    after:  \(finding.after.replacingOccurrences(of: "\n", with: "\n            "))")
+        }
+        lines += passes.map { "ok " + $0 }
+        lines += notes.map { "note: " + $0 }
+        let counts = [GateFinding.Kind.counter, .time, .plan].map { kind in
+            "\(checked[kind] ?? 0) \(kind.rawValue) check(s)"
+        }.joined(separator: ", ")
+        if regressions.isEmpty {
+            lines.append("gate passed: no regression (\(counts))")
+        } else {
+            let byKind = [GateFinding.Kind.counter, .time, .plan].compactMap { kind -> String? in
+                let count = regressions.filter { $0.kind == kind }.count
+                return count == 0 ? nil : "\(count) \(kind.rawValue)"
+            }.joined(separator: ", ")
+            lines.append("gate FAILED: \(regressions.count) regression(s) (\(byKind)) in \(counts)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// `report.md`: one or several suites' reports as Markdown fit for a
+/// pull-request comment — per suite a heading, the run in one line, the
+/// debug-build warning if any, and a table of every benchmark.
+public enum MarkdownReport {
+    public static func render(_ reports: [Report]) -> String {
+        var lines = ["## Faultline benchmarks", ""]
+        for report in reports {
+            lines.append("### \(escape(report.suite))")
+            lines.append("")
+            lines.append(runLine(report.metadata))
+            lines.append("")
+            if report.metadata.isDebugBuild {
+                lines.append("> **\(escape(ResultTable.debugWarning))**")
+                lines.append("")
+            }
+            lines.append("| benchmark | parameters | median | throughput | vs reference | mallocs/item |")
+            lines.append("|---|---|--:|--:|--:|--:|")
+            for result in report.benchmarks {
+                let cells = [
+                    "`\(result.name.replacingOccurrences(of: "`", with: "'"))`",
+                    escape(ReportText.parameters(result)),
+                    ResultTable.formatDuration(result.median(Metric.wallTime) ?? 0),
+                    ResultTable.formatRate(result.median(Metric.throughput) ?? 0),
+                    escape(ReportText.ratio(result)),
+                    result.median(Metric.mallocsPerItem).map { String(format: "%.2f", $0) } ?? "–",
+                ]
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `release · abc1234 (dirty) · 2026-… · AMD EPYC, 2 cores · Debian … · Swift 6.3 · SQLite 3.40.1`.
+    static func runLine(_ metadata: RunMetadata) -> String {
+        "<sub>" + escape(ReportText.runSummary(metadata)) + "</sub>"
+    }
+
+    /// Escapes the characters that would break a table cell or turn text into markup.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "|": escaped += "\\|"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "*", "_", "`", "[", "]", "\\": escaped += "\\\(character)"
+            case "\n": escaped += " "
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+/// Wording shared by the Markdown and HTML reports.
+enum ReportText {
+    static func parameters(_ result: BenchmarkResult) -> String {
+        result.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// `2.49x raw.insert`, `reference`, or `n/a` when the reference did not run.
+    static func ratio(_ result: BenchmarkResult) -> String {
+        if let comparison = result.comparison {
+            let name = comparison.reference.split(separator: " ").first.map(String.init) ?? comparison.reference
+            return String(format: "%.2fx ", comparison.wallTimeRatio) + name
+        }
+        return result.reference == nil ? "reference" : "n/a"
+    }
+
+    static func runSummary(_ metadata: RunMetadata) -> String {
+        var commit = metadata.gitCommit.map { String($0.prefix(10)) } ?? "no commit"
+        if metadata.gitDirty == true { commit += " (dirty)" }
+        return [
+            metadata.buildConfiguration, commit, metadata.timestamp,
+            "\(metadata.cpuModel), \(metadata.coreCount) cores", metadata.operatingSystem,
+            "Swift \(metadata.swiftVersion)", "SQLite \(metadata.sqliteVersion)",
+        ].joined(separator: " · ")
+    }
+}

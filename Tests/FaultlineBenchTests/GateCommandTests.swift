@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import FaultlineBench
+
+/// `faultline-bench gate` exits 0 on a pass, 1 on a regression with the
+/// reason printed, and 2 on bad reports or a bad thresholds file, naming it.
+@Suite("Gate command")
+struct GateCommandTests {
+    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        var output = ""
+        let status = GateCommand.run(arguments) { output += $0 }
+        return (status, output)
+    }
+
+    private func write(_ run: GateFixtures.Run, _ folder: TemporaryFolder, _ name: String) throws -> String {
+        let path = folder.path(name)
+        try ReportFile.write(GateFixtures.report(run), to: path)
+        return path
+    }
+
+    private func write(text: String, _ folder: TemporaryFolder, _ name: String) throws -> String {
+        let path = folder.path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("Pass: exit 0 with a summary; regression: exit 1 listing kind, before, after and why")
+    func exitStatus() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.Run(seed: 1), folder, "base.json")
+        let same = try write(GateFixtures.Run(seed: 2), folder, "same.json")
+        let passing = run([base, same])
+        #expect(passing.status == 0)
+        #expect(passing.output.contains("gate passed"))
+        let worse = try write(GateFixtures.Run(seed: 2, extraStatementsPerFault: 1, categoryPlan: "SCAN ZARTICLE"),
+                              folder, "worse.json")
+        let failing = run([base, worse])
+        #expect(failing.status == 1)
+        #expect(failing.output.contains("REGRESSION [counter] fault.lazy rows=1000 — statementsExecuted"))
+        #expect(failing.output.contains("before: 101 count"))
+        #expect(failing.output.contains("after:  201 count"))
+        #expect(failing.output.contains("REGRESSION [plan]"))
+        #expect(failing.output.contains("gate FAILED: 2 regression(s) (1 counter, 1 plan)"))
+    }
+
+    @Test("A version 1 report (no query plans) is still read and gated")
+    func versionOne() throws {
+        let folder = try TemporaryFolder()
+        var old = GateFixtures.report(GateFixtures.Run(seed: 1))
+        old.schemaVersion = 1
+        for index in old.benchmarks.indices { old.benchmarks[index].queryPlans = nil }
+        let base = folder.path("v1.json")
+        try ReportFile.write(old, to: base)
+        let current = try write(GateFixtures.Run(seed: 2), folder, "v2.json")
+        #expect(run([base, current]).status == 0)
+    }
+
+    @Test("Bad thresholds files exit 2 naming the file and the problem", arguments: [
+        (#"{"alpha": 0.05, "minimumEfect": 0.1}"#, "unknown key 'minimumEfect'"),
+        (#"{"metrics": {"wallTime": {"kind": "time", "tolerance": 1}}}"#, "unknown key 'metrics.wallTime.tolerance'"),
+        (#"{"benchmarks": [{"match": "a*", "skip": true}]}"#, "unknown key 'benchmarks[0].skip'"),
+        (#"{"metrics": {"wallTime": {"kind": "fast"}}}"#, "wrong type or value"),
+        (#"{"alpha": 2}"#, "alpha must be in (0, 1)"),
+        (#"{"benchmarks": [{"alpha": 0.01}]}"#, "exactly one of"),
+        (#"{"benchmarks": [{"regex": "("}]}"#, "invalid regular expression"),
+        ("{ nope", "invalid JSON"),
+        ("[1]", "must be a JSON object"),
+    ])
+    func badThresholds(text: String, fragment: String) throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.Run(seed: 1), folder, "base.json")
+        let thresholds = try write(text: text, folder, "thresholds.json")
+        let result = run([base, base, "--thresholds", thresholds])
+        #expect(result.status == 2)
+        #expect(result.output.contains("thresholds.json: bad thresholds file"))
+        #expect(result.output.contains(fragment), "\(result.output)")
+    }
+
+    @Test("A valid thresholds file is applied")
+    func goodThresholds() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.Run(seed: 1), folder, "base.json")
+        let worse = try write(GateFixtures.Run(seed: 2, extraStatementsPerFault: 1), folder, "worse.json")
+        let thresholds = try write(text: """
+            {"alpha": 0.01, "minimumEffect": 0.1,
+             "metrics": {"mallocsPerItem": {"relativeTolerance": 0.05}},
+             "benchmarks": [{"match": "fault.lazy *", "metrics": {"statementsExecuted": {"relativeTolerance": 1.0}}}]}
+            """, folder, "thresholds.json")
+        #expect(run([base, worse]).status == 1)
+        #expect(run([base, worse, "--thresholds", thresholds]).status == 0)
+    }
+
+    @Test("Bad reports and command lines exit 2 naming the problem")
+    func badInput() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.Run(seed: 1), folder, "base.json")
+        let future = try write(text: #"{"schemaVersion": 3}"#, folder, "future.json")
+        var other = GateFixtures.report(GateFixtures.Run(seed: 1))
+        other.suite = "Other"
+        let otherPath = folder.path("other.json")
+        try ReportFile.write(other, to: otherPath)
+        for (arguments, fragment) in [
+            ([base, folder.path("missing.json")], "missing.json"),
+            ([base, future], "schemaVersion 3"),
+            ([base, otherPath], "suite 'Other'"),
+            ([base], "exactly two"),
+            ([base, base, "--thresholds"], "--thresholds needs a file"),
+            ([base, base, "--thresholds", folder.path("none.json")], "none.json"),
+            ([base, base, "--strict"], "--strict"),
+        ] {
+            let result = run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.output.contains(fragment), "\(result.output)")
+        }
+    }
+}
+
+/// The thresholds file shipped in Benchmarks/ is valid and states the defaults.
+@Suite("Shipped thresholds file")
+struct ShippedThresholdsTests {
+    @Test("Benchmarks/thresholds.json loads and resolves as documented")
+    func shipped() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks/thresholds.json").path
+        let thresholds = try GateThresholds.load(path)
+        let mallocs = thresholds.resolve(metric: Metric.mallocsPerItem, unit: "count/item", benchmark: "a rows=1")
+        #expect(mallocs.kind == .counter && mallocs.relativeTolerance == 0.02 && mallocs.absoluteTolerance == 0.01)
+        let statements = thresholds.resolve(metric: "statementsExecuted", unit: "count", benchmark: "a rows=1")
+        #expect(statements.kind == .counter && statements.toleranceText == "exact")
+        #expect(thresholds.resolve(metric: "faultsFired", unit: "count", benchmark: "a").kind == .counter)
+        #expect(thresholds.resolve(metric: "peakResidentMemory", unit: "bytes", benchmark: "a").kind == .ignore)
+        let slow = thresholds.resolve(metric: Metric.wallTime, unit: "ns", benchmark: "per-object.save-each rows=1000")
+        #expect(slow.kind == .time && slow.minimumEffect == 0.20 && slow.alpha == 0.01)
+    }
+}

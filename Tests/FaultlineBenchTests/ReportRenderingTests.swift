@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import FaultlineBench
+
+/// The Markdown and HTML reports show every benchmark, escape all text, and
+/// the HTML is self-contained, well-formed, with labelled SVG charts; the
+/// heat map appears only for benchmarks that differ by a `strategy`.
+@Suite("Report rendering")
+struct ReportRenderingTests {
+    /// Inserts-like: three methods at three row counts, one with markup in its name.
+    private func inserts() -> Report {
+        var report = GateFixtures.report(GateFixtures.Run(seed: 1))
+        var results: [BenchmarkResult] = []
+        for rows in [1_000, 10_000, 100_000] {
+            for (name, reference, factor) in [("raw.insert", nil, 1.0), ("typed.batch", "raw.insert", 1.7),
+                                              ("per-object <&> \"save\"", "raw.insert", 6.4)] {
+                let wall = (0..<5).map { Double(rows) * 400 * factor * (1 + Double($0) * 0.01) }
+                results.append(BenchmarkResult(
+                    id: BenchmarkID.make(name: name, parameters: ["rows": .int(rows)]), suite: "Inserts", name: name,
+                    parameters: ["rows": .int(rows)], items: rows, warmupIterations: 1, iterations: 5,
+                    reference: reference,
+                    metrics: [Metric.wallTime: MetricResult(unit: "ns", direction: .lowerIsBetter, samples: wall),
+                              Metric.throughput: MetricResult(unit: "items/s", direction: .higherIsBetter,
+                                                              samples: wall.map { Double(rows) / ($0 / 1e9) }),
+                              Metric.mallocsPerItem: MetricResult(unit: "count/item", direction: .lowerIsBetter,
+                                                                  samples: [factor])],
+                    comparison: nil))
+            }
+        }
+        report.suite = "Inserts"
+        report.benchmarks = ReferenceComparison.attach(to: results)
+        return report
+    }
+
+    /// Faulting-like: one benchmark name, a `strategy` parameter, counters.
+    private func faulting() -> Report {
+        var report = GateFixtures.report(GateFixtures.Run(seed: 1))
+        report.suite = "Faulting"
+        report.benchmarks = [("lazy", 10_001.0, 5e6), ("batch-64", 158, 2.1e6), ("prefetch", 2, 2.3e6)].map { strategy, statements, wall in
+            let parameters: [String: ParameterValue] = ["graph": "1000x100", "strategy": .string(strategy)]
+            return BenchmarkResult(
+                id: BenchmarkID.make(name: "faulting.profile", parameters: parameters), suite: "Faulting",
+                name: "faulting.profile", parameters: parameters, items: 1000, warmupIterations: 1, iterations: 1,
+                reference: nil,
+                metrics: [Metric.wallTime: MetricResult(unit: "ns", direction: .lowerIsBetter, samples: [wall]),
+                          "statementsExecuted": MetricResult(unit: "count", direction: .lowerIsBetter, samples: [statements]),
+                          "faultsFired": MetricResult(unit: "count", direction: .lowerIsBetter, samples: [1000])],
+                comparison: nil)
+        }
+        return report
+    }
+
+    @Test("Markdown: a table row per benchmark, the run line, escaped cells, the debug warning when debug")
+    func markdown() {
+        var debug = inserts()
+        debug.metadata.buildConfiguration = "debug"
+        let text = MarkdownReport.render([inserts(), faulting()])
+        #expect(text.contains("### Inserts"))
+        #expect(text.contains("### Faulting"))
+        #expect(text.contains("| benchmark | parameters | median | throughput | vs reference | mallocs/item |"))
+        #expect(text.contains("| `typed.batch` | rows=10000 |"))
+        #expect(text.contains("1.70x raw.insert"))
+        #expect(text.contains("release · abc"))
+        #expect(!text.contains("DEBUG BUILD"))
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("| `") }.count == 9 + 3)
+        #expect(MarkdownReport.render([debug]).contains("DEBUG BUILD"))
+        #expect(MarkdownReport.escape("a|b<c>") == "a\\|b&lt;c&gt;")
+    }
+
+    @Test("HTML: well-formed, self-contained, with labelled log-log axes, ratio bars and escaped text")
+    func html() throws {
+        let page = HTMLReport.render([inserts()])
+        try HTMLChecker.check(page)
+        #expect(page.contains("<svg"))
+        #expect(!page.lowercased().contains("http"))
+        #expect(!page.contains("<script"))
+        #expect(page.contains("rows (log scale)"))
+        #expect(page.contains("throughput (items/s) (log scale)"))
+        #expect(page.contains(">10K</text>"))
+        #expect(page.contains("1.0x = reference"))
+        #expect(page.contains("per-object &lt;&amp;&gt; &quot;save&quot;"))
+        #expect(!page.contains("<&>"))
+        #expect(!page.contains("heat map"))
+    }
+
+    @Test("The heat map appears for strategies, names the cheapest cells, and tolerates ties")
+    func heatMap() throws {
+        let matrices = StrategyMatrix.matrices(from: faulting())
+        let matrix = try #require(matrices.first)
+        #expect(matrices.count == 1)
+        #expect(matrix.rows == ["lazy", "batch-64", "prefetch"])
+        #expect(matrix.columns.map(\.name) == [Metric.wallTime, "statementsExecuted", "faultsFired"])
+        #expect(matrix.cheapestRows(in: 0) == [1])
+        #expect(matrix.cheapestRows(in: 1) == [2])
+        #expect(matrix.cheapestRows(in: 2) == [0, 1, 2])
+        let page = HTMLReport.render([faulting()])
+        try HTMLChecker.check(page)
+        #expect(page.contains("heat map"))
+        #expect(page.contains("Cheapest by wall time: <strong>batch-64</strong>"))
+        #expect(StrategyMatrix.matrices(from: inserts()).isEmpty)
+    }
+
+    @Test("The HTML checker itself catches unclosed and mismatched tags")
+    func checker() {
+        #expect(throws: HTMLChecker.Problem.self) { try HTMLChecker.check("<div><p>text</div>") }
+        #expect(throws: HTMLChecker.Problem.self) { try HTMLChecker.check("<svg><g>") }
+        #expect(throws: Never.self) { try HTMLChecker.check("<!DOCTYPE html><p>a<br>b<img src=\"x\"/></p>") }
+    }
+}
+
+/// A tiny well-formedness check: every opened tag is closed, in order; void
+/// elements and self-closing tags need no closing tag.
+enum HTMLChecker {
+    struct Problem: Error, CustomStringConvertible { let description: String }
+    static let void: Set<String> = ["meta", "br", "hr", "img", "input", "link"]
+
+    static func check(_ html: String) throws {
+        let expression = try NSRegularExpression(pattern: "<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*?(/?)>")
+        var stack: [String] = []
+        for match in expression.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
+            guard let closing = Range(match.range(at: 1), in: html), let name = Range(match.range(at: 2), in: html),
+                  let selfClosing = Range(match.range(at: 3), in: html) else { continue }
+            let tag = html[name].lowercased()
+            if !html[selfClosing].isEmpty || void.contains(tag) { continue }
+            if html[closing].isEmpty {
+                stack.append(tag)
+            } else if stack.popLast() != tag {
+                throw Problem(description: "</\(tag)> closes the wrong element")
+            }
+        }
+        if let open = stack.last { throw Problem(description: "<\(open)> is never closed") }
+    }
+}
