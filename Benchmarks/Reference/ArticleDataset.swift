@@ -1,4 +1,5 @@
 import CSQLiteReference
+import FaultlineBench
 
 /// The article rows every Reference workload writes and reads, generated
 /// deterministically (same seed, same rows in every run) and held twice: as
@@ -19,7 +20,7 @@ final class ArticleDataset {
     private let bodyLengths: [Int32]
 
     init(count: Int, seed: UInt64 = 0x5EED) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let words = ["fault", "line", "sqlite", "row", "cache", "prefetch", "batch", "trigger",
                      "café", "crème", "index", "merge", "policy", "graph", "object", "context"]
         func sentence(_ wordCount: Int) -> String {
@@ -90,21 +91,8 @@ final class ArticleDataset {
 
     /// `count` primary keys drawn uniformly from 1...rows, the same every run.
     static func lookupKeys(count: Int, rows: Int, seed: UInt64 = 0x10C0) -> [Int64] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         return (0..<count).map { _ in Int64(random.next() % UInt64(max(rows, 1))) + 1 }
     }
 }
 
-/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64), so the
-/// data set is identical across runs and machines.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

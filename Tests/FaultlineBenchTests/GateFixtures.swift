@@ -1,20 +1,7 @@
 import Foundation
 @testable import FaultlineBench
 
-/// A deterministic pseudo-random source (SplitMix64) so that "two runs of the
-/// same build" are reproducible test data.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededRandom {
     /// A standard normal deviate (Box–Muller).
     mutating func normal() -> Double {
         let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)

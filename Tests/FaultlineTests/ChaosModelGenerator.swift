@@ -1,23 +1,11 @@
 import Foundation
 @testable import Faultline
 
-/// A small deterministic generator (SplitMix64), so every run builds the same models.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builds arbitrary (mostly broken) models: random names including bad ones, links
 /// to anywhere including outside the model, random derivations and constraints.
 struct ChaosModelGenerator {
-    var rng: SplitMix64
+    var rng: SeededGenerator
     /// Entities outside the model that links may point at; kept alive here.
     var outsiders: [EntityDescription] = []
 

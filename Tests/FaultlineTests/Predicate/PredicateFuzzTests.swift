@@ -2,17 +2,6 @@ import Faultline
 import Foundation
 import Testing
 
-/// SplitMix64: a small deterministic generator, so a failure reproduces.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builds random and mutated format strings from a corpus of valid ones.
 private struct PredicateMutator {
@@ -95,7 +84,7 @@ struct PredicateFuzzTests {
     @Test("100,000 random and mutated strings: no crash, no hang, and every success round-trips")
     func fuzz() throws {
         let corpus = (PredicateTable.cases.map(\.format) + PredicateRoundTripTests.formats).map { Array($0.unicodeScalars) }
-        var mutator = PredicateMutator(random: SeededGenerator(state: 0xFA17_11E5), corpus: corpus)
+        var mutator = PredicateMutator(random: SeededGenerator(seed: 0xFA17_11E5), corpus: corpus)
         var parsed = 0, failed = 0, roundTripFailures: [String] = []
         for _ in 0..<100_000 {
             let format = mutator.string()

@@ -1,0 +1,90 @@
+// Shared helpers for the model file tests: temporary folders, the shared fixture
+// folder (`../shared` beside the package root), transformers the fixture models
+// name, and a deterministic random number generator for the fuzz test.
+
+import Foundation
+import Testing
+import Faultline
+
+enum ModelFileTestSupport {
+    /// The package root: the nearest folder above this file holding Package.swift.
+    static func packageRoot(filePath: String = #filePath) throws -> URL {
+        var url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        while url.path != "/" {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+            url = url.deletingLastPathComponent()
+        }
+        Issue.record("no Package.swift above \(filePath)")
+        throw MissingFixture()
+    }
+
+    /// `../shared/coredata-stores` beside the package root. Fails the test with a
+    /// clear message when the shared folder is missing.
+    static func coreDataStores() throws -> URL {
+        let shared = try packageRoot().deletingLastPathComponent().appendingPathComponent("shared")
+        let stores = shared.appendingPathComponent("coredata-stores")
+        try #require(FileManager.default.fileExists(atPath: stores.path),
+                     "The shared fixtures are missing: expected \(stores.path) (the 'shared' folder must sit beside the package, as ../shared)")
+        return stores
+    }
+
+    struct MissingFixture: Error {}
+
+    /// The fixture bundles, by a short name.
+    static func fixture(_ name: Fixture) throws -> URL {
+        let url = try coreDataStores().appendingPathComponent(name.relativePath)
+        try #require(FileManager.default.fileExists(atPath: url.path), "fixture model missing: \(url.path)")
+        return url
+    }
+
+    enum Fixture: CaseIterable {
+        case recipes, groceryDude, easyLife, cartKit
+
+        var relativePath: String {
+            switch self {
+            case .recipes: "alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.xcdatamodeld"
+            case .groceryDude: "linjk__JimGroceryDude/JimGroceryDude/Model/DataModel/Model.xcdatamodeld"
+            case .easyLife: "larromba__EasyLife/EasyLife/EasyLife.xcdatamodeld"
+            case .cartKit: "Karim-ezzedine__CartKit/Sources/CartKitStorageCoreData/Resources/CartStorage.xcdatamodeld"
+            }
+        }
+    }
+
+    /// A fresh, empty temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("faultline-modelfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `xml` as `<folder>/<name>.xcdatamodel/contents` and returns the `.xcdatamodel` URL.
+    static func writeVersion(_ xml: String, named name: String = "Model", in folder: URL) throws -> URL {
+        let version = folder.appendingPathComponent(name + ".xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try Data(xml.utf8).write(to: version.appendingPathComponent("contents"))
+        return version
+    }
+
+    /// Reads an inline document.
+    static func read(_ xml: String) throws(ModelFileError) -> ModelBundleVersion {
+        try ModelFileReader().readContents(Data(xml.utf8), versionName: "Test", file: "test.xml")
+    }
+
+    /// Registers pass-through transformers under the names the test and fixture models use.
+    static func registerTransformers() {
+        for name in ["ImageToDataTransformer", "KitchenSinkTransformer", "NSSecureUnarchiveFromData"] {
+            ValueTransformerRegistry.register(PassthroughTransformer(), forName: name)
+        }
+    }
+
+    struct PassthroughTransformer: AttributeValueTransformer {
+        struct NotData: Error {}
+        func encode(_ value: Any) throws -> Data {
+            guard let data = value as? Data else { throw NotData() }
+            return data
+        }
+        func decode(_ data: Data) throws -> Any { data }
+    }
+}
+
