@@ -12,7 +12,7 @@ struct ValidModelGenerator {
     ]
 
     static func make(seed: UInt64, shuffleSeed: UInt64? = nil) -> ManagedObjectModel {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         func roll(_ upper: Int) -> Int { Int(rng.next() % UInt64(upper + 1)) }
 
         let entities = (0...roll(5)).map { index in
@@ -75,7 +75,7 @@ struct ValidModelGenerator {
             }
         }
         if let shuffleSeed {
-            var shuffler = SplitMix64(seed: shuffleSeed)
+            var shuffler = SeededGenerator(seed: shuffleSeed)
             properties = properties.map { $0.shuffled(using: &shuffler) }
         }
         for (index, entity) in entities.enumerated() { entity.properties = properties[index] }
@@ -84,7 +84,7 @@ struct ValidModelGenerator {
         }
         let model = ManagedObjectModel()
         if let shuffleSeed {
-            var shuffler = SplitMix64(seed: shuffleSeed ^ 0xFF)
+            var shuffler = SeededGenerator(seed: shuffleSeed ^ 0xFF)
             model.entities = entities.shuffled(using: &shuffler)
         } else {
             model.entities = entities
