@@ -1,0 +1,167 @@
+import Foundation
+
+/// Dynamic access by key, as Core Data's key-value coding. Typed subclasses use
+/// `AttributeKey` and friends, which resolve the index once.
+extension ManagedObject {
+    /// The value of an attribute (`Any` form: Int64, Double, String, Date…; a
+    /// composite as a dictionary; a transformable decoded), the destination of a
+    /// to-one, or the members of a to-many (an array). Nil for an unknown key.
+    public func value(forKey key: String) -> Any? {
+        guard let entity, let property = entity.propertyByName[key] else { return nil }
+        switch property {
+        case .attribute(let index):
+            return anyValue(of: entity.attributes[index], stored: attributeValue(at: index))
+        case .relationship(let index):
+            return entity.relationships[index].isToMany ? members(at: index) : destination(at: index)
+        case .composite(let index):
+            var dictionary: [String: Any] = [:]
+            let prefix = entity.composites[index].name + "."
+            for leaf in entity.composites[index].leafAttributeIndexes {
+                let attribute = entity.attributes[leaf]
+                dictionary[String(attribute.name.dropFirst(prefix.count))] = anyValue(of: attribute, stored: attributeValue(at: leaf))
+            }
+            return dictionary
+        }
+    }
+
+    /// Sets an attribute, a to-one destination, a to-many's members (an array of
+    /// objects), or a composite (a dictionary of its elements). Tracks the
+    /// change and keeps inverse relationships right.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let (entity, property) = try resolve(key)
+        switch property {
+        case .attribute(let index):
+            let attribute = entity.attributes[index]
+            if attribute.isDerived { throw ObjectAccessError.readOnly(entity: entity.name, key: key) }
+            setAttributeValue(try stored(value, for: attribute, in: entity), at: index)
+        case .relationship(let index):
+            let relationship = entity.relationships[index]
+            if relationship.isToMany {
+                guard let objects = (value as? [ManagedObject]) ?? (value as? Set<ManagedObject>).map(Array.init) ?? (value == nil ? [] : nil) else {
+                    throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "an array of objects")
+                }
+                try replaceMembers(objects, at: index)
+            } else {
+                guard value == nil || value is ManagedObject else {
+                    throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "an object or nil")
+                }
+                try setDestination(value as? ManagedObject, at: index)
+            }
+        case .composite(let index):
+            let composite = entity.composites[index]
+            let elements = value as? [String: Any] ?? [:]
+            if value != nil, !(value is [String: Any]) {
+                throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "a dictionary of its elements")
+            }
+            for leaf in composite.leafAttributeIndexes {
+                let attribute = entity.attributes[leaf]
+                let element = String(attribute.name.dropFirst(composite.name.count + 1))
+                setAttributeValue(try stored(elements[element], for: attribute, in: entity), at: leaf)
+            }
+        }
+    }
+
+    /// A value without firing change tracking, as Core Data's primitive
+    /// accessors: reads the stored value.
+    public func primitiveValue(forKey key: String) -> Any? {
+        guard let entity, case .attribute(let index)? = entity.propertyByName[key] else { return value(forKey: key) }
+        return anyValue(of: entity.attributes[index], stored: attributeValue(at: index))
+    }
+
+    /// Sets an attribute without change tracking: the object does not become
+    /// updated and the value does not appear in `changedValues()` — the way to
+    /// set defaults in `awakeFromInsert`.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) throws {
+        let (entity, property) = try resolve(key)
+        guard case .attribute(let index) = property else { return try setValue(value, forKey: key) }
+        fireFault()
+        values[index] = try stored(value, for: entity.attributes[index], in: entity)
+    }
+
+    /// Attributes and to-one relationships changed since the object was last
+    /// read or saved, with their new values.
+    public func changedValues() -> [String: Any] {
+        guard let entity else { return [:] }
+        var result: [String: Any] = [:]
+        for (index, changed) in changedAttributes.enumerated() where changed {
+            let attribute = entity.attributes[index]
+            result[attribute.name] = anyValue(of: attribute, stored: values[index]) ?? NSNull()
+        }
+        for (index, changed) in changedRelationships.enumerated() where changed {
+            let relationship = entity.relationships[index]
+            result[relationship.name] = relationship.isToMany ? members(at: index) : (destination(at: index) ?? NSNull())
+        }
+        return result
+    }
+
+    /// The last read or saved values of `keys` (all attributes when nil).
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        guard let entity, let committed else { return [:] }
+        var result: [String: Any] = [:]
+        for attribute in entity.attributes where keys?.contains(attribute.name) ?? true {
+            result[attribute.name] = anyValue(of: attribute, stored: committed.values[attribute.index]) ?? NSNull()
+        }
+        return result
+    }
+
+    /// Get-only dynamic access: `article["title"]`.
+    public subscript(key: String) -> Any? { value(forKey: key) }
+
+    // MARK: Internals shared with typed access
+
+    func resolve(_ key: String) throws -> (CheckedEntity, PropertyReference) {
+        guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
+        let entity = context.coordinator.model.entities[entityIndex]
+        guard let property = entity.propertyByName[key] else {
+            throw ObjectAccessError.unknownKey(entity: entity.name, key: key)
+        }
+        return (entity, property)
+    }
+
+    @inline(__always)
+    func fireFault() {
+        if isFaultStorage { managedObjectContext?.fulfill(self) }
+    }
+
+    @inline(__always)
+    func attributeValue(at index: Int) -> AttributeValue {
+        fireFault()
+        return index < values.count ? values[index] : .null
+    }
+
+    func setAttributeValue(_ value: AttributeValue, at index: Int) {
+        fireFault()
+        guard index < values.count, values[index] != value else { return }
+        values[index] = value
+        let committedValue = committed.map { $0.values[index] } ?? .null
+        let isChanged = isInsertedStorage || value != committedValue
+        if isChanged != changedAttributes[index] {
+            changedAttributes[index] = isChanged
+            changeCount += isChanged ? 1 : -1
+        }
+        managedObjectContext?.noteChange(self)
+    }
+
+    private func anyValue(of attribute: CheckedAttribute, stored: AttributeValue) -> Any? {
+        if attribute.attributeType == .transformableAttributeType, case .data(let data) = stored,
+           let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(forName: name) {
+            return try? transformer.decode(data)
+        }
+        return stored.anyValue
+    }
+
+    private func stored(_ value: Any?, for attribute: CheckedAttribute, in entity: CheckedEntity) throws -> AttributeValue {
+        guard let value, !(value is NSNull) else { return .null }
+        if attribute.attributeType == .transformableAttributeType, !(value is Data) {
+            guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(forName: name),
+                  let data = try? transformer.encode(value) else {
+                throw ObjectAccessError.wrongType(entity: entity.name, key: attribute.name, expected: "a value its transformer encodes")
+            }
+            return .data(data)
+        }
+        guard let converted = AttributeValue(any: value)?.coerced(to: attribute.attributeType) else {
+            throw ObjectAccessError.wrongType(entity: entity.name, key: attribute.name, expected: "\(attribute.attributeType)")
+        }
+        return converted
+    }
+}

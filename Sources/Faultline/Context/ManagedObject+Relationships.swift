@@ -1,0 +1,94 @@
+/// Relationship access. Inverses are kept right in memory at once.
+extension ManagedObject {
+    /// The destination of the to-one relationship at `index`, as a fault if it
+    /// was not loaded yet.
+    func destination(at index: Int) -> ManagedObject? {
+        fireFault()
+        guard index < toOne.count else { return nil }
+        switch toOne[index] {
+        case .object(let object):
+            return object
+        case .id(let id):
+            guard let id, let context = managedObjectContext else { return nil }
+            let object = context.object(with: id)
+            toOne[index] = .object(object)
+            return object
+        }
+    }
+
+    /// The members of the to-many relationship at `index`, loading them (one
+    /// statement) the first time.
+    func members(at index: Int) -> [ManagedObject] {
+        guard let state = loadedToMany(at: index) else { return [] }
+        return state.members ?? []
+    }
+
+    func toManyState(at index: Int) -> ToManyState? {
+        fireFault()
+        guard index < toMany.count else { return nil }
+        if let state = toMany[index] { return state }
+        let state = ToManyState()
+        toMany[index] = state
+        return state
+    }
+
+    func loadedToMany(at index: Int) -> ToManyState? {
+        guard let state = toManyState(at: index) else { return nil }
+        if !state.isLoaded { managedObjectContext?.loadToMany(of: self, at: index, into: state) }
+        return state
+    }
+
+    /// Sets a to-one destination.
+    public func setDestination(_ destination: ManagedObject?, forKey key: String) throws {
+        let (_, property) = try resolve(key)
+        guard case .relationship(let index) = property else { return try setValue(destination, forKey: key) }
+        try setDestination(destination, at: index)
+    }
+
+    /// Adds `member` to a to-many relationship.
+    public func addObject(_ member: ManagedObject, toRelationship key: String) throws {
+        let (entity, property) = try resolve(key)
+        guard case .relationship(let index) = property, entity.relationships[index].isToMany else {
+            throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "a to-many relationship")
+        }
+        try checkDestination(member, for: entity.relationships[index], in: entity)
+        managedObjectContext?.addMember(member, to: self, at: index)
+    }
+
+    /// Removes `member` from a to-many relationship.
+    public func removeObject(_ member: ManagedObject, fromRelationship key: String) throws {
+        let (entity, property) = try resolve(key)
+        guard case .relationship(let index) = property, entity.relationships[index].isToMany else {
+            throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "a to-many relationship")
+        }
+        managedObjectContext?.removeMember(member, from: self, at: index)
+    }
+
+    func setDestination(_ destination: ManagedObject?, at index: Int) throws {
+        guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
+        let entity = context.coordinator.model.entities[entityIndex]
+        if let destination { try checkDestination(destination, for: entity.relationships[index], in: entity) }
+        context.setToOne(of: self, at: index, to: destination)
+    }
+
+    func replaceMembers(_ objects: [ManagedObject], at index: Int) throws {
+        guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
+        let entity = context.coordinator.model.entities[entityIndex]
+        for object in objects { try checkDestination(object, for: entity.relationships[index], in: entity) }
+        let wanted = Set(objects.map(ObjectIdentifier.init))
+        for member in members(at: index) where !wanted.contains(ObjectIdentifier(member)) {
+            context.removeMember(member, from: self, at: index)
+        }
+        for object in objects { context.addMember(object, to: self, at: index) }
+    }
+
+    private func checkDestination(_ object: ManagedObject, for relationship: CheckedRelationship, in entity: CheckedEntity) throws {
+        guard let context = managedObjectContext, object.managedObjectContext === context else {
+            throw ObjectAccessError.otherContext(object.description)
+        }
+        let destination = context.coordinator.model.entities[relationship.destinationEntityIndex]
+        guard destination.hierarchyIndexes.contains(object.entityIndex) else {
+            throw ObjectAccessError.wrongDestination(entity: entity.name, key: relationship.name, expected: destination.name)
+        }
+    }
+}

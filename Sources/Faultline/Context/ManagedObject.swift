@@ -1,0 +1,169 @@
+import Foundation
+
+// The object graph: contexts and managed objects.
+//
+// A managed object is a row's in-memory stand-in, owned by one context and used
+// on that context's queue only. Its storage is arrays indexed by the entity's
+// attribute and relationship indexes (resolved once in the checked model), so
+// an access never hashes a name.
+//
+// States of an object:
+//   fault ──fire──▶ materialised (values from the row cache, else one SELECT;
+//                   a fault fetched in a batch loads its whole batch at once)
+//   inserted ──save──▶ materialised, permanent ID
+//   materialised ──refresh/merge──▶ fault
+//   any ──delete──▶ deleted ──save──▶ gone from the context
+//
+// Invariants:
+// 1. `values` holds every attribute when the object is not a fault; `committed`
+//    is the last row read or written, for `changedValues()` and rollback.
+// 2. Relationships hold objects of the same context; an inverse is updated in
+//    memory at once when either side changes (unloaded to-many sides keep the
+//    change pending and apply it when they load).
+// 3. Objects reference each other strongly; a context breaks the cycles when it
+//    is reset or released.
+
+/// What only a context can hand to a managed object's initializer.
+public struct ObjectConstruction {
+    let context: ManagedObjectContext
+    let entityIndex: Int
+    let id: ManagedObjectID
+}
+
+/// A stored object: dynamic access by key, typed access from subclasses.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's identity; temporary until its first save.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object belongs to (nil once the context is gone).
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    let entityIndex: Int
+
+    var isFaultStorage = true
+    var isInsertedStorage = false
+    var isDeletedStorage = false
+    var values: [AttributeValue] = []
+    /// The committed row: last read or saved.
+    var committed: RowSnapshot?
+    var toOne: [ToOneState] = []
+    var toMany: [ToManyState?] = []
+    var changedAttributes: [Bool] = []
+    var changedRelationships: [Bool] = []
+    var changeCount = 0
+    /// Faults fetched together with `fetchBatchSize`; firing one loads all.
+    var batch: FaultBatch?
+
+    /// Objects are created by their context (`insertNewObject`, fetches, faults).
+    public required init(_ construction: ObjectConstruction) {
+        objectID = construction.id
+        managedObjectContext = construction.context
+        entityIndex = construction.entityIndex
+    }
+
+    public static func == (left: ManagedObject, right: ManagedObject) -> Bool { left === right }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The entity, from the context's model.
+    public var entity: CheckedEntity? {
+        managedObjectContext?.coordinator.model.entities[entityIndex]
+    }
+
+    /// Whether the object holds only its ID so far.
+    public var isFault: Bool { isFaultStorage }
+    public var isInserted: Bool { isInsertedStorage }
+    public var isDeleted: Bool { isDeletedStorage }
+    /// Whether a saved object has unsaved changes.
+    public var isUpdated: Bool { !isInsertedStorage && !isDeletedStorage && changeCount > 0 }
+    /// Whether the object has unsaved changes of any kind.
+    public var hasChanges: Bool { isInsertedStorage || isDeletedStorage || changeCount > 0 }
+
+    open var description: String {
+        let name = entity?.name ?? "?"
+        return "<\(name) \(objectID)\(isFault ? " fault" : "")>"
+    }
+
+    // MARK: Lifecycle, overridable as in Core Data
+
+    /// Called once, when the object is inserted. Set defaults with primitives
+    /// here so they do not count as changes.
+    open func awakeFromInsert() {}
+    /// Called when a fault is fulfilled from the store.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved; may change the object (the save runs
+    /// `willSave` again until nothing changes, a bounded number of times).
+    open func willSave() {}
+    /// Called after the object was saved.
+    open func didSave() {}
+    /// Called when the object is deleted, before delete rules run.
+    open func prepareForDeletion() {}
+    /// Validation before inserting; throw a `ValidationError.Failure` to refuse.
+    open func validateForInsert() throws {}
+    open func validateForUpdate() throws {}
+    /// Throwing refuses the deletion: the object stays.
+    open func validateForDelete() throws {}
+    /// Per-key validation of `value` (already the attribute's value or object).
+    open func validateValue(_ value: Any?, forKey key: String) throws {}
+}
+
+/// A to-one relationship's state: a destination ID read from the store (not
+/// yet resolved to an object) or a resolved object.
+enum ToOneState {
+    case id(ManagedObjectID?)
+    case object(ManagedObject?)
+}
+
+/// A to-many relationship's state: loaded members (in order for an ordered
+/// relationship), or changes waiting for the relationship to load.
+final class ToManyState {
+    var members: [ManagedObject]?
+    var memberSet = Set<ObjectIdentifier>()
+    var pendingAdds: [ManagedObject] = []
+    var pendingRemoves = Set<ObjectIdentifier>()
+
+    var isLoaded: Bool { members != nil }
+
+    func contains(_ object: ManagedObject) -> Bool { memberSet.contains(ObjectIdentifier(object)) }
+
+    func load(_ stored: [ManagedObject]) {
+        var list = stored.filter { !pendingRemoves.contains(ObjectIdentifier($0)) }
+        var set = Set(list.map(ObjectIdentifier.init))
+        for object in pendingAdds where set.insert(ObjectIdentifier(object)).inserted { list.append(object) }
+        members = list
+        memberSet = set
+        pendingAdds = []
+        pendingRemoves = []
+    }
+
+    /// Adds `object`; false when it was already there.
+    @discardableResult
+    func add(_ object: ManagedObject) -> Bool {
+        let key = ObjectIdentifier(object)
+        guard members != nil else {
+            pendingRemoves.remove(key)
+            if !pendingAdds.contains(where: { $0 === object }) { pendingAdds.append(object) }
+            return true
+        }
+        guard memberSet.insert(key).inserted else { return false }
+        members?.append(object)
+        return true
+    }
+
+    /// Removes `object`; false when it was not there.
+    @discardableResult
+    func remove(_ object: ManagedObject) -> Bool {
+        let key = ObjectIdentifier(object)
+        guard members != nil else {
+            pendingAdds.removeAll { $0 === object }
+            pendingRemoves.insert(key)
+            return true
+        }
+        guard memberSet.remove(key) != nil else { return false }
+        members?.removeAll { $0 === object }
+        return true
+    }
+}
+
+/// Faults fetched in one batch: firing any loads all that are still faults.
+final class FaultBatch {
+    var objects: [ManagedObject]
+    init(_ objects: [ManagedObject]) { self.objects = objects }
+}

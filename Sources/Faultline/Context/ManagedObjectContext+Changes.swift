@@ -1,0 +1,155 @@
+/// Inserting, deleting, refreshing, rolling back and resetting.
+extension ManagedObjectContext {
+    /// Inserts a new object of the entity called `name` (as the class
+    /// registered for it), with the model's default values; `awakeFromInsert`
+    /// runs before this returns.
+    @discardableResult
+    public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
+        guard let entity = coordinator.model.entity(named: name) else {
+            throw ObjectAccessError.unknownKey(entity: "model", key: name)
+        }
+        return insertObject(entityIndex: entity.index)
+    }
+
+    /// Inserts a new object of a registered subclass.
+    public func insertObject<Object: ManagedObject>(_ type: Object.Type) throws -> Object {
+        guard let index = classes.entityIndex(of: type) else {
+            throw ObjectAccessError.unknownKey(entity: "model", key: String(describing: type))
+        }
+        guard let object = insertObject(entityIndex: index) as? Object else {
+            throw ObjectAccessError.wrongType(entity: String(describing: type), key: "class", expected: "\(type)")
+        }
+        return object
+    }
+
+    func insertObject(entityIndex: Int) -> ManagedObject {
+        let entity = coordinator.model.entities[entityIndex]
+        let id = ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
+        let object = makeObject(id: id, entityIndex: entityIndex)
+        object.values = entity.attributes.map { $0.defaultValue ?? .null }
+        object.toOne = Array(repeating: .object(nil), count: entity.relationships.count)
+        for index in entity.relationships.indices where entity.relationships[index].isToMany {
+            let state = ToManyState()
+            state.load([])
+            object.toMany[index] = state
+        }
+        object.isFaultStorage = false
+        object.isInsertedStorage = true
+        registered[id] = object
+        noteChange(object)
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Marks `object` for deletion; its delete rules run at the next save or
+    /// `processPendingChanges()`. A never-saved object simply leaves.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.isDeletedStorage else { return }
+        object.fireFault()
+        object.isDeletedStorage = true
+        noteChange(object)
+        pendingDeletes.append(object)
+    }
+
+    /// Runs delete rules for pending deletions: `prepareForDeletion`, then
+    /// cascade deletes destinations, nullify clears inverses; deny is checked
+    /// at validation.
+    func propagateDeletes() throws {
+        while let object = pendingDeletes.first {
+            pendingDeletes.removeFirst()
+            object.prepareForDeletion()
+            let entity = coordinator.model.entities[object.entityIndex]
+            for relationship in entity.relationships {
+                switch relationship.deleteRule {
+                case .cascadeDeleteRule:
+                    let targets = relationship.isToMany ? object.members(at: relationship.index)
+                        : object.destination(at: relationship.index).map { [$0] } ?? []
+                    for target in targets { delete(target) }
+                    clear(object, relationship)
+                case .nullifyDeleteRule:
+                    clear(object, relationship)
+                case .denyDeleteRule, .noActionDeleteRule:
+                    break
+                }
+            }
+        }
+    }
+
+    private func clear(_ object: ManagedObject, _ relationship: CheckedRelationship) {
+        if relationship.isToMany {
+            for member in object.members(at: relationship.index) { removeMember(member, from: object, at: relationship.index) }
+        } else if object.destination(at: relationship.index) != nil {
+            setToOne(of: object, at: relationship.index, to: nil)
+        }
+    }
+
+    /// Turns `object` back into a fault, discarding its changes
+    /// (`mergeChanges: false`), or re-reads it keeping its changed values
+    /// (`mergeChanges: true`). Inserted objects are left alone.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, !object.isInsertedStorage else { return }
+        let keepsChanges = mergeChanges && object.changeCount > 0
+        if !keepsChanges {
+            forgetChanges(of: object)
+            object.isDeletedStorage = false
+            object.isFaultStorage = true
+            object.values = []
+            object.committed = nil
+            for index in object.toOne.indices { object.toOne[index] = .id(nil) }
+            for index in object.toMany.indices { object.toMany[index] = nil }
+            for index in object.changedAttributes.indices { object.changedAttributes[index] = false }
+            for index in object.changedRelationships.indices { object.changedRelationships[index] = false }
+            object.changeCount = 0
+            return
+        }
+        guard let row = try? coordinator.rows(for: [object.objectID]).first?.1 else { return }
+        for index in object.values.indices where !object.changedAttributes[index] { object.values[index] = row.values[index] }
+        for index in object.toOne.indices where !object.changedRelationships[index] { object.toOne[index] = .id(row.toOne[index]) }
+        for index in object.toMany.indices where !object.changedRelationships[index] { object.toMany[index] = nil }
+        object.committed = row
+    }
+
+    /// Turns every registered object without changes back into a fault.
+    public func refreshAllObjects() {
+        for object in registered.values { refresh(object, mergeChanges: true) }
+    }
+
+    /// Discards every unsaved change: inserted objects leave, deleted ones come
+    /// back, updated ones return to their committed values.
+    public func rollback() {
+        for object in changedInOrder {
+            if object.isInsertedStorage {
+                registered[object.objectID] = nil
+                object.isDeletedStorage = true
+                object.releaseStorage()
+                object.managedObjectContext = nil
+            } else {
+                refresh(object, mergeChanges: false)
+            }
+        }
+        changed.removeAll()
+        changeOrder.removeAll()
+        pendingDeletes.removeAll()
+        pendingJoinInserts.removeAll()
+        pendingJoinDeletes.removeAll()
+        pendingHiddenKeys.removeAll()
+        // To-many sides that recorded pending moves may be stale: reload on access.
+        for object in registered.values { for index in object.toMany.indices { object.toMany[index] = nil } }
+    }
+
+    /// Forgets every object: the context is as new.
+    public func reset() {
+        for object in registered.values {
+            object.releaseStorage()
+            object.isFaultStorage = true
+            object.managedObjectContext = nil
+        }
+        registered.removeAll()
+        changed.removeAll()
+        changeOrder.removeAll()
+        pendingDeletes.removeAll()
+        pendingJoinInserts.removeAll()
+        pendingJoinDeletes.removeAll()
+        pendingHiddenKeys.removeAll()
+    }
+}

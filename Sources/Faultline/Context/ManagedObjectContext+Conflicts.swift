@@ -1,0 +1,168 @@
+/// Resolving save conflicts by merge policy, with Core Data's semantics.
+///
+/// Where Faultline differs, deliberately: a uniqueness conflict of an object
+/// that already existed (its constrained attribute changed to a stored value)
+/// is resolved by store trump and rollback (the object's constrained values
+/// revert) but not by object trump or overwrite, which would need to delete
+/// the other row; those fail with the conflict.
+extension ManagedObjectContext {
+    func resolve(_ conflicts: [SaveConflict]) throws {
+        var unresolved: [SaveConflict] = []
+        for conflict in conflicts {
+            switch conflict {
+            case let .optimisticLocking(id, _, storeVersion):
+                guard let object = registered[id] else { continue }
+                guard storeVersion != nil, let row = try coordinator.rows(for: [id]).first?.1 else {
+                    // The row is gone: the store's deletion wins under every policy.
+                    detach(object)
+                    continue
+                }
+                resolveVersionConflict(object, store: row)
+            case let .uniqueness(id, existing, _):
+                guard let object = registered[id] else { continue }
+                if !resolveUniquenessConflict(object, existing: existing) { unresolved.append(conflict) }
+            }
+        }
+        if !unresolved.isEmpty { throw SaveError.conflicts(unresolved) }
+    }
+
+    private func resolveVersionConflict(_ object: ManagedObject, store row: RowSnapshot) {
+        let committed = object.committed
+        switch mergePolicy {
+        case .error:
+            return
+        case .rollback:
+            refresh(object, mergeChanges: false)
+            return
+        case .mergeByPropertyStoreTrump:
+            for index in object.values.indices where object.changedAttributes[index] {
+                let storeChanged = committed.map { $0.values[index] != row.values[index] } ?? true
+                if storeChanged { object.values[index] = row.values[index] }
+            }
+        case .mergeByPropertyObjectTrump, .overwrite:
+            break
+        }
+        for index in object.values.indices {
+            let keepsOwn = object.changedAttributes[index] || mergePolicy == .overwrite
+            if !keepsOwn { object.values[index] = row.values[index] }
+        }
+        object.committed = row
+        recomputeChangeFlags(object, against: row)
+        if object.isDeletedStorage, mergePolicy == .mergeByPropertyStoreTrump {
+            refresh(object, mergeChanges: false)
+        }
+    }
+
+    private func recomputeChangeFlags(_ object: ManagedObject, against row: RowSnapshot) {
+        let relationshipChanges = object.changedRelationships.filter { $0 }.count
+        var attributeChanges = 0
+        for index in object.values.indices {
+            object.changedAttributes[index] = object.values[index] != row.values[index]
+            if object.changedAttributes[index] { attributeChanges += 1 }
+        }
+        object.changeCount = attributeChanges + relationshipChanges
+        // Even with no column left to change, the version must move past the store's.
+        noteChange(object)
+    }
+
+    /// Returns false when the policy does not resolve the conflict.
+    private func resolveUniquenessConflict(_ object: ManagedObject, existing id: ManagedObjectID) -> Bool {
+        if !object.isInsertedStorage {
+            guard mergePolicy == .mergeByPropertyStoreTrump || mergePolicy == .rollback else { return false }
+            guard let committed = object.committed else { return false }
+            let entity = coordinator.model.entities[object.entityIndex]
+            for constraint in entity.uniquenessConstraints {
+                for case .attribute(let index) in constraint where object.changedAttributes[index] {
+                    object.values[index] = committed.values[index]
+                    object.changedAttributes[index] = false
+                    object.changeCount -= 1
+                }
+            }
+            return true
+        }
+        let target = existing(for: id)
+        switch mergePolicy {
+        case .error:
+            return false
+        case .mergeByPropertyStoreTrump, .rollback:
+            break
+        case .mergeByPropertyObjectTrump, .overwrite:
+            guard let target else { return false }
+            let entity = coordinator.model.entities[object.entityIndex]
+            for attribute in entity.attributes where !attribute.isDerived && target.entityIndex == object.entityIndex {
+                let value = object.values[attribute.index]
+                if mergePolicy == .overwrite || value != .null { target.setAttributeValue(value, at: attribute.index) }
+            }
+        }
+        replace(object, with: target)
+        return true
+    }
+
+    /// The object for a conflicting row or unsaved duplicate.
+    private func existing(for id: ManagedObjectID) -> ManagedObject? {
+        if let object = registered[id] {
+            object.fireFault()
+            return object.isFaultStorage ? nil : object
+        }
+        return try? existingObject(with: id)
+    }
+
+    /// Points every reference to `object` at `replacement`, then drops `object`.
+    func replace(_ object: ManagedObject, with replacement: ManagedObject?) {
+        for other in registered.values where other !== object && !other.isFaultStorage {
+            for index in other.toOne.indices {
+                if case .object(let destination?) = other.toOne[index], destination === object {
+                    other.toOne[index] = .object(replacement)
+                    markRelationshipChanged(other, index)
+                }
+            }
+            for index in other.toMany.indices {
+                guard let state = other.toMany[index], state.contains(object) || state.pendingAdds.contains(where: { $0 === object })
+                else { continue }
+                state.remove(object)
+                if let replacement { state.add(replacement) }
+                markRelationshipChanged(other, index)
+            }
+        }
+        for (key, entry) in pendingJoinInserts where entry.0 === object || entry.1 === object {
+            pendingJoinInserts[key] = nil
+            if let replacement {
+                let pair = entry.0 === object ? (replacement, entry.1) : (entry.0, replacement)
+                pendingJoinInserts[JoinKey(table: key.table, first: ObjectIdentifier(pair.0), second: ObjectIdentifier(pair.1))] =
+                    (pair.0, pair.1, entry.2)
+            }
+        }
+        pendingHiddenKeys[ObjectIdentifier(object)] = nil
+        detach(object)
+    }
+
+    /// Uniqueness among the objects of this save: the first inserted keeps the
+    /// values; under `.error` a duplicate fails the save.
+    func resolveDuplicatesWithinContext() throws {
+        var seen: [String: ManagedObject] = [:]
+        var conflicts: [SaveConflict] = []
+        for object in changedInOrder where !object.isDeletedStorage && (object.isInsertedStorage || object.changeCount > 0) {
+            for check in uniquenessChecks(for: object, onlyChanged: false) where !check.values.contains(.null) {
+                let key = check.table + "|" + check.columns.joined(separator: ",") + "|" + check.values.map { "\($0)" }.joined(separator: "|")
+                guard let first = seen[key] else {
+                    seen[key] = object
+                    continue
+                }
+                if mergePolicy == .error || !object.isInsertedStorage {
+                    conflicts.append(.uniqueness(object.objectID, existing: first.objectID, constraint: check.constraint))
+                } else {
+                    if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite {
+                        let entity = coordinator.model.entities[object.entityIndex]
+                        for attribute in entity.attributes where !attribute.isDerived && first.entityIndex == object.entityIndex {
+                            let value = object.values[attribute.index]
+                            if mergePolicy == .overwrite || value != .null { first.setAttributeValue(value, at: attribute.index) }
+                        }
+                    }
+                    replace(object, with: first)
+                    break
+                }
+            }
+        }
+        if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
+    }
+}

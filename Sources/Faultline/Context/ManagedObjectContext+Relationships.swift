@@ -1,0 +1,123 @@
+/// The relationship engine: every change to one side updates the inverse side
+/// in memory at once, and records what the save must write (join rows, hidden
+/// keys) — the object's own to-one keys are written from its state.
+extension ManagedObjectContext {
+    private func relationship(_ object: ManagedObject, _ index: Int) -> CheckedRelationship {
+        coordinator.model.entities[object.entityIndex].relationships[index]
+    }
+
+    func markRelationshipChanged(_ object: ManagedObject, _ index: Int) {
+        if !object.changedRelationships[index] {
+            object.changedRelationships[index] = true
+            object.changeCount += 1
+        }
+        noteChange(object)
+    }
+
+    func setToOne(of source: ManagedObject, at index: Int, to destination: ManagedObject?) {
+        let old = source.destination(at: index)
+        guard old !== destination else { return }
+        setToOneRaw(source, index, destination)
+        let relationship = relationship(source, index)
+        guard let inverse = relationship.inverseIndex else { return }
+        if relationship.inverseIsToMany == true {
+            if let old { removeRaw(old, inverse, source) }
+            if let destination { addRaw(destination, inverse, source) }
+        } else {
+            if let old { setToOneRaw(old, inverse, nil) }
+            if let destination {
+                if let previous = destination.destination(at: inverse), previous !== source {
+                    setToOneRaw(previous, index, nil)
+                }
+                setToOneRaw(destination, inverse, source)
+            }
+        }
+    }
+
+    func addMember(_ member: ManagedObject, to source: ManagedObject, at index: Int) {
+        guard let state = source.toManyState(at: index), !state.contains(member) else { return }
+        let relationship = relationship(source, index)
+        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
+            // One-to-many: the member's to-one moves; that updates both owners.
+            setToOne(of: member, at: inverse, to: source)
+            return
+        }
+        state.add(member)
+        markRelationshipChanged(source, index)
+        if let inverse = relationship.inverseIndex { addRaw(member, inverse, source) }
+        recordStoredMembership(source, index, member, added: true)
+    }
+
+    func removeMember(_ member: ManagedObject, from source: ManagedObject, at index: Int) {
+        let relationship = relationship(source, index)
+        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
+            if member.destination(at: inverse) === source { setToOne(of: member, at: inverse, to: nil) }
+            return
+        }
+        guard let state = source.toManyState(at: index) else { return }
+        if state.isLoaded, !state.contains(member) { return }
+        state.remove(member)
+        markRelationshipChanged(source, index)
+        if let inverse = relationship.inverseIndex { removeRaw(member, inverse, source) }
+        recordStoredMembership(source, index, member, added: false)
+    }
+
+    private func setToOneRaw(_ object: ManagedObject, _ index: Int, _ destination: ManagedObject?) {
+        object.fireFault()
+        object.toOne[index] = .object(destination)
+        markRelationshipChanged(object, index)
+    }
+
+    private func addRaw(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
+        if object.toManyState(at: index)?.add(member) == true { markRelationshipChanged(object, index) }
+    }
+
+    private func removeRaw(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
+        if object.toManyState(at: index)?.remove(member) == true { markRelationshipChanged(object, index) }
+    }
+
+    /// Many-to-many changes become join rows; to-many without inverse, hidden keys.
+    private func recordStoredMembership(_ source: ManagedObject, _ index: Int, _ member: ManagedObject, added: Bool) {
+        switch coordinator.plans[source.entityIndex].mapping.relationships[index] {
+        case let .joinTable(table, sourceColumn, destinationColumn, _):
+            let key = JoinKey(table: table, first: ObjectIdentifier(source), second: ObjectIdentifier(member))
+            let mirrored = JoinKey(table: table, first: ObjectIdentifier(member), second: ObjectIdentifier(source))
+            let layout = SaveRequest.JoinRow.Layout(table: table, firstColumn: sourceColumn, secondColumn: destinationColumn)
+            if added {
+                if pendingJoinDeletes.removeValue(forKey: key) == nil, pendingJoinDeletes.removeValue(forKey: mirrored) == nil {
+                    pendingJoinInserts[key] = (source, member, layout)
+                }
+            } else if pendingJoinInserts.removeValue(forKey: key) == nil, pendingJoinInserts.removeValue(forKey: mirrored) == nil {
+                pendingJoinDeletes[key] = (source, member, layout)
+            }
+        case let .destinationKey(table, column, _, true):
+            pendingHiddenKeys[ObjectIdentifier(member)] = (member, table, column, added ? source : nil)
+            noteChange(member)
+        default:
+            break
+        }
+    }
+
+    /// Loads a to-many relationship's members from the store (one statement),
+    /// then applies the changes made while it was not loaded.
+    func loadToMany(of object: ManagedObject, at index: Int, into state: ToManyState) {
+        guard !object.isInsertedStorage else {
+            state.load([])
+            return
+        }
+        counters.relationshipFaultsFired += 1
+        let ids = (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
+        let relationship = relationship(object, index)
+        var members = ids.map { self.object(with: $0) }
+        // Members whose in-memory inverse now points elsewhere have moved.
+        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
+            members = members.filter { member in
+                guard case .object(let owner) = member.toOne.indices.contains(inverse) ? member.toOne[inverse] : .id(nil) else {
+                    return true
+                }
+                return owner === object
+            }
+        }
+        state.load(members)
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+/// The save pipeline, in Core Data's order: delete rules and
+/// `prepareForDeletion`; the `willSave` loop; validation of every object,
+/// collected into one error; then one SQL transaction (key reservation,
+/// inserts, updates of changed columns with version checks, deletes, join
+/// rows); derived attributes re-read; `didSave`; other contexts told.
+/// A failed save leaves the store unchanged and the context holding its changes.
+extension ManagedObjectContext {
+    /// The most `willSave` passes before a save gives up.
+    static let willSavePassLimit = 10
+
+    /// Saves every change to the store.
+    public func save() throws {
+        mergeInbox()
+        try propagateDeletes()
+        guard hasChanges else { return }
+        try runWillSave()
+        try propagateDeletes()
+        let issues = validate()
+        if !issues.isEmpty { throw SaveError.validation(issues) }
+        var attempts = 0
+        while true {
+            try resolveDuplicatesWithinContext()
+            let (request, saved) = buildRequest()
+            switch try coordinator.write(request) {
+            case .success(let result):
+                finish(result, saved: saved, request: request)
+                return
+            case .failure(let list):
+                attempts += 1
+                guard mergePolicy != .error, attempts <= 3 else { throw SaveError.conflicts(list.conflicts) }
+                try resolve(list.conflicts)
+            }
+        }
+    }
+
+    private func runWillSave() throws {
+        var passes = 0
+        while true {
+            let before = mutations
+            for object in changedInOrder where !object.isDeletedStorage { object.willSave() }
+            if mutations == before { return }
+            passes += 1
+            if passes >= Self.willSavePassLimit { throw SaveError.willSaveDidNotSettle(passes: passes) }
+        }
+    }
+
+    /// The objects a save writes, split by what it does to them.
+    struct SavedObjects {
+        var inserted: [ManagedObject] = []
+        var updated: [ManagedObject] = []
+        var deleted: [ManagedObject] = []
+        /// Inserted and deleted before any save: they simply leave.
+        var discarded: [ManagedObject] = []
+    }
+
+    private func toOneID(_ object: ManagedObject, _ index: Int) -> ManagedObjectID? {
+        switch object.toOne[index] {
+        case .id(let id): return id
+        case .object(let destination): return destination?.objectID
+        }
+    }
+
+    func buildRequest() -> (SaveRequest, SavedObjects) {
+        var request = SaveRequest()
+        var saved = SavedObjects()
+        let model = coordinator.model
+        for object in changedInOrder {
+            let entity = model.entities[object.entityIndex]
+            if object.isInsertedStorage && object.isDeletedStorage {
+                saved.discarded.append(object)
+            } else if object.isInsertedStorage {
+                saved.inserted.append(object)
+                request.inserts.append(SaveRequest.Insert(
+                    id: object.objectID, values: object.values,
+                    toOne: entity.relationships.indices.map { entity.relationships[$0].isToMany ? nil : toOneID(object, $0) }))
+                request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: false)
+            } else if object.isDeletedStorage {
+                saved.deleted.append(object)
+                request.deletes.append(SaveRequest.Delete(id: object.objectID, version: object.committed?.version ?? 1))
+            } else if object.changeCount > 0 {
+                saved.updated.append(object)
+                var attributes: [(index: Int, value: AttributeValue)] = []
+                for (index, isChanged) in object.changedAttributes.enumerated()
+                where isChanged && !entity.attributes[index].isDerived && !entity.attributes[index].isTransient {
+                    attributes.append((index, object.values[index]))
+                }
+                var toOne: [(index: Int, destination: ManagedObjectID?)] = []
+                for (index, isChanged) in object.changedRelationships.enumerated()
+                where isChanged && !entity.relationships[index].isToMany {
+                    toOne.append((index, toOneID(object, index)))
+                }
+                request.updates.append(SaveRequest.Update(
+                    id: object.objectID, version: object.committed?.version ?? 1, attributes: attributes, toOne: toOne))
+                request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true)
+            }
+            appendPositions(of: object, to: &request)
+        }
+        let gone = Set(saved.discarded.map(ObjectIdentifier.init))
+        for (_, (first, second, layout)) in pendingJoinInserts
+        where !gone.contains(ObjectIdentifier(first)) && !gone.contains(ObjectIdentifier(second)) {
+            request.joinInserts.append(SaveRequest.JoinRow(
+                table: layout.table, firstColumn: layout.firstColumn, secondColumn: layout.secondColumn,
+                first: first.objectID, second: second.objectID))
+        }
+        for (_, (first, second, layout)) in pendingJoinDeletes
+        where !first.objectID.isTemporaryID && !second.objectID.isTemporaryID {
+            request.joinDeletes.append(SaveRequest.JoinRow(
+                table: layout.table, firstColumn: layout.firstColumn, secondColumn: layout.secondColumn,
+                first: first.objectID, second: second.objectID))
+        }
+        for (_, entry) in pendingHiddenKeys where !gone.contains(ObjectIdentifier(entry.member)) && !entry.member.isDeletedStorage {
+            request.keyAssignments.append(SaveRequest.KeyAssignment(
+                table: entry.table, column: entry.column, row: entry.member.objectID,
+                value: entry.owner.flatMap { gone.contains(ObjectIdentifier($0)) ? nil : $0.objectID }))
+        }
+        return (request, saved)
+    }
+
+    /// Ordering positions of changed ordered to-many relationships.
+    private func appendPositions(of object: ManagedObject, to request: inout SaveRequest) {
+        guard !object.isDeletedStorage else { return }
+        let entity = coordinator.model.entities[object.entityIndex]
+        for (index, isChanged) in object.changedRelationships.enumerated() where isChanged && entity.relationships[index].isOrdered {
+            guard let members = object.toMany[index]?.members else { continue }
+            switch coordinator.plans[object.entityIndex].mapping.relationships[index] {
+            case let .destinationKey(table, _, order?, _):
+                for (position, member) in members.enumerated() {
+                    request.positions.append(SaveRequest.Position(
+                        table: table, column: order, id: member.objectID, joinRow: nil, position: position))
+                }
+            case let .joinTable(table, sourceColumn, destinationColumn, order?):
+                for (position, member) in members.enumerated() {
+                    let row = SaveRequest.JoinRow(table: table, firstColumn: sourceColumn, secondColumn: destinationColumn,
+                                                  first: object.objectID, second: member.objectID)
+                    request.positions.append(SaveRequest.Position(
+                        table: table, column: order, id: member.objectID, joinRow: row, position: position))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    func uniquenessChecks(for object: ManagedObject, onlyChanged: Bool) -> [SaveRequest.UniquenessCheck] {
+        let entity = coordinator.model.entities[object.entityIndex]
+        let mapping = coordinator.plans[object.entityIndex].mapping
+        var checks: [SaveRequest.UniquenessCheck] = []
+        for constraint in entity.uniquenessConstraints {
+            var columns: [String] = []
+            var values: [AttributeValue] = []
+            var names: [String] = []
+            var touched = false
+            for property in constraint {
+                switch property {
+                case .attribute(let index):
+                    guard let column = mapping.column(forAttributeAt: index) else { continue }
+                    columns.append(column)
+                    values.append(object.values[index])
+                    names.append(entity.attributes[index].name)
+                    touched = touched || object.changedAttributes[index]
+                case .relationship(let index):
+                    guard case .foreignKey(let column, _) = mapping.relationships[index] else { continue }
+                    columns.append(column)
+                    values.append(toOneID(object, index).map { .integer($0.primaryKey) } ?? .null)
+                    names.append(entity.relationships[index].name)
+                    touched = touched || object.changedRelationships[index]
+                case .composite:
+                    continue
+                }
+            }
+            guard !columns.isEmpty, !onlyChanged || touched else { continue }
+            checks.append(SaveRequest.UniquenessCheck(
+                id: object.objectID, table: mapping.table, columns: columns, values: values,
+                entityFilter: mapping.sharesTable
+                    ? "Z_ENT IN (\(mapping.entityNumbers.map(String.init).joined(separator: ", ")))" : nil,
+                constraint: names))
+        }
+        return checks
+    }
+
+    private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
+        let model = coordinator.model
+        for object in saved.discarded { detach(object) }
+        var insertedIDs = Set<ManagedObjectID>()
+        for object in saved.inserted {
+            let temporary = object.objectID
+            guard let permanent = result.permanentIDs[temporary] else { continue }
+            registered[temporary] = nil
+            registered[permanent] = object
+            object.objectID = permanent
+            object.isInsertedStorage = false
+            insertedIDs.insert(permanent)
+        }
+        for object in saved.inserted + saved.updated {
+            if let refreshed = result.refreshed[object.objectID] {
+                for index in coordinator.plans[object.entityIndex].derivedAttributes { object.values[index] = refreshed.values[index] }
+            }
+            let entity = model.entities[object.entityIndex]
+            object.committed = RowSnapshot(
+                entityIndex: object.entityIndex, version: result.versions[object.objectID] ?? (object.committed?.version ?? 1),
+                values: object.values,
+                toOne: entity.relationships.indices.map { entity.relationships[$0].isToMany ? nil : toOneID(object, $0) })
+            object.resetChangeFlags()
+        }
+        for object in saved.deleted {
+            registered[object.objectID] = nil
+            detach(object)
+        }
+        changed.removeAll()
+        changeOrder.removeAll()
+        pendingJoinInserts.removeAll()
+        pendingJoinDeletes.removeAll()
+        pendingHiddenKeys.removeAll()
+
+        var touched = Set<Int>()
+        for object in saved.inserted + saved.updated + saved.deleted { touched.insert(object.entityIndex) }
+        var stale = Set<Int>()
+        for entity in touched { stale.formUnion(coordinator.derivedDependents[entity]) }
+        let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
+        for object in registered.values
+        where stale.contains(object.entityIndex) && !savedSet.contains(ObjectIdentifier(object)) && object.changeCount == 0 {
+            refresh(object, mergeChanges: false)
+        }
+        for object in saved.inserted + saved.updated { object.didSave() }
+
+        let changes = ContextDidSave(
+            insertedObjectIDs: insertedIDs, updatedObjectIDs: Set(saved.updated.map(\.objectID)),
+            deletedObjectIDs: Set(request.deletes.map(\.id)), staleEntities: stale, source: ObjectIdentifier(self))
+        coordinator.observers.broadcast(changes)
+        NotificationCenter.default.post(
+            name: .managedObjectContextDidSave, object: self, userInfo: [ContextDidSave.userInfoKey: changes])
+    }
+
+    /// Takes an object out of the context for good.
+    func detach(_ object: ManagedObject) {
+        registered[object.objectID] = nil
+        forgetChanges(of: object)
+        object.isDeletedStorage = true
+        object.isInsertedStorage = false
+        object.isFaultStorage = true
+        object.releaseStorage()
+        object.managedObjectContext = nil
+    }
+}
+
+extension ManagedObject {
+    func resetChangeFlags() {
+        for index in changedAttributes.indices { changedAttributes[index] = false }
+        for index in changedRelationships.indices { changedRelationships[index] = false }
+        changeCount = 0
+    }
+}

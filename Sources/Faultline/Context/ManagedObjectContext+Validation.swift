@@ -1,0 +1,68 @@
+/// Validation at save: required values, the model's rules, relationship
+/// counts, deny rules and the objects' own validation methods — every failure
+/// of every object, collected into one list.
+extension ManagedObjectContext {
+    func validate() -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        let model = coordinator.model
+        for object in changedInOrder {
+            let entity = model.entities[object.entityIndex]
+            func issue(_ key: String?, _ code: ValidationCode, _ message: String) {
+                issues.append(ValidationIssue(objectID: object.objectID, entity: entity.name, key: key, code: code, message: message))
+            }
+            func run(_ check: () throws -> Void) {
+                do { try check() } catch let failure as CustomValidationFailure {
+                    issue(failure.key, failure.code, failure.message)
+                } catch let failure as ValidationIssue {
+                    issue(failure.key, failure.code, failure.message)
+                } catch {
+                    issue(nil, .custom, String(describing: error))
+                }
+            }
+            if object.isDeletedStorage {
+                guard !object.isInsertedStorage else { continue }
+                run { try object.validateForDelete() }
+                for relationship in entity.relationships where relationship.deleteRule == .denyDeleteRule {
+                    let count = relationship.isToMany ? object.members(at: relationship.index).count
+                        : (object.destination(at: relationship.index) == nil ? 0 : 1)
+                    if count > 0 {
+                        issue(relationship.name, .relationshipDeniedDelete,
+                              "\(relationship.name) is not empty and its delete rule is deny")
+                    }
+                }
+                continue
+            }
+            for attribute in entity.attributes where !attribute.isDerived && !attribute.isTransient {
+                let value = object.values[attribute.index]
+                if !attribute.isOptional, value == .null {
+                    issue(attribute.name, .missingMandatoryProperty, "\(attribute.name) is required")
+                    continue
+                }
+                for failure in attribute.validationRules.failures(for: value) {
+                    issue(attribute.name, ValidationCode(failure.code), "\(attribute.name): \(failure)")
+                }
+                if object.changedAttributes[attribute.index] || object.isInsertedStorage {
+                    run { try object.validateValue(object.value(forKey: attribute.name), forKey: attribute.name) }
+                }
+            }
+            for relationship in entity.relationships where !relationship.isTransient {
+                if relationship.isToMany {
+                    let needsCount = relationship.minCount > 0 || relationship.maxCount > 0
+                    guard needsCount, object.isInsertedStorage || object.changedRelationships[relationship.index] else { continue }
+                    let count = object.members(at: relationship.index).count
+                    if count < relationship.minCount {
+                        issue(relationship.name, .relationshipLacksMinimumCount,
+                              "\(relationship.name) has \(count) objects, at least \(relationship.minCount) required")
+                    } else if relationship.maxCount > 0, count > relationship.maxCount {
+                        issue(relationship.name, .relationshipExceedsMaximumCount,
+                              "\(relationship.name) has \(count) objects, at most \(relationship.maxCount) allowed")
+                    }
+                } else if !relationship.isOptional, object.destination(at: relationship.index) == nil {
+                    issue(relationship.name, .missingMandatoryProperty, "\(relationship.name) is required")
+                }
+            }
+            run { object.isInsertedStorage ? try object.validateForInsert() : try object.validateForUpdate() }
+        }
+        return issues
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import Synchronization
+
+/// Deterministic object-graph counters of one context.
+public struct ObjectGraphCounters: Sendable, Equatable {
+    /// Faults fired: objects that had only an ID and needed their values.
+    public var faultsFired = 0
+    /// Of those, fulfilled from the row cache (no SQL).
+    public var faultsFulfilledFromCache = 0
+    /// Of those, fulfilled by a SELECT (alone, or as part of a batch).
+    public var faultsFulfilledBySQL = 0
+    /// Objects created in memory (faults included).
+    public var objectsMaterialized = 0
+    /// To-many relationships loaded from the store.
+    public var relationshipFaultsFired = 0
+}
+
+/// A scratch pad of managed objects on one queue: Core Data's
+/// `NSManagedObjectContext`.
+///
+/// A context and its objects are used from one thread at a time, as in Core
+/// Data: call it from its queue through `perform`/`performAndWait` (the view
+/// context is bound to the main queue). Only `ManagedObjectID`s cross between
+/// contexts. The type is `Sendable` so it can be handed to its own queue; the
+/// contract above is what keeps it safe, as Core Data's is.
+public final class ManagedObjectContext: @unchecked Sendable {
+    public let coordinator: PersistentStoreCoordinator
+    /// The queue the context's work runs on.
+    public let queue: DispatchQueue
+    private let isMainQueue: Bool
+
+    /// How conflicts found at save are resolved; `.error` reports them.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether saves of other contexts on the same store are merged in: their
+    /// updated objects turn back into faults (or keep local changes), their
+    /// deleted objects leave this context.
+    public var automaticallyMergesChangesFromParent = false
+    /// The oldest row-cache snapshot (in seconds) a fault may use; negative
+    /// means any age, as in Core Data.
+    public var stalenessInterval: TimeInterval = -1
+    /// A name for debugging.
+    public var name: String?
+
+    public internal(set) var counters = ObjectGraphCounters()
+
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects with unsaved changes (inserted, updated or deleted), in change order.
+    var changed: [ObjectIdentifier: ManagedObject] = [:]
+    var changeOrder: [ManagedObject] = []
+    var pendingJoinInserts: [JoinKey: (ManagedObject, ManagedObject, SaveRequest.JoinRow.Layout)] = [:]
+    var pendingJoinDeletes: [JoinKey: (ManagedObject, ManagedObject, SaveRequest.JoinRow.Layout)] = [:]
+    /// Hidden keys (to-many without inverse) to write, by member.
+    var pendingHiddenKeys: [ObjectIdentifier: (member: ManagedObject, table: String, column: String, owner: ManagedObject?)] = [:]
+    /// Deletions whose delete rules have not run yet.
+    var pendingDeletes: [ManagedObject] = []
+    let inbox = Mutex<[ContextDidSave]>([])
+    private var mutationCounter = 0
+    let classes: ClassRegistry
+
+    init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?) {
+        self.coordinator = coordinator
+        self.classes = classes
+        self.isMainQueue = queue == nil
+        self.queue = queue ?? .main
+        self.name = name
+        coordinator.observers.register(self)
+    }
+
+    deinit {
+        for object in registered.values { object.releaseStorage() }
+    }
+
+    /// Runs `body` on the context's queue and waits for it.
+    public func performAndWait<Result>(_ body: () throws -> Result) rethrows -> Result {
+        if isMainQueue, Thread.isMainThread {
+            mergeInbox()
+            return try body()
+        }
+        return try queue.sync {
+            mergeInbox()
+            return try body()
+        }
+    }
+
+    /// Runs `body` on the context's queue.
+    public func perform<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                self.mergeInbox()
+                continuation.resume(with: Swift.Result { try body() })
+            }
+        }
+    }
+
+    // MARK: Objects
+
+    /// Whether the context has unsaved changes.
+    public var hasChanges: Bool { !changed.isEmpty || !pendingDeletes.isEmpty }
+
+    public var insertedObjects: Set<ManagedObject> { Set(changed.values.filter { $0.isInsertedStorage && !$0.isDeletedStorage }) }
+    public var updatedObjects: Set<ManagedObject> { Set(changed.values.filter(\.isUpdated)) }
+    public var deletedObjects: Set<ManagedObject> {
+        Set(changed.values.filter { $0.isDeletedStorage && !$0.isInsertedStorage })
+    }
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+
+    /// The object for `id`: the registered one, or a new fault (no SQL).
+    public func object(with id: ManagedObjectID) -> ManagedObject {
+        if let object = registered[id] { return object }
+        let object = makeObject(id: id, entityIndex: id.entityIndex)
+        registered[id] = object
+        return object
+    }
+
+    /// The object for `id`, materialised; throws when no such row exists.
+    public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        guard id.storeIdentifier == coordinator.identifier, id.entityIndex < coordinator.model.entities.count else {
+            throw StoreError.foreignObjectID(id.description)
+        }
+        let object = self.object(with: id)
+        if object.isFaultStorage, !fulfill(object) {
+            registered[id] = nil
+            throw StoreError.objectNotFound(id.description)
+        }
+        return object
+    }
+
+    /// The registered object for `id`, without creating a fault.
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
+
+    func makeObject(id: ManagedObjectID, entityIndex: Int) -> ManagedObject {
+        let type = classes.type(forEntityIndex: entityIndex)
+        let object = type.init(ObjectConstruction(context: self, entityIndex: entityIndex, id: id))
+        let entity = coordinator.model.entities[entityIndex]
+        object.toOne = Array(repeating: .id(nil), count: entity.relationships.count)
+        object.toMany = Array(repeating: nil, count: entity.relationships.count)
+        object.changedAttributes = Array(repeating: false, count: entity.attributes.count)
+        object.changedRelationships = Array(repeating: false, count: entity.relationships.count)
+        counters.objectsMaterialized += 1
+        return object
+    }
+
+    /// Counts every change, so the save can tell when `willSave` settles.
+    var mutations: Int { mutationCounter }
+
+    /// Marks `object` as having unsaved changes.
+    func noteChange(_ object: ManagedObject) {
+        mutationCounter &+= 1
+        if changed.updateValue(object, forKey: ObjectIdentifier(object)) == nil { changeOrder.append(object) }
+    }
+
+    /// Forgets every change-tracking entry of `object`.
+    func forgetChanges(of object: ManagedObject) {
+        changed[ObjectIdentifier(object)] = nil
+    }
+
+    /// Changed objects in the order they first changed.
+    var changedInOrder: [ManagedObject] {
+        changeOrder = changeOrder.filter { changed[ObjectIdentifier($0)] != nil }
+        return changeOrder
+    }
+
+    // MARK: Faults
+
+    /// Fills a fault's values: its batch in one statement, else the row cache,
+    /// else one SELECT. Returns false when the row no longer exists.
+    @discardableResult
+    func fulfill(_ object: ManagedObject) -> Bool {
+        guard object.isFaultStorage else { return true }
+        counters.faultsFired += 1
+        if object.objectID.isTemporaryID { return false }
+        if let batch = object.batch {
+            let pending = batch.objects.filter(\.isFaultStorage)
+            batch.objects = []
+            let rows = (try? coordinator.rows(for: pending.map(\.objectID))) ?? []
+            var byID: [ManagedObjectID: RowSnapshot] = [:]
+            for (id, snapshot) in rows { byID[id] = snapshot }
+            counters.faultsFulfilledBySQL += 1
+            for member in pending {
+                member.batch = nil
+                if let snapshot = byID[member.objectID] { materialize(member, from: snapshot) }
+            }
+            return !object.isFaultStorage
+        }
+        let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
+        if let snapshot = coordinator.rowCache.snapshot(for: object.objectID, maximumAge: maximumAge) {
+            counters.faultsFulfilledFromCache += 1
+            materialize(object, from: snapshot)
+            return true
+        }
+        guard let row = (try? coordinator.rows(for: [object.objectID]))?.first else { return false }
+        counters.faultsFulfilledBySQL += 1
+        materialize(object, from: row.1)
+        return true
+    }
+
+    /// Turns a fault into a materialised object with `snapshot`'s values.
+    func materialize(_ object: ManagedObject, from snapshot: RowSnapshot) {
+        object.values = snapshot.values
+        object.committed = snapshot
+        for index in object.toOne.indices where index < snapshot.toOne.count {
+            object.toOne[index] = .id(snapshot.toOne[index])
+        }
+        object.isFaultStorage = false
+        object.awakeFromFetch()
+    }
+}
+
+/// Identifies a pending join-table row by its two objects.
+struct JoinKey: Hashable {
+    let table: String
+    let first: ObjectIdentifier
+    let second: ObjectIdentifier
+}
+
+extension SaveRequest.JoinRow {
+    /// Which columns of which join table a pending pair goes to.
+    struct Layout: Hashable {
+        let table: String
+        let firstColumn: String
+        let secondColumn: String
+    }
+}
+
+extension ManagedObject {
+    /// Drops every reference this object holds (breaking object cycles).
+    func releaseStorage() {
+        toOne = []
+        toMany = []
+        values = []
+        batch = nil
+    }
+}

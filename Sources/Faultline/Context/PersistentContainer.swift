@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// A model and its store, with a main-queue view context and background
+/// contexts: Core Data's `NSPersistentContainer`.
+public final class PersistentContainer: Sendable {
+    public let coordinator: PersistentStoreCoordinator
+    let classes = ClassRegistry()
+    private let view = Mutex<ManagedObjectContext?>(nil)
+
+    /// Checks `model` and opens (or creates) its store.
+    public init(model: ManagedObjectModel, location: StoreLocation = .inMemory, rowCacheCapacity: Int = 100_000) throws {
+        coordinator = try PersistentStoreCoordinator(
+            model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity)
+    }
+
+    public var model: CheckedModel { coordinator.model }
+
+    /// Makes `type` the class of the entity called `name` (and of objects
+    /// fetched for it). Register before creating contexts' objects.
+    public func register(_ type: ManagedObject.Type, forEntityName name: String) throws {
+        guard let entity = coordinator.model.entity(named: name) else { throw FetchError.unknownEntity(name) }
+        classes.register(type, forEntityIndex: entity.index)
+    }
+
+    /// The context bound to the main queue.
+    @MainActor
+    public var viewContext: ManagedObjectContext {
+        view.withLock { context in
+            if let context { return context }
+            let created = ManagedObjectContext(coordinator: coordinator, classes: classes, queue: nil, name: "viewContext")
+            context = created
+            return created
+        }
+    }
+
+    /// A new context with its own serial queue; use it through `perform` or
+    /// `performAndWait`.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        ManagedObjectContext(
+            coordinator: coordinator, classes: classes,
+            queue: DispatchQueue(label: "faultline.context"), name: "background")
+    }
+
+    /// Runs `body` with a fresh background context on that context's queue.
+    public func performBackgroundTask<Result: Sendable>(
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> Result
+    ) async throws -> Result {
+        let context = newBackgroundContext()
+        return try await context.perform { try body(context) }
+    }
+}

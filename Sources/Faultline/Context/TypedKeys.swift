@@ -1,0 +1,200 @@
+import Foundation
+import Synchronization
+
+/// A Swift type an attribute's value converts to and from.
+public protocol AttributeConvertible {
+    init?(attributeValue: AttributeValue)
+    var attributeValue: AttributeValue { get }
+}
+
+extension String: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .string(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .string(self) }
+}
+
+extension Int64: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .integer(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .integer(self) }
+}
+
+extension Int: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .integer(let value) = attributeValue else { return nil }
+        self = Int(truncatingIfNeeded: value)
+    }
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+}
+
+extension Double: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        switch attributeValue {
+        case .double(let value): self = value
+        case .integer(let value): self = Double(value)
+        default: return nil
+        }
+    }
+    public var attributeValue: AttributeValue { .double(self) }
+}
+
+extension Bool: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .bool(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .bool(self) }
+}
+
+extension Date: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .date(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .date(self) }
+}
+
+extension Data: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .data(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .data(self) }
+}
+
+extension UUID: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .uuid(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .uuid(self) }
+}
+
+extension Decimal: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        guard case .decimal(let value) = attributeValue else { return nil }
+        self = value
+    }
+    public var attributeValue: AttributeValue { .decimal(self) }
+}
+
+extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
+    public init?(attributeValue: AttributeValue) {
+        if attributeValue == .null {
+            self = .none
+        } else if let wrapped = Wrapped(attributeValue: attributeValue) {
+            self = .some(wrapped)
+        } else {
+            return nil
+        }
+    }
+    public var attributeValue: AttributeValue { map(\.attributeValue) ?? .null }
+}
+
+/// Resolves a property name to its index once per inheritance hierarchy: a key
+/// belongs to one class's entity, and inherited properties keep their index in
+/// every sub-entity, so later accesses cost one atomic load and a compare.
+public final class PropertySlot: Sendable {
+    let name: String
+    /// (root entity index + 1) << 32 | property index; 0 when unresolved.
+    private let cache = Atomic<Int>(0)
+
+    init(_ name: String) { self.name = name }
+
+    @inline(__always)
+    func index(in object: ManagedObject, attribute: Bool) -> Int? {
+        guard let context = object.managedObjectContext else { return nil }
+        let entity = context.coordinator.model.entities[object.entityIndex]
+        let root = entity.rootEntityIndex + 1
+        let cached = cache.load(ordering: .relaxed)
+        if cached >> 32 == root { return cached & 0xFFFF_FFFF }
+        let found: Int?
+        switch entity.propertyByName[name] {
+        case .attribute(let index)? where attribute: found = index
+        case .relationship(let index)? where !attribute: found = index
+        default: found = nil
+        }
+        if let found { cache.store(root << 32 | found, ordering: .relaxed) }
+        return found
+    }
+}
+
+/// A typed attribute of a `ManagedObject` subclass:
+/// `static let title = AttributeKey<String>("title")`, then
+/// `var title: String { get { self[Self.title] } set { self[Self.title] = newValue } }`.
+public struct AttributeKey<Value: AttributeConvertible>: Sendable {
+    let slot: PropertySlot
+    public init(_ name: String) { slot = PropertySlot(name) }
+}
+
+/// A typed to-one relationship.
+public struct ToOneKey<Destination: ManagedObject>: Sendable {
+    let slot: PropertySlot
+    public init(_ name: String) { slot = PropertySlot(name) }
+}
+
+/// A typed to-many relationship.
+public struct ToManyKey<Destination: ManagedObject>: Sendable {
+    let slot: PropertySlot
+    public init(_ name: String) { slot = PropertySlot(name) }
+}
+
+extension ManagedObject {
+    /// Typed attribute access. Reading a value of another type (or an unknown
+    /// key) gives the type's failure value through `Value(attributeValue:)`:
+    /// declare optional values as `Optional`.
+    public subscript<Value>(key: AttributeKey<Value>) -> Value where Value: ExpressibleByNilLiteral {
+        get {
+            guard let index = key.slot.index(in: self, attribute: true) else { return nil }
+            return Value(attributeValue: attributeValue(at: index)) ?? nil
+        }
+        set {
+            guard let index = key.slot.index(in: self, attribute: true) else { return }
+            setAttributeValue(newValue.attributeValue, at: index)
+        }
+    }
+
+    /// Typed access to a non-optional attribute; `defaultValue` stands in for a
+    /// NULL (an unsaved required attribute).
+    public subscript<Value>(key: AttributeKey<Value>, default defaultValue: Value) -> Value {
+        get {
+            guard let index = key.slot.index(in: self, attribute: true) else { return defaultValue }
+            return Value(attributeValue: attributeValue(at: index)) ?? defaultValue
+        }
+        set {
+            guard let index = key.slot.index(in: self, attribute: true) else { return }
+            setAttributeValue(newValue.attributeValue, at: index)
+        }
+    }
+
+    public subscript<Destination>(key: ToOneKey<Destination>) -> Destination? {
+        get {
+            guard let index = key.slot.index(in: self, attribute: false) else { return nil }
+            return destination(at: index) as? Destination
+        }
+        set {
+            guard let index = key.slot.index(in: self, attribute: false) else { return }
+            try? setDestination(newValue, at: index)
+        }
+    }
+
+    public subscript<Destination>(key: ToManyKey<Destination>) -> [Destination] {
+        guard let index = key.slot.index(in: self, attribute: false) else { return [] }
+        return members(at: index).compactMap { $0 as? Destination }
+    }
+
+    public func add<Destination>(_ member: Destination, to key: ToManyKey<Destination>) {
+        guard let index = key.slot.index(in: self, attribute: false), let context = managedObjectContext,
+              member.managedObjectContext === context else { return }
+        context.addMember(member, to: self, at: index)
+    }
+
+    public func remove<Destination>(_ member: Destination, from key: ToManyKey<Destination>) {
+        guard let index = key.slot.index(in: self, attribute: false), let context = managedObjectContext else { return }
+        context.removeMember(member, from: self, at: index)
+    }
+}

@@ -1,0 +1,114 @@
+/// Everything the store needs to read and write one entity's rows, resolved
+/// once when the coordinator opens: column lists, positions and SQL text, so no
+/// per-row work looks anything up by name or builds SQL.
+///
+/// Reads select the union of the columns of the entity's hierarchy (its own and
+/// its sub-entities'), Core Data style:
+/// `SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZTITLE, … FROM ZARTICLE t0 …`;
+/// each concrete entity then finds its values at precomputed positions.
+final class EntityStorePlan: Sendable {
+    /// Where a concrete entity's values sit in a hierarchy select.
+    struct RowLayout: Sendable {
+        /// (attribute index, select position, type) of each stored attribute.
+        let attributes: [(index: Int, position: Int32, type: AttributeType)]
+        /// (relationship index, key position, entity-column position or -1,
+        /// destination entity index) of each stored to-one.
+        let toOnes: [(index: Int, keyPosition: Int32, entityPosition: Int32, destination: Int)]
+        let attributeCount: Int
+        let relationshipCount: Int
+    }
+
+    /// A column written by inserts and updates: an attribute or a to-one key.
+    enum WrittenColumn: Sendable {
+        case attribute(index: Int, column: String)
+        case toOne(index: Int, column: String, entityColumn: String?)
+    }
+
+    let entityIndex: Int
+    let table: String
+    let mapping: EntityMapping
+    /// Columns of the hierarchy select, after `Z_ENT, Z_PK, Z_OPT`.
+    let selectList: String
+    /// Layout per concrete entity of the hierarchy, by entity index (nil for
+    /// entities outside the hierarchy).
+    let layouts: [RowLayout?]
+    /// `Z_ENT IN (…)` for a shared table, else nil.
+    let entityFilter: String?
+    /// Written columns of this concrete entity (derived attributes are read-only).
+    let writtenColumns: [WrittenColumn]
+    /// `INSERT INTO T (Z_PK, Z_ENT, Z_OPT, …) VALUES (?, ?, ?, …)`.
+    let insertSQL: String
+    /// Attribute indexes of derived attributes, re-read after a save.
+    let derivedAttributes: [Int]
+
+    init(entity: CheckedEntity, model: CheckedModel, schema: StoreSchema) {
+        let mapping = schema.entities[entity.index]
+        entityIndex = entity.index
+        table = mapping.table
+        self.mapping = mapping
+        entityFilter = mapping.sharesTable
+            ? "t0.Z_ENT IN (\(mapping.entityNumbers.map(String.init).joined(separator: ", ")))" : nil
+
+        var columns: [String] = []
+        var positionOf: [String: Int32] = [:]
+        func position(_ column: String) -> Int32 {
+            if let known = positionOf[column] { return known }
+            let next = Int32(3 + columns.count)
+            columns.append(column)
+            positionOf[column] = next
+            return next
+        }
+        var layouts = [RowLayout?](repeating: nil, count: model.entities.count)
+        for concreteIndex in entity.hierarchyIndexes {
+            let concrete = model.entities[concreteIndex]
+            let concreteMapping = schema.entities[concreteIndex]
+            var attributes: [(Int, Int32, AttributeType)] = []
+            for attribute in concrete.attributes {
+                guard let column = concreteMapping.column(forAttributeAt: attribute.index) else { continue }
+                attributes.append((attribute.index, position(column), attribute.attributeType))
+            }
+            var toOnes: [(Int, Int32, Int32, Int)] = []
+            for relationship in concrete.relationships {
+                guard case .foreignKey(let column, let entityColumn) = concreteMapping.relationships[relationship.index]
+                else { continue }
+                toOnes.append((relationship.index, position(column), entityColumn.map(position) ?? -1,
+                               relationship.destinationEntityIndex))
+            }
+            layouts[concreteIndex] = RowLayout(
+                attributes: attributes, toOnes: toOnes,
+                attributeCount: concrete.attributes.count, relationshipCount: concrete.relationships.count)
+        }
+        self.layouts = layouts
+        selectList = (["t0.Z_ENT", "t0.Z_PK", "t0.Z_OPT"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
+
+        var written: [WrittenColumn] = []
+        for attribute in entity.attributes where !attribute.isDerived {
+            if let column = mapping.column(forAttributeAt: attribute.index) {
+                written.append(.attribute(index: attribute.index, column: column))
+            }
+        }
+        for relationship in entity.relationships {
+            if case .foreignKey(let column, let entityColumn) = mapping.relationships[relationship.index] {
+                written.append(.toOne(index: relationship.index, column: column, entityColumn: entityColumn))
+            }
+        }
+        writtenColumns = written
+        var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        for column in written {
+            switch column {
+            case .attribute(_, let name): insertColumns.append(name)
+            case .toOne(_, let name, let entityColumn):
+                insertColumns.append(name)
+                if let entityColumn { insertColumns.append(entityColumn) }
+            }
+        }
+        insertSQL = "INSERT INTO \(mapping.table)(\(insertColumns.joined(separator: ", "))) VALUES("
+            + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
+        derivedAttributes = entity.attributes.filter(\.isDerived).map(\.index)
+    }
+
+    /// `SELECT <hierarchy columns> FROM T t0` followed by `tail`.
+    func select(_ tail: String) -> String {
+        "SELECT \(selectList) FROM \(table) t0 \(tail)"
+    }
+}

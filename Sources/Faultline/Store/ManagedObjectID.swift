@@ -1,0 +1,36 @@
+import Synchronization
+
+/// The identity of a stored (or about to be stored) object: its store, its
+/// concrete entity and its primary key. Sendable: IDs are what crosses between
+/// contexts and threads; objects never do.
+///
+/// An object inserted and not yet saved has a *temporary* ID (a negative key,
+/// unique in the process); a save replaces it with the permanent one, keeping
+/// the object itself.
+public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+    /// Tells stores apart, so an ID from one coordinator never matches another's.
+    let storeIdentifier: UInt32
+    /// The concrete entity's index in the checked model.
+    public let entityIndex: Int
+    /// `Z_PK`, or a negative number for a temporary ID.
+    public let primaryKey: Int64
+
+    /// Whether the object has not been saved yet.
+    public var isTemporaryID: Bool { primaryKey < 0 }
+
+    /// The entity number the store records in `Z_ENT`.
+    public var entityNumber: Int { entityIndex + 1 }
+
+    public var description: String {
+        isTemporaryID
+            ? "x-faultline://\(storeIdentifier)/\(entityNumber)/t\(-primaryKey)"
+            : "x-faultline://\(storeIdentifier)/\(entityNumber)/p\(primaryKey)"
+    }
+
+    private static let nextTemporaryKey = Atomic<Int64>(0)
+
+    static func temporary(store: UInt32, entityIndex: Int) -> ManagedObjectID {
+        let key = nextTemporaryKey.wrappingSubtract(1, ordering: .relaxed).newValue
+        return ManagedObjectID(storeIdentifier: store, entityIndex: entityIndex, primaryKey: key)
+    }
+}

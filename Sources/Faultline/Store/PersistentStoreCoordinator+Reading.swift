@@ -1,0 +1,153 @@
+import Foundation
+import FaultlineSQLite
+
+/// A fetch as the store runs it: the SQL shapes are Core Data's.
+struct StoreFetch: Sendable {
+    var entityIndex: Int
+    var includesSubentities = true
+    /// (column, ascending) pairs.
+    var sort: [(column: String, ascending: Bool)] = []
+    var limit = 0
+    var offset = 0
+}
+
+extension PersistentStoreCoordinator {
+    /// Decodes the current row of a hierarchy select of `plan`.
+    @inline(__always)
+    func decodeRow(_ statement: Statement, plan: EntityStorePlan) -> (ManagedObjectID, RowSnapshot)? {
+        let entityIndex = statement.int(at: 0) - 1
+        guard entityIndex >= 0, entityIndex < plan.layouts.count, let layout = plan.layouts[entityIndex] else { return nil }
+        var values = [AttributeValue](repeating: .null, count: layout.attributeCount)
+        for attribute in layout.attributes {
+            values[attribute.index] = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
+        }
+        var toOne = [ManagedObjectID?](repeating: nil, count: layout.relationshipCount)
+        for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
+            var destination = relationship.destination
+            if relationship.entityPosition >= 0, !statement.isNull(at: relationship.entityPosition) {
+                destination = statement.int(at: relationship.entityPosition) - 1
+            }
+            toOne[relationship.index] = ManagedObjectID(
+                storeIdentifier: identifier, entityIndex: destination,
+                primaryKey: statement.int64(at: relationship.keyPosition))
+        }
+        let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
+        return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne))
+    }
+
+    private func clauses(_ fetch: StoreFetch) -> String {
+        let plan = plans[fetch.entityIndex]
+        var sql = ""
+        if let filter = fetch.includesSubentities ? plan.entityFilter : "t0.Z_ENT = \(fetch.entityIndex + 1)",
+           plan.mapping.sharesTable {
+            sql += "WHERE \(filter)"
+        }
+        if !fetch.sort.isEmpty {
+            sql += " ORDER BY " + fetch.sort.map { "t0.\($0.column) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        }
+        if fetch.limit > 0 || fetch.offset > 0 {
+            sql += " LIMIT \(fetch.limit > 0 ? fetch.limit : -1) OFFSET \(fetch.offset)"
+        }
+        return sql
+    }
+
+    /// Reads every matching row in full and caches it.
+    func fetchRows(_ fetch: StoreFetch) throws -> [(ManagedObjectID, RowSnapshot)] {
+        let plan = plans[fetch.entityIndex]
+        let sql = plan.select(clauses(fetch))
+        let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
+            let statement = try connection.cachedStatement(sql)
+            var rows: [(ManagedObjectID, RowSnapshot)] = []
+            while try statement.step() {
+                if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+            }
+            return rows
+        }
+        rowCache.store(rows)
+        return rows
+    }
+
+    /// Reads only the IDs of the matching rows (the first statement of a
+    /// batched fetch).
+    func fetchIDs(_ fetch: StoreFetch) throws -> [ManagedObjectID] {
+        let sql = "SELECT t0.Z_ENT, t0.Z_PK FROM \(plans[fetch.entityIndex].table) t0 \(clauses(fetch))"
+        return try withReader { connection in
+            let statement = try connection.cachedStatement(sql)
+            var ids: [ManagedObjectID] = []
+            while try statement.step() {
+                ids.append(ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: statement.int(at: 0) - 1, primaryKey: statement.int64(at: 1)))
+            }
+            return ids
+        }
+    }
+
+    /// `SELECT COUNT(*)` of the matching rows.
+    func count(_ fetch: StoreFetch) throws -> Int {
+        var unbounded = fetch
+        unbounded.sort = []
+        let sql = "SELECT COUNT(*) FROM \(plans[fetch.entityIndex].table) t0 \(clauses(unbounded))"
+        return try withReader { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            return try statement.step() ? statement.int(at: 0) : 0
+        }
+    }
+
+    /// Reads the rows of `ids` in one statement per table
+    /// (`… WHERE t0.Z_PK IN (SELECT value FROM json_each(?))`) and caches them.
+    func rows(for ids: [ManagedObjectID]) throws -> [(ManagedObjectID, RowSnapshot)] {
+        var byRoot: [Int: [Int64]] = [:]
+        for id in ids where !id.isTemporaryID {
+            byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey)
+        }
+        var result: [(ManagedObjectID, RowSnapshot)] = []
+        for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let plan = plans[root]
+            let sql = plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))")
+            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
+            result += try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
+                let statement = try connection.cachedStatement(sql)
+                try statement.bind(list, at: 1)
+                var rows: [(ManagedObjectID, RowSnapshot)] = []
+                while try statement.step() {
+                    if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+                }
+                return rows
+            }
+        }
+        rowCache.store(result)
+        return result
+    }
+
+    /// The destinations of a to-many relationship of one object, read in full
+    /// in one statement (so firing their faults costs no SQL), in order for an
+    /// ordered relationship.
+    func toManyDestinations(
+        of source: ManagedObjectID, relationship: CheckedRelationship
+    ) throws -> [ManagedObjectID] {
+        guard !source.isTemporaryID else { return [] }
+        let plan = plans[relationship.destinationEntityIndex]
+        let sql: String
+        switch plans[source.entityIndex].mapping.relationships[relationship.index] {
+        case let .destinationKey(_, column, order, _):
+            sql = plan.select("WHERE t0.\(column) = ?" + (order.map { " ORDER BY t0.\($0)" } ?? ""))
+        case let .joinTable(table, sourceColumn, destinationColumn, order):
+            sql = plan.select("JOIN \(table) j ON t0.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ?"
+                              + (order.map { " ORDER BY j.\($0)" } ?? ""))
+        case .foreignKey, .transient:
+            return []
+        }
+        let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
+            let statement = try connection.cachedStatement(sql)
+            try statement.bind(source.primaryKey, at: 1)
+            var rows: [(ManagedObjectID, RowSnapshot)] = []
+            while try statement.step() {
+                if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+            }
+            return rows
+        }
+        rowCache.store(rows)
+        return rows.map(\.0)
+    }
+}

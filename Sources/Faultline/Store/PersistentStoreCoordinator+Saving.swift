@@ -1,0 +1,253 @@
+import Foundation
+import FaultlineSQLite
+
+/// Thrown inside the write transaction to roll it back when conflicts are found.
+private struct ConflictsFound: Error {
+    let conflicts: [SaveConflict]
+}
+
+extension PersistentStoreCoordinator {
+    /// Writes `request` in one IMMEDIATE transaction on the writer: uniqueness
+    /// checks, key reservation (one update per inheritance root), inserts,
+    /// updates and deletes with version checks, join rows, ordering positions,
+    /// then re-reads rows whose derived attributes the triggers computed.
+    /// Returns the conflicts instead when any is found; the store is then
+    /// unchanged.
+    func write(_ request: SaveRequest) throws -> Result<SaveResult, SaveConflictList> {
+        let outcome: Result<SaveResult, SaveConflictList>
+        do {
+            outcome = .success(try withWriter { connection in
+                try connection.transaction(.immediate) { try self.perform(request, on: connection) }
+            })
+        } catch let found as ConflictsFound {
+            outcome = .failure(SaveConflictList(conflicts: found.conflicts))
+        }
+        if case .success(let result) = outcome { updateRowCache(after: request, result: result) }
+        return outcome
+    }
+
+    private func perform(_ request: SaveRequest, on connection: Connection) throws -> SaveResult {
+        let deleted = Set(request.deletes.map(\.id))
+        let conflicts = try uniquenessConflicts(request.uniquenessChecks, ignoring: deleted, on: connection)
+        if !conflicts.isEmpty { throw ConflictsFound(conflicts: conflicts) }
+
+        var result = SaveResult()
+        try reserveKeys(for: request.inserts, into: &result, on: connection)
+        let resolve = { (id: ManagedObjectID) in result.permanentIDs[id] ?? id }
+
+        for insert in request.inserts {
+            let id = resolve(insert.id)
+            let plan = plans[id.entityIndex]
+            let statement = try connection.cachedStatement(plan.insertSQL)
+            try statement.bind(id.primaryKey, at: 1)
+            try statement.bind(Int64(id.entityNumber), at: 2)
+            try statement.bind(Int64(1), at: 3)
+            var position: Int32 = 4
+            for column in plan.writtenColumns {
+                switch column {
+                case .attribute(let index, _):
+                    try ValueCoding.bind(insert.values[index], to: statement, at: position)
+                    position += 1
+                case .toOne(let index, _, let entityColumn):
+                    try bindReference(insert.toOne[index].map(resolve), entityColumn: entityColumn != nil,
+                                      to: statement, at: &position)
+                }
+            }
+            try statement.execute()
+            result.versions[id] = 1
+        }
+
+        var lockConflicts: [SaveConflict] = []
+        for update in request.updates {
+            let plan = plans[update.id.entityIndex]
+            var assignments: [String] = []
+            for (index, _) in update.attributes {
+                if let column = plan.mapping.column(forAttributeAt: index) { assignments.append("\(column) = ?") }
+            }
+            for (index, _) in update.toOne {
+                guard case .foreignKey(let column, let entityColumn) = plan.mapping.relationships[index] else { continue }
+                assignments.append("\(column) = ?")
+                if let entityColumn { assignments.append("\(entityColumn) = ?") }
+            }
+            assignments.append("Z_OPT = ?")
+            let sql = "UPDATE \(plan.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+            let statement = try connection.cachedStatement(sql)
+            var position: Int32 = 1
+            for (index, value) in update.attributes where plan.mapping.column(forAttributeAt: index) != nil {
+                try ValueCoding.bind(value, to: statement, at: position)
+                position += 1
+            }
+            for (index, destination) in update.toOne {
+                guard case .foreignKey(_, let entityColumn) = plan.mapping.relationships[index] else { continue }
+                try bindReference(destination.map(resolve), entityColumn: entityColumn != nil, to: statement, at: &position)
+            }
+            try statement.bind(update.version + 1, at: position)
+            try statement.bind(update.id.primaryKey, at: position + 1)
+            try statement.bind(update.version, at: position + 2)
+            try statement.execute()
+            if connection.changes == 0 {
+                lockConflicts.append(try lockConflict(update.id, expected: update.version, on: connection))
+            } else {
+                result.versions[update.id] = update.version + 1
+            }
+        }
+
+        for delete in request.deletes {
+            let plan = plans[delete.id.entityIndex]
+            let statement = try connection.cachedStatement("DELETE FROM \(plan.table) WHERE Z_PK = ? AND Z_OPT = ?")
+            try statement.bind(delete.id.primaryKey, at: 1)
+            try statement.bind(delete.version, at: 2)
+            try statement.execute()
+            if connection.changes == 0 {
+                lockConflicts.append(try lockConflict(delete.id, expected: delete.version, on: connection))
+            }
+            try deleteJoinRows(of: delete.id, on: connection)
+        }
+        if !lockConflicts.isEmpty { throw ConflictsFound(conflicts: lockConflicts) }
+
+        for row in request.joinDeletes {
+            try connection.execute("DELETE FROM \(row.table) WHERE \(row.firstColumn) = ? AND \(row.secondColumn) = ?",
+                                   [.integer(resolve(row.first).primaryKey), .integer(resolve(row.second).primaryKey)])
+        }
+        for row in request.joinInserts {
+            try connection.execute("INSERT OR IGNORE INTO \(row.table) (\(row.firstColumn), \(row.secondColumn)) VALUES (?, ?)",
+                                   [.integer(resolve(row.first).primaryKey), .integer(resolve(row.second).primaryKey)])
+        }
+        for assignment in request.keyAssignments {
+            try connection.execute(
+                "UPDATE \(assignment.table) SET \(assignment.column) = ? WHERE Z_PK = ?",
+                [assignment.value.map { .integer(resolve($0).primaryKey) } ?? .null, .integer(resolve(assignment.row).primaryKey)])
+        }
+        for position in request.positions {
+            if let join = position.joinRow {
+                try connection.execute(
+                    "UPDATE \(join.table) SET \(position.column) = ? WHERE \(join.firstColumn) = ? AND \(join.secondColumn) = ?",
+                    [.integer(Int64(position.position)), .integer(resolve(join.first).primaryKey),
+                     .integer(resolve(join.second).primaryKey)])
+            } else {
+                try connection.execute("UPDATE \(position.table) SET \(position.column) = ? WHERE Z_PK = ?",
+                                       [.integer(Int64(position.position)), .integer(resolve(position.id).primaryKey)])
+            }
+        }
+
+        let saved = request.inserts.map { resolve($0.id) } + request.updates.map(\.id)
+        let derived = saved.filter { !plans[$0.entityIndex].derivedAttributes.isEmpty }
+        if !derived.isEmpty {
+            for (id, snapshot) in try rereadRows(derived, on: connection) { result.refreshed[id] = snapshot }
+        }
+        return result
+    }
+
+    private func bindReference(
+        _ destination: ManagedObjectID?, entityColumn: Bool, to statement: Statement, at position: inout Int32
+    ) throws {
+        if let destination {
+            try statement.bind(destination.primaryKey, at: position)
+            if entityColumn { try statement.bind(Int64(destination.entityNumber), at: position + 1) }
+        } else {
+            try statement.bindNull(at: position)
+            if entityColumn { try statement.bindNull(at: position + 1) }
+        }
+        position += entityColumn ? 2 : 1
+    }
+
+    private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {
+        var byRoot: [Int: [ManagedObjectID]] = [:]
+        for insert in inserts { byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(insert.id) }
+        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let keys = try PrimaryKeyAllocator.reserve(ids.count, rootEntityNumber: root + 1, on: connection)
+            for (offset, id) in ids.enumerated() {
+                result.permanentIDs[id] = ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: id.entityIndex, primaryKey: keys.lowerBound + Int64(offset))
+            }
+        }
+    }
+
+    private func lockConflict(_ id: ManagedObjectID, expected: Int64, on connection: Connection) throws -> SaveConflict {
+        let current = try connection.scalar("SELECT Z_OPT FROM \(plans[id.entityIndex].table) WHERE Z_PK = ?",
+                                            [.integer(id.primaryKey)])
+        if case .integer(let version)? = current {
+            return .optimisticLocking(id, expectedVersion: expected, storeVersion: version)
+        }
+        return .optimisticLocking(id, expectedVersion: expected, storeVersion: nil)
+    }
+
+    private func uniquenessConflicts(
+        _ checks: [SaveRequest.UniquenessCheck], ignoring deleted: Set<ManagedObjectID>, on connection: Connection
+    ) throws -> [SaveConflict] {
+        var conflicts: [SaveConflict] = []
+        for check in checks {
+            // A NULL never equals anything in SQL, and SQLite's unique indexes
+            // allow repeated NULLs: a constraint with a nil value cannot conflict.
+            if check.values.contains(.null) { continue }
+            var sql = "SELECT Z_ENT, Z_PK FROM \(check.table) WHERE "
+                + check.columns.map { "\($0) = ?" }.joined(separator: " AND ")
+            if let filter = check.entityFilter { sql += " AND \(filter)" }
+            let statement = try connection.cachedStatement(sql)
+            for (offset, value) in check.values.enumerated() {
+                try ValueCoding.bind(value, to: statement, at: Int32(offset + 1))
+            }
+            while try statement.step() {
+                let existing = ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: statement.int(at: 0) - 1, primaryKey: statement.int64(at: 1))
+                if existing != check.id, !deleted.contains(existing) {
+                    conflicts.append(.uniqueness(check.id, existing: existing, constraint: check.constraint))
+                }
+            }
+        }
+        return conflicts
+    }
+
+    private func deleteJoinRows(of id: ManagedObjectID, on connection: Connection) throws {
+        for storage in plans[id.entityIndex].mapping.relationships {
+            if case .joinTable(let table, let sourceColumn, _, _) = storage {
+                try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) = ?", [.integer(id.primaryKey)])
+            }
+        }
+    }
+
+    private func rereadRows(_ ids: [ManagedObjectID], on connection: Connection) throws -> [(ManagedObjectID, RowSnapshot)] {
+        var byRoot: [Int: [Int64]] = [:]
+        for id in ids { byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey) }
+        var rows: [(ManagedObjectID, RowSnapshot)] = []
+        for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let plan = plans[root]
+            let statement = try connection.cachedStatement(plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"))
+            try statement.bind("[" + keys.map(String.init).joined(separator: ",") + "]", at: 1)
+            while try statement.step() {
+                if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+            }
+        }
+        return rows
+    }
+
+    /// After a commit: rows this save changed leave the cache (the next reader
+    /// re-reads exactly those), new rows enter it, and entities whose derived
+    /// attributes the triggers may have rewritten are dropped.
+    private func updateRowCache(after request: SaveRequest, result: SaveResult) {
+        rowCache.invalidate(request.updates.map(\.id) + request.deletes.map(\.id))
+        var touched = Set<Int>()
+        for insert in request.inserts { touched.insert(insert.id.entityIndex) }
+        for update in request.updates { touched.insert(update.id.entityIndex) }
+        for delete in request.deletes { touched.insert(delete.id.entityIndex) }
+        var stale = Set<Int>()
+        for entity in touched { stale.formUnion(derivedDependents[entity]) }
+        rowCache.invalidate(entities: stale)
+        var inserted: [(ManagedObjectID, RowSnapshot)] = []
+        for insert in request.inserts {
+            guard let id = result.permanentIDs[insert.id], !stale.contains(id.entityIndex) else { continue }
+            if let refreshed = result.refreshed[id] {
+                inserted.append((id, refreshed))
+            } else {
+                let toOne = insert.toOne.map { $0.map { result.permanentIDs[$0] ?? $0 } }
+                inserted.append((id, RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)))
+            }
+        }
+        rowCache.store(inserted)
+    }
+}
+
+/// The conflicts that stopped a save.
+struct SaveConflictList: Error, Sendable {
+    let conflicts: [SaveConflict]
+}

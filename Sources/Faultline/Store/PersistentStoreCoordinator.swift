@@ -1,0 +1,141 @@
+import Foundation
+import FaultlineSQLite
+import Synchronization
+
+// The coordinator: the one place where a store's connections, statement caches
+// and row cache live, shared by every context on the store.
+//
+// Invariants:
+// 1. Exactly one writer connection; every write runs on it inside one
+//    IMMEDIATE transaction, serialised by its lock.
+// 2. File stores read on pooled reader connections (WAL lets them run beside
+//    the writer); an in-memory store has one connection, used for both.
+// 3. The row cache only holds snapshots of committed rows; a save invalidates
+//    the rows it changed (and whole entities whose derived attributes its
+//    triggers may have changed) after it commits.
+// 4. Connections are never shared between threads at the same time: each is
+//    used only while its lock (writer) or pool slot (reader) is held.
+
+/// Where a store lives.
+public enum StoreLocation: Sendable, Equatable {
+    case inMemory
+    case file(URL)
+}
+
+/// A model bound to a store: connections, the statement caches, the row cache.
+public final class PersistentStoreCoordinator: Sendable {
+    public let model: CheckedModel
+    public let schema: StoreSchema
+    public let location: StoreLocation
+    public let rowCache: RowCache
+    /// Tells this coordinator's object IDs from other stores'.
+    public let identifier: UInt32
+    let plans: [EntityStorePlan]
+    /// For each entity, the entities whose derived attributes read its rows
+    /// (their cached rows go stale when its rows change).
+    let derivedDependents: [Set<Int>]
+    /// Contexts on this store, told about each other's saves.
+    let observers = ContextObservers()
+
+    private let writer: Mutex<ConnectionBox>
+    private let readers = Mutex<[ConnectionBox]>([])
+
+    /// Opens (creating when missing) the store at `location` for `model`.
+    /// Throws `StoreError.modelMismatch` when the store was written by another model.
+    public init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000) throws {
+        self.model = model
+        self.location = location
+        let schema = try StoreSchema(compiling: model)
+        self.schema = schema
+        self.rowCache = RowCache(capacity: rowCacheCapacity)
+        self.identifier = UInt32.random(in: 1...UInt32.max)
+        self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
+        self.derivedDependents = DerivedDependencies.dependents(in: model)
+        let connection = try Self.open(location)
+        try Self.prepareStore(schema: schema, on: connection)
+        writer = Mutex(ConnectionBox(connection))
+    }
+
+    static func open(_ location: StoreLocation) throws -> Connection {
+        let connection: Connection
+        switch location {
+        case .inMemory: connection = try Connection(.inMemory)
+        case .file(let url): connection = try Connection(.file(url.path))
+        }
+        try StoreFunctions.register(on: connection)
+        return connection
+    }
+
+    private static func prepareStore(schema: StoreSchema, on connection: Connection) throws {
+        let hasMetadata = try connection.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1)
+        if !hasMetadata {
+            let tables = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+            guard tables == .integer(0) else { throw StoreError.notAStore("it has tables but no Z_METADATA") }
+            try StoreBootstrap.create(schema, on: connection)
+            return
+        }
+        let metadata = try StoreBootstrap.metadata(on: connection)
+        let modelHash = schema.model.versionHash.base64EncodedString()
+        guard case .string(let storeHash)? = metadata.additional[StoreBootstrap.modelVersionHashKey] else {
+            throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: modelHash)
+        }
+        guard storeHash == modelHash else { throw StoreError.modelMismatch(storeHash: storeHash, modelHash: modelHash) }
+    }
+
+    /// Runs `body` with the writer connection, holding its lock.
+    func withWriter<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+        try writer.withLock { box in try body(box.connection) }
+    }
+
+    /// Runs `body` with a reader connection (the writer for an in-memory store).
+    func withReader<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+        if case .inMemory = location { return try withWriter(body) }
+        let box = try readers.withLock { $0.popLast() } ?? newReader()
+        defer { readers.withLock { $0.append(box) } }
+        return try body(box.connection)
+    }
+
+    /// A new pooled reader. Its set-up pragmas are not counted: the counters
+    /// describe the work asked of the store, not connection housekeeping.
+    private func newReader() throws -> ConnectionBox {
+        let connection = try Self.open(location)
+        connection.resetCounters()
+        return ConnectionBox(connection)
+    }
+
+    /// Statements, rows and cache figures of every connection of this store.
+    public var sqlCounters: SQLiteCounters {
+        var total = writer.withLock { $0.connection.counters }
+        for reader in readers.withLock({ $0 }) { total = total + reader.connection.counters }
+        return total
+    }
+
+    /// Zeroes `sqlCounters` and the row cache's counters.
+    public func resetCounters() {
+        writer.withLock { $0.connection.resetCounters() }
+        readers.withLock { pool in pool.forEach { $0.connection.resetCounters() } }
+        rowCache.resetCounters()
+    }
+}
+
+/// Lets a connection sit behind a lock or in a pool; only ever used by the
+/// thread holding it.
+final class ConnectionBox: @unchecked Sendable {
+    let connection: Connection
+    init(_ connection: Connection) { self.connection = connection }
+}
+
+extension SQLiteCounters {
+    static func + (left: SQLiteCounters, right: SQLiteCounters) -> SQLiteCounters {
+        var sum = left
+        sum.statementsPrepared += right.statementsPrepared
+        sum.statementsExecuted += right.statementsExecuted
+        sum.rowsReturned += right.rowsReturned
+        sum.vmSteps += right.vmSteps
+        sum.cacheHits += right.cacheHits
+        sum.cacheMisses += right.cacheMisses
+        sum.cacheEvictions += right.cacheEvictions
+        return sum
+    }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+import Synchronization
+
+/// Snapshots of rows keyed by object ID, shared by every context of a
+/// coordinator: a fault fired in one context after another read the row costs
+/// no SQL.
+///
+/// Bounded, with CLOCK (second-chance) replacement: a hit marks its slot; the
+/// hand evicts the first unmarked slot it meets, clearing marks on the way.
+/// Thread-safe behind one lock; every operation is O(1) amortised.
+public final class RowCache: Sendable {
+    /// Hit, miss and eviction counts since creation or `resetCounters()`.
+    public struct Counters: Sendable, Equatable {
+        public var hits = 0
+        public var misses = 0
+        public var evictions = 0
+    }
+
+    private struct Slot {
+        var id: ManagedObjectID
+        var referenced: Bool
+    }
+
+    private struct State {
+        var entries: [ManagedObjectID: (slot: Int, snapshot: RowSnapshot)] = [:]
+        var slots: [Slot] = []
+        var hand = 0
+        var free: [Int] = []
+        var counters = Counters()
+    }
+
+    /// The most rows held.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The snapshot of `id` if cached and, when `maximumAge` is given, read no
+    /// longer than that many seconds ago. Counts a hit or a miss.
+    public func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
+        let now = maximumAge == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        return state.withLock { state in
+            guard let entry = state.entries[id],
+                  maximumAge.map({ Double(now &- entry.snapshot.readAt) / 1e9 <= $0 }) ?? true
+            else {
+                state.counters.misses += 1
+                return nil
+            }
+            state.counters.hits += 1
+            state.slots[entry.slot].referenced = true
+            return entry.snapshot
+        }
+    }
+
+    /// Stores (or replaces) snapshots.
+    public func store(_ snapshots: [(ManagedObjectID, RowSnapshot)]) {
+        state.withLock { state in
+            for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
+        }
+    }
+
+    /// Drops the snapshots of `ids` (rows a save or batch request changed).
+    public func invalidate<S: Sequence>(_ ids: S) where S.Element == ManagedObjectID {
+        state.withLock { state in
+            for id in ids { Self.remove(id, from: &state) }
+        }
+    }
+
+    /// Drops every snapshot of the given entities (rows triggers may have changed).
+    public func invalidate(entities: Set<Int>) {
+        guard !entities.isEmpty else { return }
+        state.withLock { state in
+            for id in state.entries.keys where entities.contains(id.entityIndex) { Self.remove(id, from: &state) }
+        }
+    }
+
+    public func removeAll() {
+        state.withLock { state in
+            let counters = state.counters
+            state = State()
+            state.counters = counters
+        }
+    }
+
+    public var count: Int { state.withLock { $0.entries.count } }
+    public var counters: Counters { state.withLock { $0.counters } }
+    public func resetCounters() { state.withLock { $0.counters = Counters() } }
+
+    private static func insert(_ id: ManagedObjectID, _ snapshot: RowSnapshot, into state: inout State, capacity: Int) {
+        if let existing = state.entries[id] {
+            state.entries[id] = (existing.slot, snapshot)
+            state.slots[existing.slot].referenced = true
+            return
+        }
+        let slot: Int
+        if let reused = state.free.popLast() {
+            slot = reused
+            state.slots[slot] = Slot(id: id, referenced: false)
+        } else if state.slots.count < capacity {
+            slot = state.slots.count
+            state.slots.append(Slot(id: id, referenced: false))
+        } else {
+            slot = evictOne(from: &state)
+            state.slots[slot] = Slot(id: id, referenced: false)
+        }
+        state.entries[id] = (slot, snapshot)
+    }
+
+    /// Advances the hand to an unreferenced live slot, evicts its row and returns it.
+    private static func evictOne(from state: inout State) -> Int {
+        while true {
+            let slot = state.hand
+            state.hand = (state.hand + 1) % state.slots.count
+            if state.slots[slot].referenced {
+                state.slots[slot].referenced = false
+                continue
+            }
+            state.entries[state.slots[slot].id] = nil
+            state.counters.evictions += 1
+            return slot
+        }
+    }
+
+    private static func remove(_ id: ManagedObjectID, from state: inout State) {
+        guard let entry = state.entries.removeValue(forKey: id) else { return }
+        state.free.append(entry.slot)
+    }
+}

@@ -1,0 +1,25 @@
+import Dispatch
+
+/// One row as read from the store: what the row cache keeps and what a fault
+/// is fulfilled from.
+public struct RowSnapshot: Sendable {
+    /// The row's concrete entity.
+    public let entityIndex: Int
+    /// `Z_OPT` when read: the optimistic-locking version.
+    public let version: Int64
+    /// Stored attribute values by attribute index (`.null` for transient ones).
+    public let values: [AttributeValue]
+    /// To-one destinations by relationship index, as IDs; nil where there is no
+    /// destination (or the relationship is to-many).
+    public let toOne: [ManagedObjectID?]
+    /// When the row was read (monotonic nanoseconds), for staleness intervals.
+    let readAt: UInt64
+
+    init(entityIndex: Int, version: Int64, values: [AttributeValue], toOne: [ManagedObjectID?]) {
+        self.entityIndex = entityIndex
+        self.version = version
+        self.values = values
+        self.toOne = toOne
+        self.readAt = DispatchTime.now().uptimeNanoseconds
+    }
+}

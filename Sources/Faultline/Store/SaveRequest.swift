@@ -1,0 +1,98 @@
+import Foundation
+
+/// The changes of one save, as the coordinator writes them: rows to insert,
+/// update and delete, join-table rows and ordering positions, and the
+/// uniqueness constraints to check first. Object references may be temporary
+/// IDs; the coordinator resolves them to the keys it reserves.
+struct SaveRequest: Sendable {
+    struct Insert: Sendable {
+        let id: ManagedObjectID
+        /// Every attribute value, by attribute index.
+        let values: [AttributeValue]
+        /// To-one destinations, by relationship index.
+        let toOne: [ManagedObjectID?]
+    }
+
+    struct Update: Sendable {
+        let id: ManagedObjectID
+        /// The version read (`Z_OPT`); the update succeeds only if it is unchanged.
+        let version: Int64
+        let attributes: [(index: Int, value: AttributeValue)]
+        let toOne: [(index: Int, destination: ManagedObjectID?)]
+    }
+
+    struct Delete: Sendable {
+        let id: ManagedObjectID
+        let version: Int64
+    }
+
+    struct JoinRow: Sendable, Hashable {
+        let table: String
+        let firstColumn: String
+        let secondColumn: String
+        let first: ManagedObjectID
+        let second: ManagedObjectID
+    }
+
+    struct Position: Sendable {
+        let table: String
+        let column: String
+        /// The row holding the position: a child, or a join row (`joinRow`).
+        let id: ManagedObjectID
+        let joinRow: JoinRow?
+        let position: Int
+    }
+
+    /// A hidden to-many key (no inverse) written into the member's row.
+    struct KeyAssignment: Sendable {
+        let table: String
+        let column: String
+        let row: ManagedObjectID
+        let value: ManagedObjectID?
+    }
+
+    /// One uniqueness constraint of one inserted or changed object.
+    struct UniquenessCheck: Sendable {
+        let id: ManagedObjectID
+        let table: String
+        let columns: [String]
+        let values: [AttributeValue]
+        /// `Z_ENT IN (…)` for a sub-entity's constraint.
+        let entityFilter: String?
+        /// Property names, for error messages.
+        let constraint: [String]
+    }
+
+    var inserts: [Insert] = []
+    var updates: [Update] = []
+    var deletes: [Delete] = []
+    var joinInserts: [JoinRow] = []
+    var joinDeletes: [JoinRow] = []
+    var positions: [Position] = []
+    var keyAssignments: [KeyAssignment] = []
+    var uniquenessChecks: [UniquenessCheck] = []
+
+    var isEmpty: Bool {
+        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && joinInserts.isEmpty && joinDeletes.isEmpty
+            && positions.isEmpty && keyAssignments.isEmpty
+    }
+}
+
+/// A conflict found while saving; the context resolves it by merge policy.
+public enum SaveConflict: Sendable, Equatable {
+    /// The row changed (or vanished, `storeVersion` nil) since the object read it.
+    case optimisticLocking(ManagedObjectID, expectedVersion: Int64, storeVersion: Int64?)
+    /// Another row already holds the object's values of a uniqueness constraint.
+    /// `existing` is a temporary ID when the other object is unsaved in the same context.
+    case uniqueness(ManagedObjectID, existing: ManagedObjectID, constraint: [String])
+}
+
+/// What a successful save wrote.
+struct SaveResult: Sendable {
+    /// Temporary ID → permanent ID of each inserted object.
+    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// New `Z_OPT` of each inserted and updated object (by permanent ID).
+    var versions: [ManagedObjectID: Int64] = [:]
+    /// Rows re-read after the write, for objects with derived attributes.
+    var refreshed: [ManagedObjectID: RowSnapshot] = [:]
+}

@@ -1,0 +1,21 @@
+/// Why a store could not be opened or written.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The store was written by another model (hashes as base64).
+    case modelMismatch(storeHash: String, modelHash: String)
+    /// The file is not a store Faultline can open (e.g. no Z_METADATA).
+    case notAStore(String)
+    /// An object ID from another store, or of an entity the model lacks.
+    case foreignObjectID(String)
+    /// No row exists for the ID.
+    case objectNotFound(String)
+
+    public var description: String {
+        switch self {
+        case .modelMismatch(let store, let model):
+            return "the store was written by a model with version hash \(store); this model's hash is \(model)"
+        case .notAStore(let reason): return "not a Faultline store: \(reason)"
+        case .foreignObjectID(let id): return "object ID \(id) does not belong to this store"
+        case .objectNotFound(let id): return "no object with ID \(id) exists in the store"
+        }
+    }
+}
