@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// What a context promises about its own state: change tracking, rollback,
+/// reset, refresh, the did-save notification and merging other contexts' saves.
+@Suite("Context state and merging")
+struct ContextLifecycleTests {
+    @Test("Change tracking: inserted, updated and deleted sets; changedValues and committedValues")
+    func changeTracking() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            #expect(context.insertedObjects == [author])
+            #expect(context.hasChanges)
+            try context.save()
+            #expect(!context.hasChanges)
+            try author.setValue("Ursula K.", forKey: "name")
+            #expect(context.updatedObjects == [author])
+            #expect(author.changedValues()["name"] as? String == "Ursula K.")
+            #expect(author.committedValues(forKeys: ["name"])["name"] as? String == "Ursula")
+            try author.setValue("Ursula", forKey: "name")
+            #expect(author.changedValues().isEmpty)
+            context.delete(author)
+            #expect(context.deletedObjects == [author])
+        }
+    }
+
+    @Test("Rollback discards inserts, updates and deletes")
+    func rollback() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            try context.save()
+            try author.setValue("Changed", forKey: "name")
+            let extra = try context.insertNewObject(forEntityName: "Author")
+            try extra.setValue("Extra", forKey: "name")
+            context.rollback()
+            #expect(!context.hasChanges)
+            #expect(author.value(forKey: "name") as? String == "Ursula")
+            #expect(extra.managedObjectContext == nil)
+            context.delete(author)
+            context.rollback()
+            #expect(!author.isDeleted)
+            #expect(try context.count(for: FetchRequest(entityName: "Author")) == 1)
+        }
+    }
+
+    @Test("Reset forgets every object; refresh turns an object back into a fault")
+    func resetAndRefresh() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            try context.save()
+            try author.setValue("Unsaved", forKey: "name")
+            context.refresh(author, mergeChanges: false)
+            #expect(author.isFault)
+            #expect(author.value(forKey: "name") as? String == "Ursula")
+            let id = author.objectID
+            context.reset()
+            #expect(context.registeredObjects.isEmpty)
+            #expect(context.object(with: id) !== author)
+        }
+    }
+
+    @Test("A save posts the did-save notification with the object IDs; a merging context drops deleted objects and refreshes updated ones")
+    func notificationsAndMerging() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let writer = container.newBackgroundContext()
+        let reader = container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        let ids = try writer.performAndWait {
+            let keep = try writer.insertNewObject(forEntityName: "Author")
+            try keep.setValue("Keep", forKey: "name")
+            let drop = try writer.insertNewObject(forEntityName: "Author")
+            try drop.setValue("Drop", forKey: "name")
+            try writer.save()
+            return (keep.objectID, drop.objectID)
+        }
+        let (keep, drop) = try reader.performAndWait {
+            (try reader.existingObject(with: ids.0), try reader.existingObject(with: ids.1))
+        }
+        final class Received: @unchecked Sendable { var changes: ContextDidSave? }
+        let received = Received()
+        let observer = NotificationCenter.default.addObserver(
+            forName: .managedObjectContextDidSave, object: writer, queue: nil
+        ) { notification in
+            received.changes = notification.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try writer.performAndWait {
+            try writer.existingObject(with: ids.0).setValue("Kept", forKey: "name")
+            writer.delete(try writer.existingObject(with: ids.1))
+            try writer.save()
+        }
+        #expect(received.changes?.updatedObjectIDs == [ids.0])
+        #expect(received.changes?.deletedObjectIDs == [ids.1])
+        reader.performAndWait {
+            reader.processPendingChanges()
+            #expect(keep.isFault)
+            #expect(keep.value(forKey: "name") as? String == "Kept")
+            #expect(drop.isDeleted)
+            #expect(reader.registeredObject(for: ids.1) == nil)
+        }
+    }
+
+    @Test("The view context runs on the main actor")
+    @MainActor
+    func viewContext() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.viewContext
+        #expect(context === container.viewContext)
+        let author = try context.insertNewObject(forEntityName: "Author")
+        try author.setValue("Main", forKey: "name")
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Author")) == 1)
+    }
+
+    @Test("A staleness interval of zero ignores cached rows")
+    func staleness() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            try context.save()
+            _ = try context.fetch(FetchRequest(entityName: "Author"))
+            context.reset()
+            context.stalenessInterval = 0
+            let fresh = try #require(try context.fetch(FetchRequest(entityName: "Author")).first)
+            container.coordinator.resetCounters()
+            _ = fresh.value(forKey: "name")
+            #expect(context.counters.faultsFulfilledBySQL == 1)
+            #expect(container.coordinator.sqlCounters.statementsExecuted == 1)
+        }
+    }
+
+    @Test("Unknown keys and wrong types are typed errors that change nothing")
+    func badInput() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            #expect(throws: ObjectAccessError.unknownKey(entity: "Author", key: "nope")) {
+                try author.setValue(1, forKey: "nope")
+            }
+            #expect(throws: ObjectAccessError.self) { try author.setValue(Date(), forKey: "name") }
+            #expect(throws: ObjectAccessError.self) { try author.setValue("not an object", forKey: "publisher") }
+            #expect(throws: FetchError.unknownEntity("Nope")) { try context.fetch(FetchRequest(entityName: "Nope")) }
+            #expect(author.value(forKey: "name") == nil)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+@testable import Faultline
+
+/// The row cache is bounded and counts exactly.
+@Suite("Row cache")
+struct RowCacheTests {
+    private func id(_ key: Int64) -> ManagedObjectID {
+        ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: key)
+    }
+
+    private func snapshot(_ version: Int64) -> RowSnapshot {
+        RowSnapshot(entityIndex: 0, version: version, values: [.integer(version)], toOne: [])
+    }
+
+    @Test("Hits, misses and evictions are counted exactly; capacity is never exceeded", arguments: [1, 2, 3, 10])
+    func bounded(capacity: Int) {
+        let cache = RowCache(capacity: capacity)
+        cache.store((1...Int64(capacity + 5)).map { (id($0), snapshot($0)) })
+        #expect(cache.count == capacity)
+        #expect(cache.counters.evictions == 5)
+        let last = Int64(capacity + 5)
+        #expect(cache.snapshot(for: id(last))?.version == last)
+        #expect(cache.snapshot(for: id(1)) == nil)
+        #expect(cache.counters.hits == 1)
+        #expect(cache.counters.misses == 1)
+    }
+
+    @Test("CLOCK gives a recently read row a second chance")
+    func secondChance() {
+        let cache = RowCache(capacity: 2)
+        cache.store([(id(1), snapshot(1)), (id(2), snapshot(2))])
+        _ = cache.snapshot(for: id(1))
+        cache.store([(id(3), snapshot(3))])
+        #expect(cache.snapshot(for: id(1)) != nil)
+        #expect(cache.snapshot(for: id(2)) == nil)
+    }
+
+    @Test("Invalidation by ID and by entity")
+    func invalidation() {
+        let cache = RowCache(capacity: 10)
+        cache.store([(id(1), snapshot(1)), (id(2), snapshot(2))])
+        cache.invalidate([id(1)])
+        #expect(cache.snapshot(for: id(1)) == nil)
+        cache.invalidate(entities: [0])
+        #expect(cache.count == 0)
+        cache.store([(id(3), snapshot(3))])
+        #expect(cache.snapshot(for: id(3)) != nil)
+    }
+}

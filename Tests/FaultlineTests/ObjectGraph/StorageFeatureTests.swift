@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Composite attributes, ordered to-many, many-to-many, value encodings and
+/// derived attributes seen through the object graph.
+@Suite("Stored values through objects")
+struct StorageFeatureTests {
+    @Test("Composite attributes read and write as dictionaries and are stored flattened")
+    func composites() throws {
+        let model = ManagedObjectModel {
+            Entity("Theme") {
+                Attribute("name", .string)
+                Composite("colorScheme") {
+                    Attribute("primary", .string)
+                    Attribute("secondary", .string)
+                }
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let theme = try context.insertNewObject(forEntityName: "Theme")
+            try theme.setValue(["primary": "red", "secondary": "blue"], forKey: "colorScheme")
+            try context.save()
+            context.reset()
+            let fetched = try #require(try context.fetch(FetchRequest(entityName: "Theme")).first)
+            let scheme = try #require(fetched.value(forKey: "colorScheme") as? [String: Any])
+            #expect(scheme["primary"] as? String == "red")
+            #expect(fetched.value(forKey: "colorScheme.secondary") as? String == "blue")
+            let raw = try container.coordinator.withReader { try $0.rows("SELECT ZCOLORSCHEME_PRIMARY FROM ZTHEME") }
+            #expect(raw == [[.text("red")]])
+        }
+    }
+
+    @Test("Every attribute type round-trips through the store with Core Data's encodings")
+    func encodings() throws {
+        let model = ManagedObjectModel {
+            Entity("Sample") {
+                Attribute("small", .integer16)
+                Attribute("big", .integer64)
+                Attribute("flag", .boolean)
+                Attribute("ratio", .double)
+                Attribute("amount", .decimal)
+                Attribute("when", .date)
+                Attribute("id", .uuid)
+                Attribute("link", .uri)
+                Attribute("bytes", .binaryData)
+                Attribute("text", .string)
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let uuid = UUID()
+        let amount = try #require(Decimal(string: "12345.6789"))
+        try context.performAndWait {
+            let sample = try context.insertNewObject(forEntityName: "Sample")
+            try sample.setValue(Int16(-7), forKey: "small")
+            try sample.setValue(Int64.max, forKey: "big")
+            try sample.setValue(true, forKey: "flag")
+            try sample.setValue(0.1, forKey: "ratio")
+            try sample.setValue(amount, forKey: "amount")
+            try sample.setValue(Date(timeIntervalSinceReferenceDate: 12.5), forKey: "when")
+            try sample.setValue(uuid, forKey: "id")
+            try sample.setValue(URL(string: "https://example.com/a?b=c"), forKey: "link")
+            try sample.setValue(Data([0, 1, 2]), forKey: "bytes")
+            try sample.setValue("Ünïcödé", forKey: "text")
+            try context.save()
+            context.reset()
+            container.coordinator.rowCache.removeAll()
+            let read = try #require(try context.fetch(FetchRequest(entityName: "Sample")).first)
+            #expect(read.value(forKey: "small") as? Int64 == -7)
+            #expect(read.value(forKey: "big") as? Int64 == Int64.max)
+            #expect(read.value(forKey: "flag") as? Bool == true)
+            #expect(read.value(forKey: "ratio") as? Double == 0.1)
+            #expect(read.value(forKey: "amount") as? Decimal == amount)
+            #expect(read.value(forKey: "when") as? Date == Date(timeIntervalSinceReferenceDate: 12.5))
+            #expect(read.value(forKey: "id") as? UUID == uuid)
+            #expect((read.value(forKey: "link") as? URL)?.absoluteString == "https://example.com/a?b=c")
+            #expect(read.value(forKey: "bytes") as? Data == Data([0, 1, 2]))
+            #expect(read.value(forKey: "text") as? String == "Ünïcödé")
+            let raw = try container.coordinator.withReader { try $0.rows("SELECT typeof(ZID), length(ZID), ZWHEN FROM ZSAMPLE") }
+            #expect(raw == [[.text("blob"), .integer(16), .real(12.5)]])
+        }
+    }
+
+    @Test("Ordered to-many keeps its order through a save; many-to-many writes its join table")
+    func orderedAndManyToMany() throws {
+        let model = ManagedObjectModel {
+            Entity("Playlist") {
+                Attribute("name", .string)
+                Relationship("songs", to: "Song", inverse: "playlist", toMany: true, ordered: true)
+                Relationship("tags", to: "Tag", inverse: "playlists", toMany: true)
+            }
+            Entity("Song") {
+                Attribute("title", .string)
+                Relationship("playlist", to: "Playlist", inverse: "songs")
+            }
+            Entity("Tag") {
+                Attribute("label", .string)
+                Relationship("playlists", to: "Playlist", inverse: "tags", toMany: true)
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let playlist = try context.insertNewObject(forEntityName: "Playlist")
+            for title in ["c", "a", "b"] {
+                let song = try context.insertNewObject(forEntityName: "Song")
+                try song.setValue(title, forKey: "title")
+                try playlist.addObject(song, toRelationship: "songs")
+            }
+            let tag = try context.insertNewObject(forEntityName: "Tag")
+            try tag.addObject(playlist, toRelationship: "playlists")
+            try context.save()
+            context.reset()
+            let read = try #require(try context.fetch(FetchRequest(entityName: "Playlist")).first)
+            let titles = (read.value(forKey: "songs") as? [ManagedObject])?.compactMap { $0.value(forKey: "title") as? String }
+            #expect(titles == ["c", "a", "b"])
+            #expect((read.value(forKey: "tags") as? [ManagedObject])?.count == 1)
+        }
+    }
+
+    @Test("Derived attributes are right on the objects after a save")
+    func derivedAfterSave() throws {
+        let (container, url) = try LibraryModel.container(ShopModel.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let category = try context.insertNewObject(forEntityName: "Category")
+            try category.setValue("News", forKey: "name")
+            for index in 0..<3 {
+                let article = try context.insertNewObject(forEntityName: "Article")
+                try article.setValue("Café \(index)", forKey: "title")
+                try article.setValue(Int64(index * 10), forKey: "views")
+                try article.setValue(category, forKey: "category")
+            }
+            try context.save()
+            #expect(category.value(forKey: "articlesCount") as? Int64 == 3)
+            #expect(category.value(forKey: "totalViews") as? Int64 == 30)
+            let article = try #require((category.value(forKey: "articles") as? [ManagedObject])?.first)
+            #expect(article.value(forKey: "categoryName") as? String == "News")
+            #expect((article.value(forKey: "searchTitle") as? String)?.hasPrefix("cafe ") == true)
+            #expect(throws: ObjectAccessError.readOnly(entity: "Category", key: "articlesCount")) {
+                try category.setValue(9, forKey: "articlesCount")
+            }
+        }
+    }
+}
