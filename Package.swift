@@ -33,10 +33,21 @@ let package = Package(
         .target(name: "Faultline", dependencies: ["FaultlineSQLite"]),
         .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc"]),
         .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench"]),
+        // Data sets and fixtures the suites share.
+        .target(
+            name: "BenchmarkData",
+            dependencies: ["FaultlineBench", "CSQLiteReference"],
+            path: "Benchmarks/Shared"
+        ),
         .executableTarget(
             name: "Reference",
-            dependencies: ["FaultlineBench", "FaultlineSQLite", "CSQLiteReference"],
+            dependencies: ["FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
             path: "Benchmarks/Reference"
+        ),
+        .executableTarget(
+            name: "Inserts",
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
+            path: "Benchmarks/Inserts"
         ),
         .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
         .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite"]),

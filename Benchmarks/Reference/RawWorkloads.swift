@@ -1,3 +1,4 @@
+import BenchmarkData
 import CSQLiteReference
 import FaultlineSQLite
 

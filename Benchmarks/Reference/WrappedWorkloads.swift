@@ -1,3 +1,4 @@
+import BenchmarkData
 import FaultlineSQLite
 
 /// The same workloads through FaultlineSQLite's cached statements.

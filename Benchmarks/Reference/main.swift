@@ -1,3 +1,4 @@
+import BenchmarkData
 import FaultlineBench
 import FaultlineSQLite
 import Foundation

@@ -53,6 +53,25 @@ int fl_ref_insert(sqlite3 *db, sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite
     return SQLITE_OK;
 }
 
+int fl_ref_insert_keyed(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                        const fl_ref_articles *a, int64_t first_key, int64_t entity_number,
+                        fl_ref_counters *counters) {
+    int rc;
+    if ((rc = run_to_done(begin, counters)) != SQLITE_OK) return rc;
+    for (int64_t i = 0; i < a->count; i++) {
+        sqlite3_bind_int64(insert, 1, first_key + i);
+        sqlite3_bind_int64(insert, 2, entity_number);
+        sqlite3_bind_int64(insert, 3, 1);
+        sqlite3_bind_text(insert, 4, a->titles[i], a->title_lengths[i], SQLITE_STATIC);
+        sqlite3_bind_text(insert, 5, a->bodies[i], a->body_lengths[i], SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 6, a->views[i]);
+        sqlite3_bind_double(insert, 7, a->created[i]);
+        sqlite3_bind_int64(insert, 8, a->category_ids[i]);
+        if ((rc = run_to_done(insert, counters)) != SQLITE_OK) return rc;
+    }
+    return run_to_done(commit, counters);
+}
+
 static int64_t read_row(sqlite3_stmt *query) {
     int64_t sum = 0;
     int columns = sqlite3_column_count(query);

@@ -159,6 +159,13 @@ public final class Connection {
     /// The rowid of the most recent successful INSERT.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Lends the raw `sqlite3*` handle, for the raw SQLite reference loops the
+    /// benchmarks compare against (they must run on a connection with the
+    /// store's SQL functions registered). Do not close it or keep it.
+    public func withUnsafeHandle<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try body(handle)
+    }
+
     /// Whether no transaction is open.
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 }

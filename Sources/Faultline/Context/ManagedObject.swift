@@ -26,7 +26,7 @@ import Foundation
 /// What only a context can hand to a managed object's initializer.
 public struct ObjectConstruction {
     let context: ManagedObjectContext
-    let entityIndex: Int
+    let runtime: EntityRuntime
     let id: ManagedObjectID
 }
 
@@ -37,18 +37,23 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The context the object belongs to (nil once the context is gone).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
     let entityIndex: Int
+    let runtime: EntityRuntime
 
-    var isFaultStorage = true
+    // Objects are confined to their context's queue, so the hot fields skip
+    // Swift's dynamic exclusivity checks.
+    @exclusivity(unchecked) var isFaultStorage = true
     var isInsertedStorage = false
     var isDeletedStorage = false
-    var values: [AttributeValue] = []
+    /// Whether the context lists the object among its changed ones.
+    @exclusivity(unchecked) var isTrackedAsChanged = false
+    @exclusivity(unchecked) var values: [AttributeValue] = []
     /// The committed row: last read or saved.
     var committed: RowSnapshot?
-    var toOne: [ToOneState] = []
-    var toMany: [ToManyState?] = []
-    var changedAttributes: [Bool] = []
-    var changedRelationships: [Bool] = []
-    var changeCount = 0
+    @exclusivity(unchecked) var toOne: [ToOneState] = []
+    @exclusivity(unchecked) var toMany: [ToManyState?] = []
+    @exclusivity(unchecked) var changedAttributes: [Bool] = []
+    @exclusivity(unchecked) var changedRelationships: [Bool] = []
+    @exclusivity(unchecked) var changeCount = 0
     /// Faults fetched together with `fetchBatchSize`; firing one loads all.
     var batch: FaultBatch?
 
@@ -56,16 +61,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(_ construction: ObjectConstruction) {
         objectID = construction.id
         managedObjectContext = construction.context
-        entityIndex = construction.entityIndex
+        runtime = construction.runtime
+        entityIndex = construction.runtime.entity.index
     }
 
     public static func == (left: ManagedObject, right: ManagedObject) -> Bool { left === right }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// The entity, from the context's model.
-    public var entity: CheckedEntity? {
-        managedObjectContext?.coordinator.model.entities[entityIndex]
-    }
+    /// The entity.
+    public var entity: CheckedEntity? { runtime.entity }
 
     /// Whether the object holds only its ID so far.
     public var isFault: Bool { isFaultStorage }
@@ -95,7 +99,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open func didSave() {}
     /// Called when the object is deleted, before delete rules run.
     open func prepareForDeletion() {}
-    /// Validation before inserting; throw a `ValidationError.Failure` to refuse.
+    /// Whether the class implements `validateValue(_:forKey:)`; the save only
+    /// calls it, per changed key, for classes that say so (it costs a dynamic
+    /// value per attribute).
+    open class var validatesKeys: Bool { false }
+
+    /// Validation before inserting; throw a `ValidationIssue.custom(…)` to refuse.
     open func validateForInsert() throws {}
     open func validateForUpdate() throws {}
     /// Throwing refuses the deletion: the object stays.
@@ -117,11 +126,15 @@ final class ToManyState {
     var members: [ManagedObject]?
     var memberSet = Set<ObjectIdentifier>()
     var pendingAdds: [ManagedObject] = []
+    private var pendingAddSet = Set<ObjectIdentifier>()
     var pendingRemoves = Set<ObjectIdentifier>()
 
     var isLoaded: Bool { members != nil }
 
     func contains(_ object: ManagedObject) -> Bool { memberSet.contains(ObjectIdentifier(object)) }
+
+    /// Whether `object` waits to be added when the relationship loads.
+    func isPendingAdd(_ object: ManagedObject) -> Bool { pendingAddSet.contains(ObjectIdentifier(object)) }
 
     func load(_ stored: [ManagedObject]) {
         var list = stored.filter { !pendingRemoves.contains(ObjectIdentifier($0)) }
@@ -130,6 +143,7 @@ final class ToManyState {
         members = list
         memberSet = set
         pendingAdds = []
+        pendingAddSet = []
         pendingRemoves = []
     }
 
@@ -139,7 +153,7 @@ final class ToManyState {
         let key = ObjectIdentifier(object)
         guard members != nil else {
             pendingRemoves.remove(key)
-            if !pendingAdds.contains(where: { $0 === object }) { pendingAdds.append(object) }
+            if pendingAddSet.insert(key).inserted { pendingAdds.append(object) }
             return true
         }
         guard memberSet.insert(key).inserted else { return false }
@@ -152,7 +166,7 @@ final class ToManyState {
     func remove(_ object: ManagedObject) -> Bool {
         let key = ObjectIdentifier(object)
         guard members != nil else {
-            pendingAdds.removeAll { $0 === object }
+            if pendingAddSet.remove(key) != nil { pendingAdds.removeAll { $0 === object } }
             pendingRemoves.insert(key)
             return true
         }

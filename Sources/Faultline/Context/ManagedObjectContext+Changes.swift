@@ -23,12 +23,12 @@ extension ManagedObjectContext {
     }
 
     func insertObject(entityIndex: Int) -> ManagedObject {
-        let entity = coordinator.model.entities[entityIndex]
+        let runtime = coordinator.runtimes[entityIndex]
         let id = ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
         let object = makeObject(id: id, entityIndex: entityIndex)
-        object.values = entity.attributes.map { $0.defaultValue ?? .null }
-        object.toOne = Array(repeating: .object(nil), count: entity.relationships.count)
-        for index in entity.relationships.indices where entity.relationships[index].isToMany {
+        object.values = runtime.defaults
+        object.toOne = Array(repeating: .object(nil), count: runtime.isToMany.count)
+        for index in runtime.isToMany.indices where runtime.isToMany[index] {
             let state = ToManyState()
             state.load([])
             object.toMany[index] = state
@@ -127,8 +127,7 @@ extension ManagedObjectContext {
                 refresh(object, mergeChanges: false)
             }
         }
-        changed.removeAll()
-        changeOrder.removeAll()
+        forgetAllChanges()
         pendingDeletes.removeAll()
         pendingJoinInserts.removeAll()
         pendingJoinDeletes.removeAll()
@@ -145,8 +144,7 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         registered.removeAll()
-        changed.removeAll()
-        changeOrder.removeAll()
+        forgetAllChanges()
         pendingDeletes.removeAll()
         pendingJoinInserts.removeAll()
         pendingJoinDeletes.removeAll()

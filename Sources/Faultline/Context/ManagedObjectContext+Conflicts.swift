@@ -117,7 +117,7 @@ extension ManagedObjectContext {
                 }
             }
             for index in other.toMany.indices {
-                guard let state = other.toMany[index], state.contains(object) || state.pendingAdds.contains(where: { $0 === object })
+                guard let state = other.toMany[index], state.contains(object) || state.isPendingAdd(object)
                 else { continue }
                 state.remove(object)
                 if let replacement { state.add(replacement) }

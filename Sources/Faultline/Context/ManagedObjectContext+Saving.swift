@@ -65,37 +65,34 @@ extension ManagedObjectContext {
     func buildRequest() -> (SaveRequest, SavedObjects) {
         var request = SaveRequest()
         var saved = SavedObjects()
-        let model = coordinator.model
         for object in changedInOrder {
-            let entity = model.entities[object.entityIndex]
+            let runtime = object.runtime
             if object.isInsertedStorage && object.isDeletedStorage {
                 saved.discarded.append(object)
             } else if object.isInsertedStorage {
                 saved.inserted.append(object)
                 request.inserts.append(SaveRequest.Insert(
                     id: object.objectID, values: object.values,
-                    toOne: entity.relationships.indices.map { entity.relationships[$0].isToMany ? nil : toOneID(object, $0) }))
-                request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: false)
+                    toOne: runtime.isToMany.indices.map { runtime.isToMany[$0] ? nil : toOneID(object, $0) }))
+                if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: false) }
             } else if object.isDeletedStorage {
                 saved.deleted.append(object)
                 request.deletes.append(SaveRequest.Delete(id: object.objectID, version: object.committed?.version ?? 1))
             } else if object.changeCount > 0 {
                 saved.updated.append(object)
                 var attributes: [(index: Int, value: AttributeValue)] = []
-                for (index, isChanged) in object.changedAttributes.enumerated()
-                where isChanged && !entity.attributes[index].isDerived && !entity.attributes[index].isTransient {
+                for (index, isChanged) in object.changedAttributes.enumerated() where isChanged && runtime.isWritten[index] {
                     attributes.append((index, object.values[index]))
                 }
                 var toOne: [(index: Int, destination: ManagedObjectID?)] = []
-                for (index, isChanged) in object.changedRelationships.enumerated()
-                where isChanged && !entity.relationships[index].isToMany {
+                for (index, isChanged) in object.changedRelationships.enumerated() where isChanged && !runtime.isToMany[index] {
                     toOne.append((index, toOneID(object, index)))
                 }
                 request.updates.append(SaveRequest.Update(
                     id: object.objectID, version: object.committed?.version ?? 1, attributes: attributes, toOne: toOne))
-                request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true)
+                if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
             }
-            appendPositions(of: object, to: &request)
+            if runtime.hasOrderedToMany { appendPositions(of: object, to: &request) }
         }
         let gone = Set(saved.discarded.map(ObjectIdentifier.init))
         for (_, (first, second, layout)) in pendingJoinInserts
@@ -121,8 +118,8 @@ extension ManagedObjectContext {
     /// Ordering positions of changed ordered to-many relationships.
     private func appendPositions(of object: ManagedObject, to request: inout SaveRequest) {
         guard !object.isDeletedStorage else { return }
-        let entity = coordinator.model.entities[object.entityIndex]
-        for (index, isChanged) in object.changedRelationships.enumerated() where isChanged && entity.relationships[index].isOrdered {
+        let relationships = object.runtime.entity.relationships
+        for (index, isChanged) in object.changedRelationships.enumerated() where isChanged && relationships[index].isOrdered {
             guard let members = object.toMany[index]?.members else { continue }
             switch coordinator.plans[object.entityIndex].mapping.relationships[index] {
             case let .destinationKey(table, _, order?, _):
@@ -144,7 +141,7 @@ extension ManagedObjectContext {
     }
 
     func uniquenessChecks(for object: ManagedObject, onlyChanged: Bool) -> [SaveRequest.UniquenessCheck] {
-        let entity = coordinator.model.entities[object.entityIndex]
+        let entity = object.runtime.entity
         let mapping = coordinator.plans[object.entityIndex].mapping
         var checks: [SaveRequest.UniquenessCheck] = []
         for constraint in entity.uniquenessConstraints {
@@ -181,7 +178,6 @@ extension ManagedObjectContext {
     }
 
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
-        let model = coordinator.model
         for object in saved.discarded { detach(object) }
         var insertedIDs = Set<ManagedObjectID>()
         for object in saved.inserted {
@@ -197,19 +193,18 @@ extension ManagedObjectContext {
             if let refreshed = result.refreshed[object.objectID] {
                 for index in coordinator.plans[object.entityIndex].derivedAttributes { object.values[index] = refreshed.values[index] }
             }
-            let entity = model.entities[object.entityIndex]
+            let isToMany = object.runtime.isToMany
             object.committed = RowSnapshot(
                 entityIndex: object.entityIndex, version: result.versions[object.objectID] ?? (object.committed?.version ?? 1),
                 values: object.values,
-                toOne: entity.relationships.indices.map { entity.relationships[$0].isToMany ? nil : toOneID(object, $0) })
+                toOne: isToMany.indices.map { isToMany[$0] ? nil : toOneID(object, $0) })
             object.resetChangeFlags()
         }
         for object in saved.deleted {
             registered[object.objectID] = nil
             detach(object)
         }
-        changed.removeAll()
-        changeOrder.removeAll()
+        forgetAllChanges()
         pendingJoinInserts.removeAll()
         pendingJoinDeletes.removeAll()
         pendingHiddenKeys.removeAll()

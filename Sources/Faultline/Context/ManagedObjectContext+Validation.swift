@@ -4,9 +4,9 @@
 extension ManagedObjectContext {
     func validate() -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
-        let model = coordinator.model
         for object in changedInOrder {
-            let entity = model.entities[object.entityIndex]
+            let entity = object.runtime.entity
+            let validatesKeys = type(of: object).validatesKeys
             func issue(_ key: String?, _ code: ValidationCode, _ message: String) {
                 issues.append(ValidationIssue(objectID: object.objectID, entity: entity.name, key: key, code: code, message: message))
             }
@@ -41,7 +41,7 @@ extension ManagedObjectContext {
                 for failure in attribute.validationRules.failures(for: value) {
                     issue(attribute.name, ValidationCode(failure.code), "\(attribute.name): \(failure)")
                 }
-                if object.changedAttributes[attribute.index] || object.isInsertedStorage {
+                if validatesKeys, object.changedAttributes[attribute.index] || object.isInsertedStorage {
                     run { try object.validateValue(object.value(forKey: attribute.name), forKey: attribute.name) }
                 }
             }

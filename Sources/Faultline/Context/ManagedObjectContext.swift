@@ -130,12 +130,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func makeObject(id: ManagedObjectID, entityIndex: Int) -> ManagedObject {
         let type = classes.type(forEntityIndex: entityIndex)
-        let object = type.init(ObjectConstruction(context: self, entityIndex: entityIndex, id: id))
-        let entity = coordinator.model.entities[entityIndex]
-        object.toOne = Array(repeating: .id(nil), count: entity.relationships.count)
-        object.toMany = Array(repeating: nil, count: entity.relationships.count)
-        object.changedAttributes = Array(repeating: false, count: entity.attributes.count)
-        object.changedRelationships = Array(repeating: false, count: entity.relationships.count)
+        let runtime = coordinator.runtimes[entityIndex]
+        let object = type.init(ObjectConstruction(context: self, runtime: runtime, id: id))
+        let relationships = runtime.isToMany.count
+        object.toOne = Array(repeating: .id(nil), count: relationships)
+        object.toMany = Array(repeating: nil, count: relationships)
+        object.changedAttributes = Array(repeating: false, count: runtime.defaults.count)
+        object.changedRelationships = Array(repeating: false, count: relationships)
         counters.objectsMaterialized += 1
         return object
     }
@@ -144,14 +145,26 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var mutations: Int { mutationCounter }
 
     /// Marks `object` as having unsaved changes.
+    @inline(__always)
     func noteChange(_ object: ManagedObject) {
         mutationCounter &+= 1
-        if changed.updateValue(object, forKey: ObjectIdentifier(object)) == nil { changeOrder.append(object) }
+        guard !object.isTrackedAsChanged else { return }
+        object.isTrackedAsChanged = true
+        changed[ObjectIdentifier(object)] = object
+        changeOrder.append(object)
     }
 
     /// Forgets every change-tracking entry of `object`.
     func forgetChanges(of object: ManagedObject) {
         changed[ObjectIdentifier(object)] = nil
+        object.isTrackedAsChanged = false
+    }
+
+    /// Forgets every change-tracking entry.
+    func forgetAllChanges() {
+        for object in changed.values { object.isTrackedAsChanged = false }
+        changed.removeAll()
+        changeOrder.removeAll()
     }
 
     /// Changed objects in the order they first changed.

@@ -92,7 +92,12 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
             return nil
         }
     }
-    public var attributeValue: AttributeValue { map(\.attributeValue) ?? .null }
+    public var attributeValue: AttributeValue {
+        switch self {
+        case .some(let wrapped): return wrapped.attributeValue
+        case .none: return .null
+        }
+    }
 }
 
 /// Resolves a property name to its index once per inheritance hierarchy: a key
@@ -107,13 +112,11 @@ public final class PropertySlot: Sendable {
 
     @inline(__always)
     func index(in object: ManagedObject, attribute: Bool) -> Int? {
-        guard let context = object.managedObjectContext else { return nil }
-        let entity = context.coordinator.model.entities[object.entityIndex]
-        let root = entity.rootEntityIndex + 1
+        let root = object.runtime.rootIndex + 1
         let cached = cache.load(ordering: .relaxed)
         if cached >> 32 == root { return cached & 0xFFFF_FFFF }
         let found: Int?
-        switch entity.propertyByName[name] {
+        switch object.runtime.entity.propertyByName[name] {
         case .attribute(let index)? where attribute: found = index
         case .relationship(let index)? where !attribute: found = index
         default: found = nil

@@ -31,6 +31,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Tells this coordinator's object IDs from other stores'.
     public let identifier: UInt32
     let plans: [EntityStorePlan]
+    let runtimes: [EntityRuntime]
     /// For each entity, the entities whose derived attributes read its rows
     /// (their cached rows go stale when its rows change).
     let derivedDependents: [Set<Int>]
@@ -50,6 +51,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.rowCache = RowCache(capacity: rowCacheCapacity)
         self.identifier = UInt32.random(in: 1...UInt32.max)
         self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
+        self.runtimes = model.entities.map(EntityRuntime.init)
         self.derivedDependents = DerivedDependencies.dependents(in: model)
         let connection = try Self.open(location)
         try Self.prepareStore(schema: schema, on: connection)

@@ -77,7 +77,7 @@ struct FaultingTests {
             try author.setValue("Renamed", forKey: "name")
             try first.save()
         }
-        try second.performAndWait {
+        second.performAndWait {
             container.coordinator.resetCounters()
             let before = second.counters.faultsFulfilledBySQL
             for id in ids { _ = second.object(with: id).value(forKey: "name") }

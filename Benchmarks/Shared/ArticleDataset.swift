@@ -5,13 +5,13 @@ import FaultlineBench
 /// deterministically (same seed, same rows in every run) and held twice: as
 /// Swift values for the FaultlineSQLite side and as C arrays for the raw side,
 /// so both bind exactly the same bytes and neither pays for conversion.
-final class ArticleDataset {
-    let count: Int
-    let titles: [String]
-    let bodies: [String]
-    let views: [Int64]
-    let created: [Double]
-    let categoryIDs: [Int64]
+public final class ArticleDataset {
+    public let count: Int
+    public let titles: [String]
+    public let bodies: [String]
+    public let views: [Int64]
+    public let created: [Double]
+    public let categoryIDs: [Int64]
 
     private let textArena: UnsafeMutablePointer<CChar>
     private let titlePointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
@@ -19,7 +19,7 @@ final class ArticleDataset {
     private let titleLengths: [Int32]
     private let bodyLengths: [Int32]
 
-    init(count: Int, seed: UInt64 = 0x5EED) {
+    public init(count: Int, seed: UInt64 = 0x5EED) {
         var random = SeededRandom(seed: seed)
         let words = ["fault", "line", "sqlite", "row", "cache", "prefetch", "batch", "trigger",
                      "café", "crème", "index", "merge", "policy", "graph", "object", "context"]
@@ -62,7 +62,7 @@ final class ArticleDataset {
 
     /// Calls `body` with the C view of the rows in `range` (all by default);
     /// valid only inside `body`.
-    func withCArticles<Result>(
+    public func withCArticles<Result>(
         _ range: Range<Int>? = nil, _ body: (UnsafePointer<fl_ref_articles>) throws -> Result
     ) rethrows -> Result {
         let range = range ?? 0..<count
@@ -90,7 +90,7 @@ final class ArticleDataset {
     }
 
     /// `count` primary keys drawn uniformly from 1...rows, the same every run.
-    static func lookupKeys(count: Int, rows: Int, seed: UInt64 = 0x10C0) -> [Int64] {
+    public static func lookupKeys(count: Int, rows: Int, seed: UInt64 = 0x10C0) -> [Int64] {
         var random = SeededRandom(seed: seed)
         return (0..<count).map { _ in Int64(random.next() % UInt64(max(rows, 1))) + 1 }
     }

@@ -1,0 +1,108 @@
+import BenchmarkData
+import CSQLiteReference
+import Faultline
+import FaultlineBench
+import FaultlineSQLite
+import Foundation
+
+/// One iteration's store: a fresh file with the categories already saved.
+final class InsertFixture {
+    let url: URL
+    let container: PersistentContainer
+    let context: ManagedObjectContext
+    let categories: [ManagedObject]
+
+    init(withTriggers: Bool) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-inserts-\(UUID().uuidString).sqlite")
+        container = try PersistentContainer(model: InsertsModel.model(withTriggers: withTriggers), location: .file(url))
+        try container.register(Article.self, forEntityName: "Article")
+        context = container.newBackgroundContext()
+        let context = self.context
+        categories = try context.performAndWait {
+            var created: [ManagedObject] = []
+            for index in 0..<InsertsModel.categoryCount {
+                let category = try context.insertNewObject(forEntityName: "Category")
+                try category.setValue("Category \(index)", forKey: "name")
+                created.append(category)
+            }
+            try context.save()
+            return created
+        }
+    }
+
+    /// Inserts `dataset` object by object, saving every `saveEvery` objects (0: once at the end).
+    func insertPerObject(_ dataset: ArticleDataset, saveEvery: Int) throws {
+        let context = self.context
+        let categories = self.categories
+        try context.performAndWait {
+            for row in 0..<dataset.count {
+                let article = try context.insertObject(Article.self)
+                article[Article.title] = dataset.titles[row]
+                article[Article.body] = dataset.bodies[row]
+                article[Article.views] = dataset.views[row]
+                article[Article.created] = Date(timeIntervalSinceReferenceDate: dataset.created[row])
+                article[Article.category] = categories[Int(dataset.categoryIDs[row] - 1)]
+                if saveEvery > 0, (row + 1) % saveEvery == 0 { try context.save() }
+            }
+            try context.save()
+        }
+    }
+
+    func remove() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+}
+
+/// The raw line: the SQLite C API inserting the same rows into the same table
+/// (triggers included) on a connection with the store's SQL functions.
+final class RawInsertFixture {
+    let fixture: InsertFixture
+    let connection: Connection
+    private var statements: [OpaquePointer] = []
+    let insert: OpaquePointer
+    let begin: OpaquePointer
+    let commit: OpaquePointer
+
+    init(withTriggers: Bool) throws {
+        fixture = try InsertFixture(withTriggers: withTriggers)
+        connection = try Connection(.file(fixture.url.path))
+        try StoreFunctions.register(on: connection)
+        var prepared: [OpaquePointer] = []
+        try connection.withUnsafeHandle { db in
+            var counters = fl_ref_counters()
+            for sql in [InsertsModel.rawInsert, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"] {
+                var statement: OpaquePointer?
+                guard fl_ref_prepare(db, sql, &statement, &counters) == SQLITE_OK, let statement else {
+                    throw InsertsError("raw: cannot prepare \(sql)")
+                }
+                prepared.append(statement)
+            }
+        }
+        statements = prepared
+        insert = prepared[0]
+        begin = prepared[1]
+        commit = prepared[2]
+    }
+
+    func run(_ dataset: ArticleDataset) throws {
+        var counters = fl_ref_counters()
+        // Keys after the categories' block, as a key reservation would hand out.
+        let code = dataset.withCArticles { articles in
+            fl_ref_insert_keyed(insert, begin, commit, articles, 1, 1, &counters)
+        }
+        var recorded = SQLiteCounters()
+        recorded.statementsExecuted = Int(counters.statements_executed)
+        recorded.vmSteps = Int(counters.vm_steps)
+        SQLiteCounters.recordExternalWork(recorded)
+        guard code == SQLITE_OK else { throw InsertsError("raw insert failed with SQLite code \(code)") }
+    }
+
+    deinit {
+        statements.forEach(fl_ref_finalize)
+    }
+}
+
+struct InsertsError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,62 @@
+import BenchmarkData
+import Faultline
+import FaultlineBench
+import Foundation
+
+// The Inserts suite: batch or per-object? Every line inserts the same articles
+// (title, body, views, created, category) into a fresh store whose Article has a
+// canonical search column and whose Category a derived article count, and is
+// reported as a ratio to the SQLite C API inserting the same rows into the same
+// table, triggers included. The `noTriggers` lines use the same entity without
+// derived attributes, so the cost of trigger maintenance is a line of its own.
+
+let rowCounts = CommandLine.arguments.contains("--profile-full") ? [1_000, 10_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000]
+/// Saving after every object costs a transaction each: capped.
+let saveEachCap = 10_000
+
+final class Datasets {
+    private var cache: [Int: ArticleDataset] = [:]
+    func rows(_ count: Int) -> ArticleDataset {
+        if let dataset = cache[count] { return dataset }
+        let dataset = ArticleDataset(count: count)
+        cache[count] = dataset
+        return dataset
+    }
+}
+let datasets = Datasets()
+
+var benchmarks: [Benchmark] = []
+for rows in rowCounts {
+    for withTriggers in [true, false] {
+        let suffix = withTriggers ? "" : ".noTriggers"
+        let reference = "raw.insert" + suffix
+        let parameters: KeyValuePairs<String, ParameterValue> = ["rows": .int(rows)]
+        benchmarks.append(Benchmark(
+            reference, parameters: parameters, items: rows,
+            setUp: { () throws -> RawInsertFixture in
+                _ = datasets.rows(rows)
+                return try RawInsertFixture(withTriggers: withTriggers)
+            },
+            measure: { fixture in try fixture.run(datasets.rows(rows)) },
+            tearDown: { fixture in fixture.fixture.remove() }))
+        for (name, saveEvery) in [("perObject.saveAtEnd", 0), ("perObject.saveEvery1000", 1_000), ("perObject.saveEach", 1)] {
+            if saveEvery == 1, rows > saveEachCap { continue }
+            benchmarks.append(Benchmark(
+                name + suffix, parameters: parameters, items: rows, reference: reference,
+                setUp: { () throws -> InsertFixture in
+                    _ = datasets.rows(rows)
+                    return try InsertFixture(withTriggers: withTriggers)
+                },
+                measure: { fixture in try fixture.insertPerObject(datasets.rows(rows), saveEvery: saveEvery) },
+                tearDown: { fixture in fixture.remove() }))
+        }
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--profile-full" }
+let status = BenchmarkSuite("Inserts", benchmarks: benchmarks).run(
+    arguments: arguments, interactive: isatty(STDOUT_FILENO) != 0
+) { text in
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+exit(status)

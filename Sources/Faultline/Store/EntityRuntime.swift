@@ -1,0 +1,28 @@
+/// Per-entity facts the object graph consults on every insert, access and
+/// save, computed once when the coordinator opens. A class, so reading a field
+/// never copies the (large) `CheckedEntity` value.
+final class EntityRuntime: Sendable {
+    let entity: CheckedEntity
+    let rootIndex: Int
+    let defaults: [AttributeValue]
+    let isToMany: [Bool]
+    /// Attributes a save writes (neither derived nor transient).
+    let isWritten: [Bool]
+    let hasConstraints: Bool
+    let hasOrderedToMany: Bool
+    /// Whether any attribute is required, has rules, or a relationship has a
+    /// count bound or is required: validation has something to check.
+    let hasRules: Bool
+
+    init(_ entity: CheckedEntity) {
+        self.entity = entity
+        rootIndex = entity.rootEntityIndex
+        defaults = entity.attributes.map { $0.defaultValue ?? .null }
+        isToMany = entity.relationships.map(\.isToMany)
+        isWritten = entity.attributes.map { !$0.isDerived && !$0.isTransient }
+        hasConstraints = !entity.uniquenessConstraints.isEmpty
+        hasOrderedToMany = entity.relationships.contains { $0.isToMany && $0.isOrdered }
+        hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
+            || entity.relationships.contains { $0.minCount > 0 || $0.maxCount > 0 || (!$0.isOptional && !$0.isToMany) }
+    }
+}
