@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SUITES=(Reference)
+SUITES=(Reference Inserts)
 
 install_dependencies() {
     local missing=()
