@@ -51,8 +51,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var committed: RowSnapshot?
     @exclusivity(unchecked) var toOne: [ToOneState] = []
     @exclusivity(unchecked) var toMany: [ToManyState?] = []
-    @exclusivity(unchecked) var changedAttributes: [Bool] = []
-    @exclusivity(unchecked) var changedRelationships: [Bool] = []
+    @exclusivity(unchecked) var changedAttributes = ChangeMask(count: 0)
+    @exclusivity(unchecked) var changedRelationships = ChangeMask(count: 0)
     @exclusivity(unchecked) var changeCount = 0
     /// Faults fetched together with `fetchBatchSize`; firing one loads all.
     var batch: FaultBatch?

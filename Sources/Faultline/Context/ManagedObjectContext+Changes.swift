@@ -97,8 +97,8 @@ extension ManagedObjectContext {
             object.committed = nil
             for index in object.toOne.indices { object.toOne[index] = .id(nil) }
             for index in object.toMany.indices { object.toMany[index] = nil }
-            for index in object.changedAttributes.indices { object.changedAttributes[index] = false }
-            for index in object.changedRelationships.indices { object.changedRelationships[index] = false }
+            object.changedAttributes.clearAll()
+            object.changedRelationships.clearAll()
             object.changeCount = 0
             return
         }

@@ -242,8 +242,8 @@ extension ManagedObjectContext {
 
 extension ManagedObject {
     func resetChangeFlags() {
-        for index in changedAttributes.indices { changedAttributes[index] = false }
-        for index in changedRelationships.indices { changedRelationships[index] = false }
+        changedAttributes.clearAll()
+        changedRelationships.clearAll()
         changeCount = 0
     }
 }

@@ -11,13 +11,7 @@ extension ManagedObjectContext {
                 issues.append(ValidationIssue(objectID: object.objectID, entity: entity.name, key: key, code: code, message: message))
             }
             func run(_ check: () throws -> Void) {
-                do { try check() } catch let failure as CustomValidationFailure {
-                    issue(failure.key, failure.code, failure.message)
-                } catch let failure as ValidationIssue {
-                    issue(failure.key, failure.code, failure.message)
-                } catch {
-                    issue(nil, .custom, String(describing: error))
-                }
+                do { try check() } catch { record(error, for: object, in: entity, into: &issues) }
             }
             if object.isDeletedStorage {
                 guard !object.isInsertedStorage else { continue }
@@ -32,7 +26,8 @@ extension ManagedObjectContext {
                 }
                 continue
             }
-            for attribute in entity.attributes where !attribute.isDerived && !attribute.isTransient {
+            let checksProperties = object.runtime.hasRules || validatesKeys
+            for attribute in entity.attributes where checksProperties && !attribute.isDerived && !attribute.isTransient {
                 let value = object.values[attribute.index]
                 if !attribute.isOptional, value == .null {
                     issue(attribute.name, .missingMandatoryProperty, "\(attribute.name) is required")
@@ -45,7 +40,7 @@ extension ManagedObjectContext {
                     run { try object.validateValue(object.value(forKey: attribute.name), forKey: attribute.name) }
                 }
             }
-            for relationship in entity.relationships where !relationship.isTransient {
+            for relationship in entity.relationships where object.runtime.hasRules && !relationship.isTransient {
                 if relationship.isToMany {
                     let needsCount = relationship.minCount > 0 || relationship.maxCount > 0
                     guard needsCount, object.isInsertedStorage || object.changedRelationships[relationship.index] else { continue }
@@ -61,8 +56,24 @@ extension ManagedObjectContext {
                     issue(relationship.name, .missingMandatoryProperty, "\(relationship.name) is required")
                 }
             }
-            run { object.isInsertedStorage ? try object.validateForInsert() : try object.validateForUpdate() }
+            // Not through `run`: a capturing closure per object allocates.
+            do {
+                if object.isInsertedStorage { try object.validateForInsert() } else { try object.validateForUpdate() }
+            } catch {
+                record(error, for: object, in: entity, into: &issues)
+            }
         }
         return issues
+    }
+
+    /// Turns an error thrown by an object's own validation into an issue.
+    private func record(_ error: Error, for object: ManagedObject, in entity: CheckedEntity, into issues: inout [ValidationIssue]) {
+        let (key, code, message): (String?, ValidationCode, String)
+        switch error {
+        case let failure as CustomValidationFailure: (key, code, message) = (failure.key, failure.code, failure.message)
+        case let failure as ValidationIssue: (key, code, message) = (failure.key, failure.code, failure.message)
+        default: (key, code, message) = (nil, .custom, String(describing: error))
+        }
+        issues.append(ValidationIssue(objectID: object.objectID, entity: entity.name, key: key, code: code, message: message))
     }
 }

@@ -134,9 +134,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let object = type.init(ObjectConstruction(context: self, runtime: runtime, id: id))
         let relationships = runtime.isToMany.count
         object.toOne = Array(repeating: .id(nil), count: relationships)
-        object.toMany = Array(repeating: nil, count: relationships)
-        object.changedAttributes = Array(repeating: false, count: runtime.defaults.count)
-        object.changedRelationships = Array(repeating: false, count: relationships)
+        object.toMany = runtime.hasToMany ? Array(repeating: nil, count: relationships) : []
+        object.changedAttributes = ChangeMask(count: runtime.defaults.count)
+        object.changedRelationships = ChangeMask(count: relationships)
         counters.objectsMaterialized += 1
         return object
     }

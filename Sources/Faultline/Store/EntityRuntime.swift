@@ -10,6 +10,7 @@ final class EntityRuntime: Sendable {
     let isWritten: [Bool]
     let hasConstraints: Bool
     let hasOrderedToMany: Bool
+    let hasToMany: Bool
     /// Whether any attribute is required, has rules, or a relationship has a
     /// count bound or is required: validation has something to check.
     let hasRules: Bool
@@ -22,6 +23,7 @@ final class EntityRuntime: Sendable {
         isWritten = entity.attributes.map { !$0.isDerived && !$0.isTransient }
         hasConstraints = !entity.uniquenessConstraints.isEmpty
         hasOrderedToMany = entity.relationships.contains { $0.isToMany && $0.isOrdered }
+        hasToMany = entity.relationships.contains(where: \.isToMany)
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
             || entity.relationships.contains { $0.minCount > 0 || $0.maxCount > 0 || (!$0.isOptional && !$0.isToMany) }
     }

@@ -35,10 +35,18 @@ extension PersistentStoreCoordinator {
         try reserveKeys(for: request.inserts, into: &result, on: connection)
         let resolve = { (id: ManagedObjectID) in result.permanentIDs[id] ?? id }
 
+        // One statement lookup per entity, not per row: the lookup hashes the SQL text.
+        var insertStatements: [Int: Statement] = [:]
         for insert in request.inserts {
             let id = resolve(insert.id)
             let plan = plans[id.entityIndex]
-            let statement = try connection.cachedStatement(plan.insertSQL)
+            let statement: Statement
+            if let known = insertStatements[id.entityIndex] {
+                statement = known
+            } else {
+                statement = try connection.cachedStatement(plan.insertSQL)
+                insertStatements[id.entityIndex] = statement
+            }
             try statement.bind(id.primaryKey, at: 1)
             try statement.bind(Int64(id.entityNumber), at: 2)
             try statement.bind(Int64(1), at: 3)
