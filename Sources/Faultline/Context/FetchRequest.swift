@@ -1,19 +1,36 @@
-/// A sort key of a fetch: an attribute or to-one relationship of the entity.
+import FaultlineSQLite
+
+/// A sort key of a fetch: an attribute or to-one relationship of the entity,
+/// or a key path through to-one relationships (`author.name`).
 public struct FetchSortDescriptor: Sendable, Hashable {
     public var key: String
     public var ascending: Bool
-    public init(key: String, ascending: Bool = true) {
+    /// Compares strings by their canonical form (case and diacritics folded):
+    /// the attribute's `canonical:` column when it has one, else `FAULTLINE_CANONICAL`.
+    public var caseInsensitive: Bool
+
+    public init(key: String, ascending: Bool = true, caseInsensitive: Bool = false) {
         self.key = key
         self.ascending = ascending
+        self.caseInsensitive = caseInsensitive
     }
 }
 
-/// What to fetch: Core Data's `NSFetchRequest`, without predicates yet (the
-/// predicate language compiles to SQL in the fetching issue).
+/// What a fetch returns, as Core Data's `NSFetchRequestResultType`.
+public enum FetchResultType: Sendable, Hashable {
+    case managedObjects
+    case objectIDs
+    /// Dictionaries of `propertiesToFetch` (all stored attributes when empty).
+    case dictionaries
+}
+
+/// What to fetch: Core Data's `NSFetchRequest`.
 public struct FetchRequest: Sendable {
     public var entityName: String
     /// Whether rows of sub-entities are included (Core Data's default: yes).
     public var includesSubentities = true
+    /// Which objects; nil fetches every object of the entity.
+    public var predicate: FetchPredicate?
     public var sortDescriptors: [FetchSortDescriptor] = []
     /// At most this many objects (0: no limit).
     public var fetchLimit = 0
@@ -24,91 +41,60 @@ public struct FetchRequest: Sendable {
     /// When false, objects come back materialised; when true (the default) as
     /// faults whose rows wait in the row cache, so firing them costs no SQL.
     public var returnsObjectsAsFaults = true
+    /// Whether unsaved inserted and changed objects of the context that match
+    /// (evaluated in memory) are included, and changed ones that no longer
+    /// match left out, as Core Data does (and, as there, on by default).
+    public var includesPendingChanges = true
+    /// For `execute(_:)`; the typed methods ignore it.
+    public var resultType = FetchResultType.managedObjects
+    /// Key paths (attributes, to-one key paths) of a dictionary fetch.
+    public var propertiesToFetch: [String] = []
+    /// `SELECT DISTINCT` for a dictionary fetch.
+    public var returnsDistinctResults = false
+    /// Relationship key paths whose destinations are read with the fetch, one
+    /// statement per key path level: `["books", "books.chapters", "publisher"]`.
+    public var relationshipKeyPathsForPrefetching: [String] = []
 
-    public init(entityName: String) {
+    public init(entityName: String, predicate: FetchPredicate? = nil) {
         self.entityName = entityName
+        self.predicate = predicate
     }
+
+    /// A request whose predicate is parsed from `format`; throws `FetchPredicateError`.
+    public init(entityName: String, format: String, _ arguments: Any?...) throws {
+        var values: [PredicateValue] = []
+        for (index, argument) in arguments.enumerated() {
+            values.append(try PredicateValue(converting: argument, argumentIndex: index))
+        }
+        self.init(entityName: entityName, predicate: try FetchPredicate(format: format, arguments: values))
+    }
+}
+
+/// The result of `execute(_:)`, by the request's `resultType`.
+public enum FetchResults {
+    case managedObjects([ManagedObject])
+    case objectIDs([ManagedObjectID])
+    case dictionaries([[String: Any]])
 }
 
 /// A fetch that cannot run.
-public enum FetchError: Error, Equatable, CustomStringConvertible {
+public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownEntity(String)
     case unknownSortKey(entity: String, key: String)
+    /// A `propertiesToFetch` or prefetching key path the entity does not have.
+    case unknownKeyPath(entity: String, keyPath: String)
+    /// A predicate construct the SQL compiler does not translate.
+    case unsupportedPredicate(String)
+    /// The store failed while running the fetch.
+    case store(String)
 
     public var description: String {
         switch self {
-        case .unknownEntity(let name): return "the model has no entity '\(name)'"
-        case .unknownSortKey(let entity, let key): return "\(entity) has no stored attribute or to-one '\(key)' to sort by"
+        case .unknownEntity(let name): "the model has no entity '\(name)'"
+        case .unknownSortKey(let entity, let key): "\(entity) has no stored attribute or to-one '\(key)' to sort by"
+        case .unknownKeyPath(let entity, let keyPath): "\(entity) has no key path '\(keyPath)' to fetch"
+        case .unsupportedPredicate(let what): "the predicate compiler does not support \(what)"
+        case .store(let message): "the store failed: \(message)"
         }
-    }
-}
-
-extension ManagedObjectContext {
-    /// Runs `request`: one statement (IDs only with a batch size, else whole
-    /// rows into the row cache). Objects deleted in this context are left out.
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        mergeInbox()
-        let fetch = try storeFetch(request)
-        var objects: [ManagedObject] = []
-        if request.fetchBatchSize > 0 {
-            let ids = try coordinator.fetchIDs(fetch)
-            objects.reserveCapacity(ids.count)
-            var batch: [ManagedObject] = []
-            for id in ids {
-                let object = self.object(with: id)
-                if object.isDeletedStorage { continue }
-                objects.append(object)
-                if object.isFaultStorage { batch.append(object) }
-                if batch.count == request.fetchBatchSize {
-                    attach(batch)
-                    batch = []
-                }
-            }
-            attach(batch)
-            return objects
-        }
-        let rows = try coordinator.fetchRows(fetch)
-        objects.reserveCapacity(rows.count)
-        for (id, snapshot) in rows {
-            let object = self.object(with: id)
-            if object.isDeletedStorage { continue }
-            if !request.returnsObjectsAsFaults, object.isFaultStorage { materialize(object, from: snapshot) }
-            objects.append(object)
-        }
-        return objects
-    }
-
-    /// `SELECT COUNT(*)` for `request`.
-    public func count(for request: FetchRequest) throws -> Int {
-        try coordinator.count(storeFetch(request))
-    }
-
-    private func attach(_ batch: [ManagedObject]) {
-        guard !batch.isEmpty else { return }
-        let group = FaultBatch(batch)
-        for object in batch { object.batch = group }
-    }
-
-    private func storeFetch(_ request: FetchRequest) throws -> StoreFetch {
-        guard let entity = coordinator.model.entity(named: request.entityName) else {
-            throw FetchError.unknownEntity(request.entityName)
-        }
-        let mapping = coordinator.schema.entities[entity.index]
-        var fetch = StoreFetch(entityIndex: entity.index)
-        fetch.includesSubentities = request.includesSubentities
-        fetch.limit = request.fetchLimit
-        fetch.offset = request.fetchOffset
-        for sort in request.sortDescriptors {
-            var column: String?
-            switch entity.propertyByName[sort.key] {
-            case .attribute(let index)?: column = mapping.column(forAttributeAt: index)
-            case .relationship(let index)?:
-                if case .foreignKey(let key, _) = mapping.relationships[index] { column = key }
-            default: column = nil
-            }
-            guard let column else { throw FetchError.unknownSortKey(entity: entity.name, key: sort.key) }
-            fetch.sort.append((column, sort.ascending))
-        }
-        return fetch
     }
 }

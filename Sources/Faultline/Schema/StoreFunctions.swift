@@ -13,6 +13,14 @@ public enum StoreFunctions {
     public static let lowercase = "FAULTLINE_LOWERCASE"
     public static let uppercase = "FAULTLINE_UPPERCASE"
     public static let now = "NSCoreDataNow"
+    /// `[c]` alone: Foundation's case folding, as the predicate evaluator folds.
+    public static let foldCase = "FAULTLINE_FOLD_CASE"
+    /// `[d]` alone: Foundation's diacritic folding, as the predicate evaluator folds.
+    public static let foldDiacritics = "FAULTLINE_FOLD_DIACRITICS"
+    /// `FAULTLINE_MATCHES(text, pattern, options)`: MATCHES, the whole string
+    /// against an ICU regular expression; `options` is the raw value of the
+    /// comparison's [c]/[d] options. 1, 0, or NULL for nil text or a bad pattern.
+    public static let matches = "FAULTLINE_MATCHES"
 
     /// Registers every function on `connection`.
     public static func register(on connection: Connection) throws {
@@ -24,6 +32,17 @@ public enum StoreFunctions {
         }
         try connection.createFunction(uppercase, argumentCount: 1) { arguments in
             arguments.string(at: 0).map { .text($0.uppercased()) } ?? .null
+        }
+        try connection.createFunction(foldCase, argumentCount: 1) { arguments in
+            arguments.string(at: 0).map { .text(PredicateText.fold($0, .caseInsensitive)) } ?? .null
+        }
+        try connection.createFunction(foldDiacritics, argumentCount: 1) { arguments in
+            arguments.string(at: 0).map { .text(PredicateText.fold($0, .diacriticInsensitive)) } ?? .null
+        }
+        try connection.createFunction(matches, argumentCount: 3) { arguments in
+            guard let text = arguments.string(at: 0), let pattern = arguments.string(at: 1) else { return .null }
+            let options = PredicateComparisonOptions(rawValue: UInt8(truncatingIfNeeded: arguments.int64(at: 2)))
+            return RegularExpressionCache.shared.matches(text, pattern, options).map { .integer($0 ? 1 : 0) } ?? .null
         }
         // Seconds since 2001-01-01 UTC, Core Data's date encoding.
         try connection.createFunction(now, argumentCount: 0, deterministic: false) { _ in

@@ -2,13 +2,25 @@ import Foundation
 import FaultlineSQLite
 
 /// A fetch as the store runs it: the SQL shapes are Core Data's.
+/// `joins`, `condition` and the sort expressions come from the predicate
+/// compiler; `bindings` are the values of the condition's placeholders.
 struct StoreFetch: Sendable {
     var entityIndex: Int
     var includesSubentities = true
-    /// (column, ascending) pairs.
-    var sort: [(column: String, ascending: Bool)] = []
+    /// `LEFT OUTER JOIN …` clauses the condition and sort keys need.
+    var joins = ""
+    /// The compiled predicate, nil for every row.
+    var condition: String?
+    var bindings: [SQLValue] = []
+    /// (SQL expression, ascending) pairs, e.g. `("t1.ZNAME", true)`.
+    var sort: [(expression: String, ascending: Bool)] = []
     var limit = 0
     var offset = 0
+    var distinct = false
+
+    init(entityIndex: Int) {
+        self.entityIndex = entityIndex
+    }
 }
 
 extension PersistentStoreCoordinator {
@@ -35,15 +47,19 @@ extension PersistentStoreCoordinator {
         return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne))
     }
 
-    private func clauses(_ fetch: StoreFetch) -> String {
+    /// Everything after `FROM <table> t0`: joins, WHERE, ORDER BY, LIMIT.
+    func clauses(_ fetch: StoreFetch) -> String {
         let plan = plans[fetch.entityIndex]
-        var sql = ""
-        if let filter = fetch.includesSubentities ? plan.entityFilter : "t0.Z_ENT = \(fetch.entityIndex + 1)",
-           plan.mapping.sharesTable {
-            sql += "WHERE \(filter)"
+        var sql = fetch.joins
+        var filters: [String] = []
+        if plan.mapping.sharesTable,
+           let filter = fetch.includesSubentities ? plan.entityFilter : "t0.Z_ENT = \(fetch.entityIndex + 1)" {
+            filters.append(filter)
         }
+        if let condition = fetch.condition { filters.append(condition) }
+        if !filters.isEmpty { sql += " WHERE " + filters.joined(separator: " AND ") }
         if !fetch.sort.isEmpty {
-            sql += " ORDER BY " + fetch.sort.map { "t0.\($0.column) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            sql += " ORDER BY " + fetch.sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         }
         if fetch.limit > 0 || fetch.offset > 0 {
             sql += " LIMIT \(fetch.limit > 0 ? fetch.limit : -1) OFFSET \(fetch.offset)"
@@ -57,6 +73,7 @@ extension PersistentStoreCoordinator {
         let sql = plan.select(clauses(fetch))
         let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
             let statement = try connection.cachedStatement(sql)
+            try statement.bind(fetch.bindings)
             var rows: [(ManagedObjectID, RowSnapshot)] = []
             while try statement.step() {
                 if let row = decodeRow(statement, plan: plan) { rows.append(row) }
@@ -70,9 +87,10 @@ extension PersistentStoreCoordinator {
     /// Reads only the IDs of the matching rows (the first statement of a
     /// batched fetch).
     func fetchIDs(_ fetch: StoreFetch) throws -> [ManagedObjectID] {
-        let sql = "SELECT t0.Z_ENT, t0.Z_PK FROM \(plans[fetch.entityIndex].table) t0 \(clauses(fetch))"
+        let sql = "SELECT t0.Z_ENT, t0.Z_PK FROM \(plans[fetch.entityIndex].table) t0\(clauses(fetch))"
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
+            try statement.bind(fetch.bindings)
             var ids: [ManagedObjectID] = []
             while try statement.step() {
                 ids.append(ManagedObjectID(
@@ -86,9 +104,10 @@ extension PersistentStoreCoordinator {
     func count(_ fetch: StoreFetch) throws -> Int {
         var unbounded = fetch
         unbounded.sort = []
-        let sql = "SELECT COUNT(*) FROM \(plans[fetch.entityIndex].table) t0 \(clauses(unbounded))"
+        let sql = "SELECT COUNT(*) FROM \(plans[fetch.entityIndex].table) t0\(clauses(unbounded))"
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
+            try statement.bind(fetch.bindings)
             defer { statement.reset() }
             return try statement.step() ? statement.int(at: 0) : 0
         }
@@ -150,4 +169,51 @@ extension PersistentStoreCoordinator {
         rowCache.store(rows)
         return rows.map(\.0)
     }
+
+    /// Reads selected columns (`SELECT [DISTINCT] t0.ZNAME, t1.ZTITLE …`): an
+    /// attribute's value by its type, or a to-one key as the destination's ID.
+    func fetchColumns(_ fetch: StoreFetch, columns: [SelectedColumn]) throws -> [[SelectedValue]] {
+        let list = columns.map(\.expression).joined(separator: ", ")
+        let sql = "SELECT \(fetch.distinct ? "DISTINCT " : "")\(list) FROM \(plans[fetch.entityIndex].table) t0\(clauses(fetch))"
+        return try withReader { connection in
+            let statement = try connection.cachedStatement(sql)
+            try statement.bind(fetch.bindings)
+            var rows: [[SelectedValue]] = []
+            while try statement.step() {
+                var row: [SelectedValue] = []
+                row.reserveCapacity(columns.count)
+                for (position, column) in columns.enumerated() {
+                    let index = Int32(position)
+                    switch column.kind {
+                    case .attribute(let type):
+                        row.append(.value(ValueCoding.read(statement, at: index, as: type)))
+                    case .object(let destination):
+                        row.append(.object(statement.isNull(at: index) ? nil : ManagedObjectID(
+                            storeIdentifier: identifier, entityIndex: destination, primaryKey: statement.int64(at: index))))
+                    }
+                }
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+}
+
+/// A column of a dictionary fetch.
+struct SelectedColumn: Sendable {
+    enum Kind: Sendable {
+        case attribute(AttributeType)
+        /// A to-one key, read as the ID of an object of this entity.
+        case object(Int)
+    }
+
+    let keyPath: String
+    let expression: String
+    let kind: Kind
+}
+
+/// A value read by `fetchColumns`.
+enum SelectedValue: Sendable {
+    case value(AttributeValue)
+    case object(ManagedObjectID?)
 }

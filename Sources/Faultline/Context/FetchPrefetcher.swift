@@ -1,0 +1,101 @@
+import Foundation
+
+/// `relationshipKeyPathsForPrefetching`: each level of each key path costs one
+/// statement whatever the number of sources (to-many: `json_each` over the
+/// source keys; to-one: the batch-fault statement over the destination keys).
+/// Destinations come back materialised and wired into the sources'
+/// relationship caches, so touching them, or the relationships, costs no SQL.
+/// Key paths sharing a prefix (`books`, `books.chapters`) share its level.
+extension ManagedObjectContext {
+    func prefetch(_ keyPaths: [String], for objects: [ManagedObject], entity: CheckedEntity) throws {
+        let paths = keyPaths.map { $0.split(separator: ".").map(String.init) }.filter { !$0.isEmpty }
+        try prefetch(paths, sources: objects, entityName: entity.name)
+    }
+
+    private func prefetch(_ paths: [[String]], sources: [ManagedObject], entityName: String) throws {
+        var order: [String] = []
+        var rests: [String: [[String]]] = [:]
+        for path in paths {
+            if rests[path[0]] == nil { order.append(path[0]) }
+            rests[path[0], default: []].append(Array(path.dropFirst()))
+        }
+        for name in order {
+            let destinations = try prefetchLevel(name, sources: sources, entityName: entityName)
+            let deeper = (rests[name] ?? []).filter { !$0.isEmpty }
+            if !deeper.isEmpty, !destinations.isEmpty {
+                let destinationName = destinations[0].entity?.name ?? name
+                try prefetch(deeper, sources: destinations, entityName: destinationName)
+            }
+        }
+    }
+
+    /// Prefetches the relationship `name` of `sources`; returns the destinations.
+    private func prefetchLevel(_ name: String, sources: [ManagedObject], entityName: String) throws -> [ManagedObject] {
+        guard let first = sources.first, let entity = first.entity else { return [] }
+        guard let relationship = entity.relationship(named: name) else {
+            throw FetchError.unknownKeyPath(entity: entityName, keyPath: name)
+        }
+        let index = relationship.index
+        let eligible = sources.filter {
+            $0.entity?.relationship(named: name)?.index == index && index < $0.toMany.count
+        }
+        return relationship.isToMany
+            ? try prefetchToMany(relationship, of: eligible)
+            : try prefetchToOne(index, of: eligible)
+    }
+
+    private func prefetchToMany(_ relationship: CheckedRelationship, of sources: [ManagedObject]) throws -> [ManagedObject] {
+        let index = relationship.index
+        let pending = sources.filter { !$0.objectID.isTemporaryID && $0.toMany[index]?.isLoaded != true }
+        guard let first = pending.first else { return [] }
+        let rows = try coordinator.prefetchToMany(
+            sourceKeys: pending.map(\.objectID.primaryKey), sourceEntityIndex: first.entityIndex, relationship: relationship)
+        var byOwner: [Int64: [ManagedObject]] = [:]
+        var destinations: [ManagedObject] = []
+        destinations.reserveCapacity(rows.count)
+        for row in rows {
+            let member = object(with: row.id)
+            if member.isFaultStorage { materialize(member, from: row.snapshot) }
+            byOwner[row.owner, default: []].append(member)
+            destinations.append(member)
+        }
+        let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
+        for source in pending {
+            var members = byOwner[source.objectID.primaryKey] ?? []
+            if let inverse {
+                // Members whose in-memory inverse now points elsewhere have moved.
+                members = members.filter { member in
+                    guard inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse] else { return true }
+                    return owner === source
+                }
+            }
+            let state = source.toMany[index] ?? ToManyState()
+            source.toMany[index] = state
+            state.load(members)
+        }
+        return destinations
+    }
+
+    private func prefetchToOne(_ index: Int, of sources: [ManagedObject]) throws -> [ManagedObject] {
+        var wanted: [ManagedObjectID] = []
+        var seen = Set<ManagedObjectID>()
+        for source in sources where index < source.toOne.count {
+            switch source.toOne[index] {
+            case .id(let id?) where seen.insert(id).inserted: wanted.append(id)
+            case .object(let object?) where seen.insert(object.objectID).inserted: wanted.append(object.objectID)
+            default: break
+            }
+        }
+        let missing = wanted.filter { registeredObject(for: $0)?.isFaultStorage ?? true }
+        if !missing.isEmpty {
+            for (id, snapshot) in try coordinator.rows(for: missing) {
+                let destination = object(with: id)
+                if destination.isFaultStorage { materialize(destination, from: snapshot) }
+            }
+        }
+        for source in sources where index < source.toOne.count {
+            if case .id(let id?) = source.toOne[index] { source.toOne[index] = .object(object(with: id)) }
+        }
+        return wanted.map { object(with: $0) }
+    }
+}

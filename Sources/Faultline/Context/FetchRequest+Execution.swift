@@ -1,0 +1,109 @@
+import FaultlineSQLite
+
+/// Running fetch requests: one statement for the rows (or only the IDs with a
+/// batch size), one per prefetched key path level, pending changes merged in
+/// memory.
+extension ManagedObjectContext {
+    /// Runs `request` and returns managed objects. Objects deleted in this
+    /// context are left out; with `includesPendingChanges`, unsaved inserted and
+    /// changed objects are matched in memory.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        mergeInbox()
+        let (fetch, entity, _) = try storeFetch(request)
+        var objects: [ManagedObject] = []
+        if request.fetchBatchSize > 0 {
+            let ids = try coordinator.fetchIDs(fetch)
+            objects.reserveCapacity(ids.count)
+            var batch: [ManagedObject] = []
+            for id in ids {
+                let object = self.object(with: id)
+                if object.isDeletedStorage { continue }
+                objects.append(object)
+                if object.isFaultStorage { batch.append(object) }
+                if batch.count == request.fetchBatchSize {
+                    attach(batch)
+                    batch = []
+                }
+            }
+            attach(batch)
+        } else {
+            let rows = try coordinator.fetchRows(fetch)
+            objects.reserveCapacity(rows.count)
+            let materializes = !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty
+            for (id, snapshot) in rows {
+                let object = self.object(with: id)
+                if object.isDeletedStorage { continue }
+                if materializes, object.isFaultStorage { materialize(object, from: snapshot) }
+                objects.append(object)
+            }
+            if !request.relationshipKeyPathsForPrefetching.isEmpty {
+                try prefetch(request.relationshipKeyPathsForPrefetching, for: objects, entity: entity)
+            }
+        }
+        if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
+        return objects
+    }
+
+    /// The IDs of the matching objects: one statement reading only keys.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        mergeInbox()
+        let (fetch, entity, _) = try storeFetch(request)
+        let ids = try coordinator.fetchIDs(fetch).filter { registeredObject(for: $0)?.isDeletedStorage != true }
+        guard request.includesPendingChanges, hasPendingChanges(for: entity, request) else { return ids }
+        let objects = try mergingPendingChanges(into: ids.map { object(with: $0) }, request, entity)
+        return objects.map(\.objectID)
+    }
+
+    /// Runs `request` by its `resultType`.
+    public func execute(_ request: FetchRequest) throws -> FetchResults {
+        switch request.resultType {
+        case .managedObjects: .managedObjects(try fetch(request))
+        case .objectIDs: .objectIDs(try fetchObjectIDs(request))
+        case .dictionaries: .dictionaries(try fetchDictionaries(request))
+        }
+    }
+
+    /// The number of matching objects: one `SELECT COUNT(*)`, or, when this
+    /// context has unsaved changes to the entity and `includesPendingChanges`,
+    /// one statement for the IDs merged with the changes in memory.
+    public func count(for request: FetchRequest) throws -> Int {
+        mergeInbox()
+        let (fetch, entity, _) = try storeFetch(request)
+        if request.includesPendingChanges, hasPendingChanges(for: entity, request) {
+            return try fetchObjectIDs(request).count
+        }
+        return try coordinator.count(fetch)
+    }
+
+    private func attach(_ batch: [ManagedObject]) {
+        guard !batch.isEmpty else { return }
+        let group = FaultBatch(batch)
+        for object in batch { object.batch = group }
+    }
+
+    /// The request compiled for the store: predicate, sort keys, the columns
+    /// of `keyPaths` (a dictionary fetch) and the joins they need.
+    func storeFetch(
+        _ request: FetchRequest, selecting keyPaths: [String] = []
+    ) throws -> (StoreFetch, CheckedEntity, [SelectedColumn]) {
+        guard let entity = coordinator.model.entity(named: request.entityName) else {
+            throw FetchError.unknownEntity(request.entityName)
+        }
+        let builder = PredicateSQLBuilder(schema: coordinator.schema, entityIndex: entity.index)
+        var fetch = StoreFetch(entityIndex: entity.index)
+        fetch.includesSubentities = request.includesSubentities
+        fetch.limit = request.fetchLimit
+        fetch.offset = request.fetchOffset
+        if let predicate = request.predicate {
+            let condition = try builder.compile(predicate.root)
+            fetch.condition = condition.sql
+            fetch.bindings = condition.bindings
+        }
+        for sort in request.sortDescriptors {
+            fetch.sort.append((try builder.sortExpression(sort.key, caseInsensitive: sort.caseInsensitive), sort.ascending))
+        }
+        let columns = try keyPaths.map(builder.selectedColumn)
+        fetch.joins = builder.root.joinsSQL
+        return (fetch, entity, columns)
+    }
+}

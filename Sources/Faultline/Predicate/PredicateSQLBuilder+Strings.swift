@@ -1,0 +1,140 @@
+import Foundation
+import FaultlineSQLite
+
+/// String operators and the [c], [d], [cd] options.
+///
+/// A constant side is folded once in Swift (`PredicateText.fold`, the
+/// evaluator's own folding); a column side goes through the store function of
+/// the same folding, or, for [cd] on an attribute with a `canonical:` derived
+/// column, is replaced by that column so its index serves `==` and BEGINSWITH.
+extension PredicateSQLBuilder {
+    /// `sql` under `options`' folding function (itself when there are no options).
+    func fold(_ sql: SQLFragment, _ options: PredicateComparisonOptions) -> SQLFragment {
+        switch (options.contains(.caseInsensitive), options.contains(.diacriticInsensitive)) {
+        case (true, true): "\(StoreFunctions.canonical)(" + sql + ")"
+        case (true, false): "\(StoreFunctions.foldCase)(" + sql + ")"
+        case (false, true): "\(StoreFunctions.foldDiacritics)(" + sql + ")"
+        case (false, false): sql
+        }
+    }
+
+    /// A column compared with the constant `text` under `options`: the folded
+    /// column expression (the canonical column for [cd] when there is one) and
+    /// the folded constant.
+    func fold(
+        _ sql: SQLFragment, canonical: String?, _ options: PredicateComparisonOptions, _ text: String
+    ) -> (folded: SQLFragment, argument: String) {
+        let argument = PredicateText.fold(text, options)
+        if options == [.caseInsensitive, .diacriticInsensitive], let canonical { return (SQLFragment(canonical), argument) }
+        return (fold(sql, options), argument)
+    }
+
+    func string(
+        _ operation: PredicateOperator, _ left: PredicateSQLTerm, _ options: PredicateComparisonOptions,
+        _ right: PredicateSQLTerm
+    ) throws -> SQLFragment {
+        let symbol = operation.rawValue
+        switch (left, right) {
+        case (.constant(.null), _), (_, .constant(.null)): return .alwaysFalse
+        case (.constant(.string), .expression(_, .text, _, _, _)), (.expression(_, .text, _, _, _), .constant(.string)),
+            (.expression(_, .text, _, _, _), .expression(_, .text, _, _, _)):
+            break
+        default:
+            throw FetchPredicateError.typeMismatch(operator: symbol, left: left.kindName, right: right.kindName)
+        }
+        if operation == .matches { return try matches(left, options, right) }
+        switch (left, right) {
+        case (.expression(let sql, _, _, let canonical, _), .constant(.string(let text))):
+            let (column, argument) = fold(sql, canonical: canonical, options, text)
+            switch operation {
+            case .contains:
+                return "instr(" + column + ", ?) > 0" + SQLFragment("", [.text(argument)])
+            case .beginsWith:
+                return Self.prefixRange(column, argument)
+            case .endsWith:
+                return column + " GLOB ?" + SQLFragment("", [.text("*" + Self.globEscaped(argument))])
+            default:
+                return column + " GLOB ?" + SQLFragment("", [.text(Self.glob(like: argument))])
+            }
+        case (.constant(.string(let text)), .expression(let sql, _, _, _, _)):
+            let argument = SQLFragment.parameter(.text(PredicateText.fold(text, options)))
+            return try Self.general(operation, argument, fold(sql, options))
+        case (.expression(let first, _, _, _, _), .expression(let second, _, _, _, _)):
+            return try Self.general(operation, fold(first, options), fold(second, options))
+        default:
+            return .alwaysFalse
+        }
+    }
+
+    /// MATCHES through `FAULTLINE_MATCHES(text, pattern, options)`, which folds
+    /// and anchors exactly as the evaluator does; a constant pattern is checked now.
+    private func matches(_ left: PredicateSQLTerm, _ options: PredicateComparisonOptions, _ right: PredicateSQLTerm) throws -> SQLFragment {
+        func operand(_ term: PredicateSQLTerm) -> SQLFragment {
+            switch term {
+            case .expression(let sql, _, _, _, _): sql
+            case .constant(.string(let text)): .parameter(.text(text))
+            default: SQLFragment("NULL")
+            }
+        }
+        if case .constant(.string(let pattern)) = right { _ = try PredicateText.matches("", pattern, options) }
+        return "\(StoreFunctions.matches)(" + operand(left) + ", " + operand(right) + ", \(options.rawValue))"
+    }
+
+    /// CONTAINS, BEGINSWITH and ENDSWITH between two expressions.
+    private static func general(_ operation: PredicateOperator, _ text: SQLFragment, _ part: SQLFragment) throws -> SQLFragment {
+        switch operation {
+        case .contains:
+            return "instr(" + text + ", " + part + ") > 0"
+        case .beginsWith:
+            return "substr(" + text + ", 1, length(" + part + ")) = " + part
+        case .endsWith:
+            return "(" + text + " IS NOT NULL AND (" + part + " = '' OR substr(" + text + ", -length(" + part + ")) = " + part + "))"
+        default:
+            throw FetchError.unsupportedPredicate("\(operation.rawValue) with a key path as its pattern")
+        }
+    }
+
+    /// `column >= prefix AND column < successor(prefix)`: the strings starting
+    /// with `prefix` in binary (UTF-8) order, a range an index on `column` serves.
+    static func prefixRange(_ column: SQLFragment, _ prefix: String) -> SQLFragment {
+        if prefix.isEmpty { return column + " IS NOT NULL" }
+        guard let upper = successor(of: prefix) else { return column + " >= ?" + SQLFragment("", [.text(prefix)]) }
+        return "(" + column + " >= " + SQLFragment.parameter(.text(prefix)) + " AND " + column + " < " + SQLFragment.parameter(.text(upper)) + ")"
+    }
+
+    /// The smallest string greater than every string starting with `prefix`;
+    /// nil when `prefix` is all U+10FFFF.
+    static func successor(of prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars)
+                return String(view)
+            }
+        }
+        return nil
+    }
+
+    /// `text` as a GLOB pattern matching itself: `*`, `?` and `[` bracketed.
+    static func globEscaped(_ text: String) -> String {
+        var result = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "*": result += "[*]"
+            case "?": result += "[?]"
+            case "[": result += "[[]"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A LIKE pattern (`*` any run, `?` one character, nothing else special) as GLOB.
+    static func glob(like pattern: String) -> String {
+        pattern.replacingOccurrences(of: "[", with: "[[]")
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import FaultlineSQLite
+
+/// The compiler's working state for one predicate: the root scope `t0`, the
+/// alias counter and the SUBQUERY variables in force. Logic here; comparisons
+/// in `+Comparisons`, strings in `+Strings`, to-many in `+Collections`.
+final class PredicateSQLBuilder {
+    let schema: StoreSchema
+    let root: PredicateSQLScope
+    private var aliasCount = 0
+    /// SUBQUERY variables: the scope and alias of the element.
+    var variables: [String: (scope: PredicateSQLScope, alias: String, entityIndex: Int)] = [:]
+
+    init(schema: StoreSchema, entityIndex: Int) {
+        self.schema = schema
+        root = PredicateSQLScope(entityIndex: entityIndex, alias: "t0")
+    }
+
+    var model: CheckedModel { schema.model }
+
+    func newAlias() -> String {
+        aliasCount += 1
+        return "t\(aliasCount)"
+    }
+
+    func compile(_ node: PredicateNode) throws -> SQLFragment {
+        switch node {
+        case .constant(let value):
+            return value ? .alwaysTrue : .alwaysFalse
+        case .not(let operand):
+            return "NOT COALESCE(" + (try compile(operand)) + ", 0)"
+        case .and(let terms):
+            return "(" + SQLFragment.joined(try terms.map(compile), separator: " AND ") + ")"
+        case .or(let terms):
+            return "(" + SQLFragment.joined(try terms.map(compile), separator: " OR ") + ")"
+        case .comparison(let comparison):
+            return try compile(comparison)
+        }
+    }
+
+    // MARK: Operands
+
+    /// Whether an expression holds no key path, so the evaluator can decide it now.
+    func isConstant(_ expression: FetchExpression) -> Bool {
+        switch expression {
+        case .value: true
+        case .list(let elements): elements.allSatisfy(isConstant)
+        case .aggregate(_, let collection, _): isConstant(collection)
+        case .keyPath, .subquery: false
+        }
+    }
+
+    func resolve(_ expression: FetchExpression) throws -> PredicateSQLTerm {
+        if isConstant(expression) {
+            switch try PredicateEvaluator(subject: ConstantSubject()).resolve(expression) {
+            case .value(let value): return .constant(value)
+            case .collection(let elements):
+                var values: [PredicateValue] = []
+                for case .value(let value) in elements { values.append(value) }
+                return .constant(.array(values))
+            case .object: throw FetchError.unsupportedPredicate("an object constant")
+            }
+        }
+        switch expression {
+        case .value(let value):
+            return .constant(value)
+        case .keyPath(let path):
+            if let variable = path.variable {
+                guard let bound = variables[variable] else { throw FetchPredicateError.unsubstitutedVariable(name: variable) }
+                return try resolve(path.components[...], scope: bound.scope, alias: bound.alias, entityIndex: bound.entityIndex)
+            }
+            return try resolve(path.components[...], scope: root, alias: root.alias, entityIndex: root.entityIndex)
+        case .list(let elements):
+            return .list(try elements.map(resolve))
+        case .aggregate(let aggregate, let collection, let keyPath):
+            return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
+        case .subquery(let collection, let variable, let predicate):
+            guard case .collection(var target) = try resolve(collection) else {
+                throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: try resolve(collection).kindName)
+            }
+            guard target.subquery == nil, target.rest.isEmpty else {
+                throw FetchError.unsupportedPredicate("SUBQUERY over a key path past a to-many")
+            }
+            target.subquery = (variable, predicate)
+            return .collection(target)
+        }
+    }
+
+    /// Follows `keys` from `alias` (an alias of `scope`, an entity of `entityIndex`):
+    /// to-one hops join in `scope`; a to-many stops the walk.
+    func resolve(
+        _ keys: ArraySlice<String>, scope: PredicateSQLScope, alias: String, entityIndex: Int
+    ) throws -> PredicateSQLTerm {
+        var alias = alias, entityIndex = entityIndex
+        var position = keys.startIndex
+        guard position < keys.endIndex else { return .object(SQLFragment("\(alias).Z_PK"), entityIndex: entityIndex) }
+        while position < keys.endIndex {
+            let entity = model.entities[entityIndex]
+            let mapping = schema.entities[entityIndex]
+            var key = keys[position]
+            guard var property = entity.propertyByName[key] else {
+                throw FetchPredicateError.unknownKey(entity: entity.name, key: key)
+            }
+            while case .composite = property {
+                position += 1
+                guard position < keys.endIndex else {
+                    throw FetchError.unsupportedPredicate("the composite \(entity.name).\(key) compared as a whole; compare its elements")
+                }
+                key += "." + keys[position]
+                guard let element = entity.propertyByName[key] else {
+                    throw FetchPredicateError.unknownKey(entity: entity.name, key: key)
+                }
+                property = element
+            }
+            switch property {
+            case .attribute(let index):
+                let attribute = entity.attributes[index]
+                guard let column = mapping.column(forAttributeAt: index) else {
+                    throw FetchError.unsupportedPredicate("the transient attribute \(entity.name).\(key)")
+                }
+                if position + 1 < keys.endIndex {
+                    throw FetchPredicateError.notAnObject(key: keys[position + 1], found: attribute.attributeType.predicateKindName)
+                }
+                let canonical = canonicalColumn(of: attribute, in: entity).map { "\(alias).\($0)" }
+                return .expression(SQLFragment("\(alias).\(column)"), kind: PredicateSQLKind(attribute.attributeType),
+                                   kindName: attribute.attributeType.predicateKindName, canonical: canonical, isColumn: true)
+            case .relationship(let index):
+                let relationship = entity.relationships[index]
+                if relationship.isToMany {
+                    return .collection(PredicateSQLCollection(
+                        scope: scope, sourceAlias: alias, sourceEntityIndex: entityIndex, relationship: relationship,
+                        rest: Array(keys[(position + 1)...]), subquery: nil))
+                }
+                guard case .foreignKey(let column, _) = mapping.relationships[index] else {
+                    throw FetchError.unsupportedPredicate("the transient relationship \(entity.name).\(key)")
+                }
+                if position + 1 == keys.endIndex {
+                    return .object(SQLFragment("\(alias).\(column)"), entityIndex: relationship.destinationEntityIndex)
+                }
+                let destination = relationship.destinationEntityIndex
+                (alias, entityIndex) = scope.joined(
+                    from: alias, column: column, destination: destination,
+                    table: schema.entities[destination].table, newAlias: newAlias)
+            case .composite:
+                break
+            }
+            position += 1
+        }
+        return .object(SQLFragment("\(alias).Z_PK"), entityIndex: entityIndex)
+    }
+
+    /// The column of the `canonical:(attribute)` derived attribute of `entity`, if any.
+    func canonicalColumn(of attribute: CheckedAttribute, in entity: CheckedEntity) -> String? {
+        for candidate in entity.attributes {
+            if case .canonical(let path)? = candidate.derivation, path == attribute.keyPath {
+                return schema.entities[entity.index].column(forAttributeAt: candidate.index)
+            }
+        }
+        return nil
+    }
+}

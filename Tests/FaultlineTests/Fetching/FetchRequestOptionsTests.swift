@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Sorting, limits, result types, counts and pending changes.
+@Suite("Fetch request options: sort keys, result types, counts and pending changes")
+struct FetchRequestOptionsTests {
+    private func withLibrary(_ body: (PersistentContainer, ManagedObjectContext) throws -> Void) throws {
+        let (container, url) = try FetchLibraryStore.make()
+        defer { FetchLibraryStore.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait { try body(container, context) }
+    }
+
+    @Test("Sorting by a to-one key path joins once; case-insensitive sorting uses the canonical column")
+    func sorting() throws {
+        try withLibrary { _, context in
+            var request = try FetchRequest(entityName: "Book", format: "author.name != nil")
+            request.sortDescriptors = [FetchSortDescriptor(key: "author.name", ascending: false), FetchSortDescriptor(key: "views")]
+            #expect(try context.fetch(request).map(FetchLibraryStore.label) == ["Résumé", "Tea", "Naïve Art", "Café", "CAFE", "café"])
+            var folded = FetchRequest(entityName: "Book")
+            folded.sortDescriptors = [FetchSortDescriptor(key: "title", caseInsensitive: true), FetchSortDescriptor(key: "views")]
+            folded.fetchLimit = 4
+            folded.fetchOffset = 1
+            #expect(try context.fetch(folded).map(FetchLibraryStore.label) == ["CAFE", "café", "Naïve Art", "Résumé"])
+        }
+    }
+
+    @Test("count(for:) is one SELECT COUNT with the predicate")
+    func count() throws {
+        try withLibrary { container, context in
+            container.coordinator.resetCounters()
+            let count = try context.count(for: try FetchRequest(entityName: "Book", format: "ANY author.books.views > 60"))
+            #expect(count == 3)
+            #expect(container.coordinator.sqlCounters.statementsExecuted == 1)
+        }
+    }
+
+    @Test("Object IDs and dictionaries of key paths, distinct")
+    func resultTypes() throws {
+        try withLibrary { container, context in
+            let ids = try context.fetchObjectIDs(try FetchRequest(entityName: "Book", format: "views > 10"))
+            #expect(ids.count == 3)
+            var request = FetchRequest(entityName: "Book")
+            request.resultType = .dictionaries
+            request.propertiesToFetch = ["author.name", "author.publisher.country"]
+            request.returnsDistinctResults = true
+            request.sortDescriptors = [FetchSortDescriptor(key: "author.name")]
+            container.coordinator.resetCounters()
+            guard case .dictionaries(let rows) = try context.execute(request) else {
+                Issue.record("not dictionaries")
+                return
+            }
+            #expect(container.coordinator.sqlCounters.statementsExecuted == 1)
+            #expect(rows.count == 2)
+            #expect(rows.first?["author.name"] as? String == "Ana")
+            #expect(rows.last?["author.publisher.country"] as? String == "US")
+        }
+    }
+
+    @Test("Pending inserted and changed objects are matched in memory; includesPendingChanges = false leaves them out")
+    func pendingChanges() throws {
+        try withLibrary { _, context in
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("Cafe Racer", forKey: "title")
+            try book.setValue(Int64(70), forKey: "views")
+            let tea = try #require(try context.fetch(try FetchRequest(entityName: "Book", format: "title == 'Tea'")).first)
+            try tea.setValue(Int64(60), forKey: "views")
+            let art = try #require(try context.fetch(try FetchRequest(entityName: "Book", format: "title == 'Naïve Art'")).first)
+            try art.setValue(Int64(1), forKey: "views")
+            var request = try FetchRequest(entityName: "Book", format: "views > 5")
+            request.includesPendingChanges = true
+            request.sortDescriptors = [FetchSortDescriptor(key: "views")]
+            #expect(try context.fetch(request).map(FetchLibraryStore.label) == ["Café", "CAFE", "café", "Tea", "Cafe Racer"])
+            #expect(try context.count(for: request) == 5)
+            request.includesPendingChanges = false
+            #expect(try context.fetch(request).map(FetchLibraryStore.label) == ["Café", "CAFE", "café", "Naïve Art"])
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// `relationshipKeyPathsForPrefetching` costs one statement per key path level
+/// whatever the number of parents, and touching what it read costs none.
+@Suite("Prefetching relationship key paths: one statement per level, then no faults")
+struct PrefetchingTests {
+    /// `authors` authors with `books` books each and `chapters` chapters per book.
+    private func populated(authors: Int, books: Int, chapters: Int) throws -> (PersistentContainer, URL) {
+        let (container, url) = try LibraryModel.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let publisher = try context.insertNewObject(forEntityName: "Publisher")
+            try publisher.setValue("Orbit", forKey: "name")
+            for index in 0..<authors {
+                let author = try context.insertNewObject(forEntityName: "Author")
+                try author.setValue(String(format: "Author %05d", index), forKey: "name")
+                try author.setValue(publisher, forKey: "publisher")
+                for number in 0..<books {
+                    let book = try context.insertNewObject(forEntityName: "Book")
+                    try book.setValue("Book \(index)-\(number)", forKey: "title")
+                    try book.setValue(author, forKey: "author")
+                    for page in 0..<chapters {
+                        let chapter = try context.insertNewObject(forEntityName: "Chapter")
+                        try chapter.setValue("Chapter \(page)", forKey: "title")
+                        try chapter.setValue(book, forKey: "book")
+                    }
+                }
+            }
+            try context.save()
+        }
+        container.coordinator.rowCache.removeAll()
+        return (container, url)
+    }
+
+    private func statements(_ container: PersistentContainer) -> Int { container.coordinator.sqlCounters.statementsExecuted }
+
+    @Test("1,000 authors × 100 books: prefetching books takes exactly 2 statements, touching every title 0; without it 1,001")
+    func books() throws {
+        let (container, url) = try populated(authors: 1_000, books: 100, chapters: 0)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            container.coordinator.resetCounters()
+            var request = FetchRequest(entityName: "Author")
+            request.relationshipKeyPathsForPrefetching = ["books"]
+            let authors = try context.fetch(request)
+            #expect(authors.count == 1_000)
+            #expect(statements(container) == 2)
+            var titles = 0
+            for author in authors {
+                for book in try #require(author.value(forKey: "books") as? [ManagedObject]) where book.value(forKey: "title") is String {
+                    titles += 1
+                }
+            }
+            #expect(titles == 100_000)
+            #expect(statements(container) == 2)
+            #expect(context.counters.faultsFired == 0)
+            #expect(context.counters.relationshipFaultsFired == 0)
+        }
+        container.coordinator.rowCache.removeAll()
+        let plain = container.newBackgroundContext()
+        try plain.performAndWait {
+            container.coordinator.resetCounters()
+            // Materialised up front: as faults, authors whose rows the 100,000-row
+            // cache evicted while the books streamed through would cost a fault each.
+            var request = FetchRequest(entityName: "Author")
+            request.returnsObjectsAsFaults = false
+            let authors = try plain.fetch(request)
+            for author in authors {
+                for book in try #require(author.value(forKey: "books") as? [ManagedObject]) { _ = book.value(forKey: "title") }
+            }
+            // One fetch, then one statement per author's books (which reads the books' rows in full).
+            #expect(statements(container) == 1_001)
+        }
+    }
+
+    @Test("books and books.chapters take exactly 3 statements; publisher (to-one) one more; nothing fires afterwards")
+    func nested() throws {
+        let (container, url) = try populated(authors: 200, books: 10, chapters: 3)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            container.coordinator.resetCounters()
+            var request = FetchRequest(entityName: "Author")
+            request.relationshipKeyPathsForPrefetching = ["books", "books.chapters"]
+            let authors = try context.fetch(request)
+            #expect(statements(container) == 3)
+            var chapters = 0
+            for author in authors {
+                for book in author.value(forKey: "books") as? [ManagedObject] ?? [] {
+                    chapters += (book.value(forKey: "chapters") as? [ManagedObject] ?? []).filter { $0.value(forKey: "title") != nil }.count
+                    #expect(book.value(forKey: "author") as? ManagedObject === author)
+                }
+            }
+            #expect(chapters == 6_000)
+            #expect(statements(container) == 3)
+            #expect(context.counters.faultsFired == 0)
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            container.coordinator.resetCounters()
+            var request = FetchRequest(entityName: "Author")
+            request.relationshipKeyPathsForPrefetching = ["publisher", "books"]
+            let authors = try other.fetch(request)
+            #expect(statements(container) == 3)
+            for author in authors { _ = (author.value(forKey: "publisher") as? ManagedObject)?.value(forKey: "name") }
+            #expect(statements(container) == 3)
+            #expect(other.counters.faultsFired == 0)
+        }
+    }
+
+    @Test("An unknown prefetch key path is a typed error")
+    func unknownKeyPath() throws {
+        let (container, url) = try populated(authors: 2, books: 1, chapters: 0)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            var request = FetchRequest(entityName: "Author")
+            request.relationshipKeyPathsForPrefetching = ["novels"]
+            #expect(throws: FetchError.unknownKeyPath(entity: "Author", keyPath: "novels")) { try context.fetch(request) }
+        }
+    }
+}
