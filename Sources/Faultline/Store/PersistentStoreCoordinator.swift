@@ -40,6 +40,9 @@ public final class PersistentStoreCoordinator: Sendable {
 
     private let writer: Mutex<ConnectionBox>
     private let readers = Mutex<[ConnectionBox]>([])
+    /// Reads use the writer too: an in-memory store, or a migration stage's
+    /// coordinator whose writes are still inside the migration's transaction.
+    private let readsOnWriter: Bool
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -56,6 +59,25 @@ public final class PersistentStoreCoordinator: Sendable {
         let connection = try Self.open(location)
         try Self.prepareStore(schema: schema, on: connection)
         writer = Mutex(ConnectionBox(connection))
+        readsOnWriter = location == .inMemory
+    }
+
+    /// Migration only: a coordinator over `connection`, which the migration
+    /// owns and may hold inside an open transaction (saves nest as savepoints;
+    /// reads use the same connection, so they see the uncommitted stage).
+    init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation) throws {
+        self.model = model
+        self.location = location
+        let schema = try StoreSchema(compiling: model)
+        self.schema = schema
+        self.rowCache = RowCache(capacity: 10_000)
+        self.identifier = UInt32.random(in: 1...UInt32.max)
+        self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
+        self.runtimes = model.entities.map(EntityRuntime.init)
+        self.derivedDependents = DerivedDependencies.dependents(in: model)
+        try Self.prepareStore(schema: schema, on: connection)
+        writer = Mutex(ConnectionBox(connection))
+        readsOnWriter = true
     }
 
     static func open(_ location: StoreLocation) throws -> Connection {
@@ -92,7 +114,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Runs `body` with a reader connection (the writer for an in-memory store).
     func withReader<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        if case .inMemory = location { return try withWriter(body) }
+        if readsOnWriter { return try withWriter(body) }
         let box = try readers.withLock { $0.popLast() } ?? newReader()
         defer { readers.withLock { $0.append(box) } }
         return try body(box.connection)

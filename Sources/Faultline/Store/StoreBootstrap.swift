@@ -16,6 +16,8 @@ public enum StoreBootstrap {
     ) throws -> StoreMetadata {
         var metadata = StoreMetadata(uuid: uuid.uuidString.uppercased(), entityVersionHashes: schema.model.entityVersionHashes)
         metadata.additional[modelVersionHashKey] = .string(schema.model.versionHash.base64EncodedString())
+        // The schema written, so a later migration can check the store against its claimed model.
+        metadata.additional[SchemaRecord.metadataKey] = .string(try SchemaRecord(schema).json())
         let plist = try metadata.propertyList()
         try connection.transaction(.immediate) {
             for statement in schema.creationStatements { try connection.execute(statement) }

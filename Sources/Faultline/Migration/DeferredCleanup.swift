@@ -1,0 +1,90 @@
+import Foundation
+import FaultlineSQLite
+
+/// Deferred clean-up, Core Data's deferred lightweight migration: a migration
+/// with `deferCleanup` leaves removed columns (in tables otherwise kept in
+/// place) and removed entities' tables where they are and records them in
+/// Z_METADATA, under `FaultlineDeferredCleanup` and Core Data's own
+/// `NSPersistentStoreDeferredLightweightMigrationOptionKey`. The store already
+/// has the new model's hash and is opened and written with the new model at
+/// once: the leftovers are never read, and inserts leave them NULL.
+/// `finish` rebuilds those tables to the exact schema and clears the record.
+///
+/// Differences from Core Data: a table whose change needs a rebuild anyway
+/// (a type widened, a column added in the middle) is rebuilt at once, removed
+/// columns included; only the work that can wait is deferred. Migrating a store
+/// that still has deferred work finishes that work first.
+public enum DeferredCleanup {
+    static let recordKey = "FaultlineDeferredCleanup"
+    static let coreDataKey = "NSPersistentStoreDeferredLightweightMigrationOptionKey"
+
+    /// What waits: whole tables to drop and columns to drop per table.
+    struct Record: Codable, Equatable {
+        var tables: [String] = []
+        var columns: [String: [String]] = [:]
+
+        var isEmpty: Bool { tables.isEmpty && columns.isEmpty }
+
+        static func stored(in metadata: StoreMetadata) -> Record? {
+            guard case .string(let text)? = metadata.additional[recordKey] else { return nil }
+            return try? JSONDecoder().decode(Record.self, from: Data(text.utf8))
+        }
+
+        /// Records (or, when empty, clears) the pending work in `metadata`.
+        func write(into metadata: inout StoreMetadata) {
+            guard !isEmpty, let data = try? JSONEncoder().encode(self) else {
+                metadata.additional[recordKey] = nil
+                metadata.additional[coreDataKey] = nil
+                return
+            }
+            metadata.additional[recordKey] = .string(String(decoding: data, as: UTF8.self))
+            metadata.additional[coreDataKey] = .boolean(true)
+        }
+    }
+
+    /// Whether the store on `connection` has clean-up waiting.
+    public static func isPending(on connection: Connection) throws -> Bool {
+        Record.stored(in: try StoreBootstrap.metadata(on: connection)) != nil
+    }
+
+    /// Performs the recorded clean-up for a store holding `model`, in one
+    /// transaction (a savepoint inside an open one), and clears the record.
+    public static func finish(on connection: Connection, model: CheckedModel) throws {
+        let outermost = connection.isAutocommit
+        if outermost { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if outermost { try? connection.execute("PRAGMA foreign_keys = ON") } }
+        try connection.transaction(.immediate) {
+            var metadata = try StoreBootstrap.metadata(on: connection)
+            guard let record = Record.stored(in: metadata) else { return }
+            let schema = try StoreSchema(compiling: model)
+            let triggers = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            for case .text(let name)? in triggers.map(\.first) { try connection.execute("DROP TRIGGER \"\(name)\"") }
+            for table in schema.tables where record.columns[table.name] != nil {
+                let aside = MigrationRun.asidePrefix + table.name
+                let columns = table.columns.map(\.name).joined(separator: ", ")
+                try connection.execute("ALTER TABLE \(table.name) RENAME TO \(aside)")
+                try connection.execute(table.createStatement)
+                try connection.execute("INSERT INTO \(table.name) (\(columns)) SELECT \(columns) FROM \(aside)", [])
+                try connection.execute("DROP TABLE \(aside)")
+            }
+            let existing = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                if case .text(let name)? = $0.first { return name }
+                return nil
+            })
+            let modelTables = Set(schema.tables.map(\.name))
+            for table in record.tables where existing.contains(table) && !modelTables.contains(table) {
+                try connection.execute("DROP TABLE \(table)")
+            }
+            try IndexMigration(connection: connection, schema: schema).apply()
+            for trigger in schema.triggers { try connection.execute(trigger.createStatement) }
+            Record().write(into: &metadata)
+            try metadata.write(on: connection)
+            let expected = SchemaRecord(schema)
+            let actual = try SchemaRecord(reading: connection)
+            guard expected == actual else {
+                throw MigrationError.schemaMismatch(
+                    model: model.versionChecksum, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import FaultlineSQLite
+
+/// Brings a store's indexes to a schema's: drops those the schema lacks (by
+/// their normalised `CREATE` text, so a changed index is dropped and made
+/// again), and creates the missing ones. A new uniqueness index is preceded
+/// by a check of the existing rows, so a violation is reported with the
+/// duplicated values rather than as SQLite's bare constraint error.
+struct IndexMigration {
+    let connection: Connection
+    let schema: StoreSchema
+
+    func apply() throws {
+        let wanted = Dictionary(schema.indexes.map { (SchemaRecord.normalize($0.createStatement), $0) },
+                                uniquingKeysWith: { first, _ in first })
+        var present = Set<String>()
+        for row in try connection.rows("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
+            guard case .text(let name) = row[0], case .text(let sql) = row[1] else { continue }
+            let normalized = SchemaRecord.normalize(sql)
+            if wanted[normalized] != nil { present.insert(normalized); continue }
+            try connection.execute("DROP INDEX \"\(name)\"")
+        }
+        for index in schema.indexes where !present.contains(SchemaRecord.normalize(index.createStatement)) {
+            if index.isUnique { try checkUnique(index) }
+            try connection.execute(index.createStatement)
+        }
+    }
+
+    /// Throws `constraintViolation` with up to 20 duplicated value tuples.
+    private func checkUnique(_ index: StoreIndex) throws {
+        let columns = index.terms.compactMap { $0.split(separator: " ").first.map(String.init) }
+        guard !columns.isEmpty else { return }
+        var conditions = columns.map { "\($0) IS NOT NULL" }
+        if let whereClause = index.whereClause { conditions.append(whereClause) }
+        let list = columns.joined(separator: ", ")
+        let duplicates = try connection.rows(
+            "SELECT \(list) FROM \(index.table) WHERE \(conditions.joined(separator: " AND ")) "
+                + "GROUP BY \(list) HAVING COUNT(*) > 1 ORDER BY \(list) LIMIT 20")
+        guard !duplicates.isEmpty else { return }
+        let (entity, properties) = describe(index)
+        throw MigrationError.constraintViolation(entity: entity, properties: properties, duplicates: duplicates)
+    }
+
+    /// The entity and property names behind a uniqueness index's name.
+    private func describe(_ index: StoreIndex) -> (String, [String]) {
+        for entity in schema.model.entities {
+            for constraint in entity.uniquenessConstraints {
+                let names = constraint.map { reference -> String in
+                    switch reference {
+                    case .attribute(let i): return entity.attributes.indices.contains(i) ? entity.attributes[i].name : "?"
+                    case .relationship(let i): return entity.relationships.indices.contains(i) ? entity.relationships[i].name : "?"
+                    case .composite(let i): return entity.composites.indices.contains(i) ? entity.composites[i].name : "?"
+                    }
+                }
+                if index.name == "Z_\(entity.name)_UNIQUE_\(names.joined(separator: "_"))" { return (entity.name, names) }
+            }
+        }
+        return (index.table, index.terms)
+    }
+}

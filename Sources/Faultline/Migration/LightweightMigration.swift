@@ -1,0 +1,236 @@
+import Foundation
+import FaultlineSQLite
+
+/// Runs one inferred lightweight migration on a store, in one transaction.
+///
+/// The steps follow SQLite's table-rebuild procedure (sqlite.org/lang_altertable.html,
+/// "Making Other Kinds Of Table Schema Changes"): foreign keys off, one
+/// transaction, triggers dropped, each changed table rebuilt (old one renamed
+/// aside, new one created under the final name, rows copied, old one dropped),
+/// indexes and triggers recreated, `PRAGMA foreign_key_check`, commit, foreign
+/// keys back on. One difference: the procedure creates `new_X` and renames it
+/// to `X`; Faultline renames the old `X` aside instead, because SQLite rewrites
+/// a renamed table's `CREATE` text (quoting its name), and the store must keep
+/// exactly the statements a fresh store has. Renaming the old table is safe
+/// here because every trigger is dropped first and stores have no views.
+public enum LightweightMigration {
+    /// Migrates the store on `connection` (written by `old`) to `new`, in one
+    /// IMMEDIATE transaction (a savepoint when one is already open). On any
+    /// error the store is left as it was.
+    public static func migrate(
+        on connection: Connection, from old: ModelVersion, to new: ModelVersion,
+        deferCleanup: Bool = false, stage: String = "lightweight",
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws {
+        let outermost = connection.isAutocommit
+        if outermost { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if outermost { try? connection.execute("PRAGMA foreign_keys = ON") } }
+        try connection.transaction(.immediate) {
+            var run = MigrationRun(connection: connection, stage: stage, progress: progress)
+            try run.apply(from: old, to: new, deferCleanup: deferCleanup)
+        }
+    }
+}
+
+/// The state of one migration while it runs.
+struct MigrationRun {
+    let connection: Connection
+    let stage: String
+    let progress: (@Sendable (MigrationProgress) -> Void)?
+    static let asidePrefix = "Z_MIG_OLD_"
+
+    mutating func apply(from old: ModelVersion, to new: ModelVersion, deferCleanup: Bool) throws {
+        var metadata = try StoreBootstrap.metadata(on: connection)
+        if DeferredCleanup.Record.stored(in: metadata) != nil {
+            try DeferredCleanup.finish(on: connection, model: old.model)
+            metadata = try StoreBootstrap.metadata(on: connection)
+        }
+        try SchemaRecord.verify(old, on: connection, metadata: metadata)
+        let mapping = try MigrationMapping(from: old, to: new)
+
+        // Which old tables stay where they are, which are set aside.
+        let draft = TablePlanner(mapping: mapping, oldName: { $0 },
+                                 transfer: RelationshipTransfer(mapping: mapping, oldName: { $0 }))
+        let draftPlans = draft.plans(deferCleanup: deferCleanup)
+        let draftJoins = RelationshipTransfer(mapping: mapping, oldName: { $0 }).joinPlans()
+        var kept = Set(draftPlans.filter { $0.mode != .create }.map(\.table.name))
+        kept.formUnion(draftJoins.filter(\.unchanged).map(\.table.name))
+        let newNames = Set(mapping.newSchema.tables.map(\.name))
+        let oldNames = mapping.oldSchema.tables.map(\.name)
+        let aside = Set(oldNames.filter { !kept.contains($0) && newNames.contains($0) })
+        let oldName: (String) -> String = { aside.contains($0) ? MigrationRun.asidePrefix + $0 : $0 }
+        let transfer = RelationshipTransfer(mapping: mapping, oldName: oldName)
+        let plans = TablePlanner(mapping: mapping, oldName: oldName, transfer: transfer).plans(deferCleanup: deferCleanup)
+
+        try checkRequiredValues(plans)
+        for name in try names(of: "trigger") { try connection.execute("DROP TRIGGER \"\(name)\"") }
+        for name in oldNames where aside.contains(name) {
+            try connection.execute("ALTER TABLE \(name) RENAME TO \(oldName(name))")
+        }
+        var record = DeferredCleanup.Record()
+        for plan in plans {
+            try build(plan, oldName: oldName, mapping: mapping)
+            if case .inPlace(_, let orphans) = plan.mode, !orphans.isEmpty { record.columns[plan.table.name] = orphans }
+        }
+        for join in transfer.joinPlans() where !join.unchanged {
+            try connection.execute(join.table.createStatement)
+            if let fill = join.fill { try connection.execute(fill, []) }
+        }
+        for plan in plans { try fillEntityColumns(plan, schema: mapping.newSchema) }
+        for name in oldNames where !kept.contains(name) {
+            if deferCleanup && !aside.contains(name) { record.tables.append(name); continue }
+            try connection.execute("DROP TABLE \(oldName(name))")
+        }
+        var recompute: [String: (entity: CheckedEntity, attribute: CheckedAttribute)] = [:]
+        for copy in plans.flatMap(\.copies) {
+            for attribute in copy.recompute {
+                let owner = new.model.entities[attribute.declaringEntityIndex]
+                recompute["\(owner.index).\(attribute.name)"] = (owner, attribute)
+            }
+        }
+        for statement in DerivedRecompute(schema: mapping.newSchema).statements(for: Array(recompute.values)) {
+            try connection.execute(statement)
+        }
+        try IndexMigration(connection: connection, schema: mapping.newSchema).apply()
+        for trigger in mapping.newSchema.triggers { try connection.execute(trigger.createStatement) }
+        try rewritePrimaryKeys(mapping)
+
+        var updated = try metadata.migrated(to: new.model, schema: mapping.newSchema)
+        record.write(into: &updated)
+        try updated.write(on: connection)
+        try verify(mapping.newSchema, label: new.label, leftovers: record)
+        if let problem = try connection.rows("PRAGMA foreign_key_check").first {
+            throw MigrationError.schemaMismatch(model: new.label, missing: [], unexpected: ["foreign key violation \(problem)"])
+        }
+    }
+
+    private func names(of type: String) throws -> [String] {
+        try connection.rows("SELECT name FROM sqlite_master WHERE type = ?", [.text(type)]).compactMap {
+            if case .text(let name)? = $0.first { return name }
+            return nil
+        }
+    }
+
+    /// Required attributes that would be left NULL: refuse before any change.
+    private func checkRequiredValues(_ plans: [TablePlan]) throws {
+        for copy in plans.flatMap(\.copies) {
+            for check in copy.requiredChecks {
+                var conditions = copy.oldShared ? ["src.Z_ENT = \(copy.oldEntity.number)"] : []
+                if let column = check.oldColumn { conditions.append("src.\(column) IS NULL") }
+                let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+                if case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM \(copy.oldTable) src\(filter)"),
+                   count > 0 {
+                    throw MigrationError.missingDefault(entity: copy.newEntity.name, attribute: check.attribute, nullRows: Int(count))
+                }
+            }
+        }
+    }
+
+    /// Produces one entity table: created and filled, or changed in place.
+    private func build(_ plan: TablePlan, oldName: (String) -> String, mapping: MigrationMapping) throws {
+        let table = plan.table
+        switch plan.mode {
+        case .create:
+            try connection.execute(table.createStatement)
+            for copy in plan.copies {
+                let columns = table.columns.map(\.name).filter { copy.values[$0] != nil }
+                let values = columns.compactMap { copy.values[$0] }
+                try connection.execute(
+                    "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) SELECT "
+                        + values.map(\.sql).joined(separator: ", ") + " FROM \(oldName(copy.oldTable)) AS src\(copy.oldFilter)",
+                    values.flatMap(\.bindings))
+                report(copy.newEntity.name, rows: connection.changes)
+            }
+        case .inPlace(let appended, let orphans):
+            for column in appended {
+                try connection.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.declaredType.rawValue)")
+            }
+            let fixed: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            for copy in plan.copies {
+                var sets: [String] = []
+                var bindings: [SQLValue] = []
+                for column in table.columns.map(\.name) where !fixed.contains(column) && !orphans.contains(column) {
+                    if let value = copy.values[column] {
+                        guard value.sql != "src.\(column)" else { continue }
+                        sets.append("\(column) = \(value.sql)")
+                        bindings += value.bindings
+                    } else if copy.oldColumns.contains(column) {
+                        sets.append("\(column) = NULL")
+                    }
+                }
+                guard !sets.isEmpty else { continue }
+                try connection.execute(
+                    "UPDATE \(table.name) AS src SET \(sets.joined(separator: ", "))\(copy.oldFilter)", bindings)
+                report(copy.newEntity.name, rows: connection.changes)
+            }
+            if !plan.removedEntityNumbers.isEmpty {
+                try connection.execute(
+                    "DELETE FROM \(table.name) WHERE Z_ENT IN (\(plan.removedEntityNumbers.map(String.init).joined(separator: ", ")))")
+            }
+            let moves = plan.copies.filter { $0.oldEntity.number != $0.newEntity.number }
+            if !moves.isEmpty {
+                let cases = moves.map { "WHEN \($0.oldEntity.number) THEN \($0.newEntity.number)" }.joined(separator: " ")
+                try connection.execute("UPDATE \(table.name) SET Z_ENT = CASE Z_ENT \(cases) ELSE Z_ENT END")
+            }
+        }
+    }
+
+    /// `Z<n>_<REL>` columns that had no old counterpart: read the destination's `Z_ENT`.
+    private func fillEntityColumns(_ plan: TablePlan, schema: StoreSchema) throws {
+        for copy in plan.copies {
+            for fill in copy.entityColumnFills {
+                let destination = schema.entities[fill.destination].table
+                try connection.execute(
+                    "UPDATE \(plan.table.name) SET \(fill.entityColumn) = (SELECT d.Z_ENT FROM \(destination) d "
+                        + "WHERE d.Z_PK = \(plan.table.name).\(fill.keyColumn)) WHERE \(fill.keyColumn) IS NOT NULL "
+                        + "AND Z_ENT = \(copy.newEntity.number)")
+            }
+        }
+    }
+
+    /// One `Z_PRIMARYKEY` row per new entity; each root keeps its highest key.
+    private func rewritePrimaryKeys(_ mapping: MigrationMapping) throws {
+        var oldMax: [Int: Int64] = [:]
+        for row in try connection.rows("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
+            if case .integer(let entity) = row[0], case .integer(let max) = row[1] { oldMax[Int(entity)] = max }
+        }
+        try connection.execute("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000", [])
+        for entity in mapping.new.model.entities {
+            var max: Int64 = 0
+            if entity.isRoot {
+                for member in entity.hierarchyIndexes {
+                    if let old = mapping.sourceEntity[member], let value = oldMax[old + 1] { max = Swift.max(max, value) }
+                }
+                let table = mapping.newSchema.entities[entity.index].table
+                if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") {
+                    max = Swift.max(max, highest)
+                }
+            }
+            try connection.execute(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                [.integer(Int64(entity.number)), .text(entity.name),
+                 .integer(Int64(entity.superentityIndex.map { $0 + 1 } ?? 0)), .integer(max)])
+        }
+    }
+
+    /// The store must now hold exactly the new schema (less what is deferred).
+    private func verify(_ schema: StoreSchema, label: String, leftovers: DeferredCleanup.Record) throws {
+        let expected = SchemaRecord(schema)
+        let actual = try SchemaRecord(reading: connection)
+        if leftovers.isEmpty {
+            guard expected == actual else {
+                throw MigrationError.schemaMismatch(
+                    model: label, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
+            }
+            return
+        }
+        let exempt = Set(schema.tables.filter { leftovers.columns[$0.name] != nil }
+            .map { SchemaRecord.normalize($0.createStatement) })
+        let missing = expected.missing(from: actual).filter { !exempt.contains($0) }
+        guard missing.isEmpty else { throw MigrationError.schemaMismatch(model: label, missing: missing, unexpected: []) }
+    }
+
+    private func report(_ entity: String, rows: Int) {
+        progress?(MigrationProgress(stage: stage, entity: entity, rowsDone: rows))
+    }
+}
