@@ -1,10 +1,9 @@
-import Synchronization
 
 /// Which `ManagedObject` subclass represents each entity.
 final class ClassRegistry: Sendable {
-    private let types: Mutex<[Int: ManagedObject.Type]>
+    private let types: Locked<[Int: ManagedObject.Type]>
 
-    init() { types = Mutex([:]) }
+    init() { types = Locked([:]) }
 
     func register(_ type: ManagedObject.Type, forEntityIndex index: Int) {
         types.withLock { $0[index] = type }

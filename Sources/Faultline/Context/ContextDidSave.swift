@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What one context's save changed, by object ID: the payload of the did-save
 /// notification and what other contexts merge.
@@ -28,7 +27,7 @@ final class ContextObservers: Sendable {
         weak var context: ManagedObjectContext?
     }
 
-    private let contexts = Mutex<[WeakContext]>([])
+    private let contexts = Locked<[WeakContext]>([])
 
     func register(_ context: ManagedObjectContext) {
         contexts.withLock { list in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Deterministic object-graph counters of one context.
 public struct ObjectGraphCounters: Sendable, Equatable {
@@ -53,7 +52,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingHiddenKeys: [ObjectIdentifier: (member: ManagedObject, table: String, column: String, owner: ManagedObject?)] = [:]
     /// Deletions whose delete rules have not run yet.
     var pendingDeletes: [ManagedObject] = []
-    let inbox = Mutex<[ContextDidSave]>([])
+    let inbox = Locked<[ContextDidSave]>([])
     private var mutationCounter = 0
     let classes: ClassRegistry
 

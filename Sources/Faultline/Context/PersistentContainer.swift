@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// A model and its store, with a main-queue view context and background
 /// contexts: Core Data's `NSPersistentContainer`.
 public final class PersistentContainer: Sendable {
     public let coordinator: PersistentStoreCoordinator
     let classes = ClassRegistry()
-    private let view = Mutex<ManagedObjectContext?>(nil)
+    private let view = Locked<ManagedObjectContext?>(nil)
 
     /// Checks `model` and opens (or creates) its store.
     public init(model: ManagedObjectModel, location: StoreLocation = .inMemory, rowCacheCapacity: Int = 100_000) throws {

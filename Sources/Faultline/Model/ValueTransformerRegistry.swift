@@ -5,7 +5,6 @@
 // transformer, so both paths end as "a transformer name" in the model.
 
 import Foundation
-import Synchronization
 
 /// Encodes attribute values to bytes for storage and back.
 public protocol AttributeValueTransformer: Sendable {
@@ -34,7 +33,7 @@ public struct CodableValueTransformer<Value: Codable & Sendable>: AttributeValue
 
 /// The process-wide registry of named transformers. Thread-safe.
 public enum ValueTransformerRegistry {
-    private static let transformers = Mutex<[String: any AttributeValueTransformer]>([:])
+    private static let transformers = Locked<[String: any AttributeValueTransformer]>([:])
 
     /// Registers (or replaces) the transformer for `name`.
     public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {

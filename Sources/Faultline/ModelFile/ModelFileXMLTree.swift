@@ -22,7 +22,6 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Synchronization
 
 /// One XML element.
 struct ModelFileXMLNode {
@@ -49,7 +48,7 @@ struct ModelFileXMLTree {
         node.children.map { nodes[$0] }
     }
 
-    private static let parseLock = Mutex<Int>(0)
+    private static let parseLock = Locked<Int>(0)
 
     /// Parses `data`; `file` names the source in errors.
     ///

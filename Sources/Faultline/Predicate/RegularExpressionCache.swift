@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Compiled MATCHES patterns for the `FAULTLINE_MATCHES` SQL function, so a
 /// query compiles its pattern once, not once per row.
@@ -22,7 +21,7 @@ final class RegularExpressionCache: Sendable {
         let caseInsensitive: Bool
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Locked<[Key: Entry]>([:])
     let capacity = 256
 
     /// Whether `pattern` matches the whole of `text`; nil for an invalid pattern.

@@ -1,6 +1,5 @@
 import Foundation
 import FaultlineSQLite
-import Synchronization
 
 // The coordinator: the one place where a store's connections, statement caches
 // and row cache live, shared by every context on the store.
@@ -38,8 +37,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Contexts on this store, told about each other's saves.
     let observers = ContextObservers()
 
-    private let writer: Mutex<ConnectionBox>
-    private let readers = Mutex<[ConnectionBox]>([])
+    private let writer: LockedConnection
+    private let readers = Locked<[ConnectionBox]>([])
     /// Reads use the writer too: an in-memory store, or a migration stage's
     /// coordinator whose writes are still inside the migration's transaction.
     private let readsOnWriter: Bool
@@ -58,7 +57,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.derivedDependents = DerivedDependencies.dependents(in: model)
         let connection = try Self.open(location)
         try Self.prepareStore(schema: schema, on: connection)
-        writer = Mutex(ConnectionBox(connection))
+        writer = LockedConnection(connection)
         readsOnWriter = location == .inMemory
     }
 
@@ -76,7 +75,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.runtimes = model.entities.map(EntityRuntime.init)
         self.derivedDependents = DerivedDependencies.dependents(in: model)
         try Self.prepareStore(schema: schema, on: connection)
-        writer = Mutex(ConnectionBox(connection))
+        writer = LockedConnection(connection)
         readsOnWriter = true
     }
 
@@ -109,7 +108,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Runs `body` with the writer connection, holding its lock.
     func withWriter<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        try writer.withLock { box in try body(box.connection) }
+        try writer.withLock(body)
     }
 
     /// Runs `body` with a reader connection (the writer for an in-memory store).
@@ -130,21 +129,37 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Statements, rows and cache figures of every connection of this store.
     public var sqlCounters: SQLiteCounters {
-        var total = writer.withLock { $0.connection.counters }
+        var total = writer.withLock { $0.counters }
         for reader in readers.withLock({ $0 }) { total = total + reader.connection.counters }
         return total
     }
 
     /// Zeroes `sqlCounters` and the row cache's counters.
     public func resetCounters() {
-        writer.withLock { $0.connection.resetCounters() }
+        writer.withLock { $0.resetCounters() }
         readers.withLock { pool in pool.forEach { $0.connection.resetCounters() } }
         rowCache.resetCounters()
     }
 }
 
-/// Lets a connection sit behind a lock or in a pool; only ever used by the
-/// thread holding it.
+/// The writer connection behind a pthread mutex (`NSLock`). Not
+/// `Synchronization.Mutex`: under contention its futex slow path hides the
+/// happens-before edge from ThreadSanitizer, which then reports every access to
+/// the connection as a race (reproduced with a ten-line program).
+final class LockedConnection: @unchecked Sendable {
+    private let lock = NSLock()
+    private let connection: Connection
+
+    init(_ connection: Connection) { self.connection = connection }
+
+    func withLock<Result>(_ body: (Connection) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+}
+
+/// Lets a connection sit in a pool; only ever used by the thread holding it.
 final class ConnectionBox: @unchecked Sendable {
     let connection: Connection
     init(_ connection: Connection) { self.connection = connection }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Snapshots of rows keyed by object ID, shared by every context of a
 /// coordinator: a fault fired in one context after another read the row costs
@@ -31,7 +30,7 @@ public final class RowCache: Sendable {
 
     /// The most rows held.
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A value behind a pthread mutex (`NSLock`), with `Mutex`'s `withLock` shape.
+///
+/// Used instead of `Synchronization.Mutex` for state shared between contexts:
+/// under contention `Mutex`'s futex slow path hides the happens-before edge from
+/// ThreadSanitizer, which then reports races that cannot happen; a pthread mutex
+/// is understood, so a sanitizer run of the concurrency tests means something.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
