@@ -11,15 +11,22 @@ struct BenchmarkSuiteTests {
 
     /// A reference that does nothing and a line that allocates `perItem` objects per item.
     private func suite(failing: Bool = false) -> BenchmarkSuite {
-        final class Box { var value = 0 }
+        final class Box {
+            var value = 0
+            var payload: [UInt8] = []
+        }
         return BenchmarkSuite("Test", benchmarks: [
             Benchmark("ref", parameters: ["rows": 10], items: 10,
                       setUp: { [Box](repeating: Box(), count: 1) },
                       measure: { state in blackHole(state) }),
             Benchmark("line", parameters: ["rows": 10], items: 10, reference: "ref",
                       setUp: { () throws -> [Box] in
-                          // Set-up work is never measured: allocate a lot here.
-                          (0..<5_000).map { _ in Box() }
+                          // Set-up work is never measured: allocate a lot here (about 20 MB).
+                          (0..<5_000).map { _ in
+                              let box = Box()
+                              box.payload = [UInt8](repeating: 1, count: 4_096)
+                              return box
+                          }
                       },
                       measure: { state in
                           if failing { throw Failure() }
@@ -57,10 +64,13 @@ struct BenchmarkSuiteTests {
             #expect(line.metrics[metric]?.samples.count == 3, "metric \(metric)")
         }
         // The measured body allocates ten boxes, a connection and a query; the
-        // 5,000 boxes of set-up are not counted.
+        // 20 MB of set-up are not counted. Bytes are per thread, so tests running
+        // in parallel cannot add to them (allocation *counts* are process-wide).
         let mallocs = try #require(line.median(Metric.mallocs))
         #expect(mallocs >= 10)
-        #expect(mallocs < 5_000)
+        let bytes = try #require(line.median(Metric.allocatedBytes))
+        #expect(bytes >= 10 * 16)
+        #expect(bytes < 5_000_000)
         #expect((line.median("statementsExecuted") ?? 0) >= 1)
         #expect((line.median("rowsReturned") ?? 0) >= 1)
         #expect(report.metadata.sqliteVersion == Connection.sqliteVersion)

@@ -1,0 +1,245 @@
+import Foundation
+import FaultlineSQLite
+
+/// Deletes rows straight in the store, applying the model's delete rules in
+/// SQL: Core Data's `NSBatchDeleteRequest`, which does not apply them.
+///
+/// ```swift
+/// let request = BatchDeleteRequest(entityName: "Category", predicate: try FetchPredicate(format: "name BEGINSWITH %@", "Old"))
+/// let result = try container.coordinator.execute(request)   // or BatchDeleteRequest(objectIDs: ids)
+/// ```
+/// Rules, level by level from the rows the request names:
+/// - cascade: the destinations join the rows to delete (recursively, by key);
+/// - deny: the request fails when a row keeps a destination that is not
+///   itself being deleted;
+/// - nullify: destination keys pointing at deleted rows are cleared
+///   (`UPDATE … SET ZKEY = NULL, Z_OPT = Z_OPT + 1 … RETURNING Z_PK, Z_ENT`),
+///   join rows are deleted;
+/// - no action: nothing (join rows still go: they are the relationship).
+/// Then `DELETE FROM T WHERE Z_PK IN (SELECT value FROM json_each(?))` per table.
+public struct BatchDeleteRequest: Sendable {
+    public var entityName: String?
+    public var predicate: FetchPredicate?
+    public var objectIDs: [ManagedObjectID]?
+    /// Whether rows of sub-entities match too (Core Data's default: yes).
+    public var includesSubentities = true
+    public var resultType: BatchResultType = .statusOnly
+
+    /// Rows of `entityName` matching `predicate` (every row when nil).
+    public init(entityName: String, predicate: FetchPredicate? = nil) {
+        self.entityName = entityName
+        self.predicate = predicate
+    }
+
+    /// Exactly these objects (IDs of rows that no longer exist are ignored).
+    public init(objectIDs: [ManagedObjectID]) {
+        self.objectIDs = objectIDs
+    }
+}
+
+extension PersistentStoreCoordinator {
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let storeIdentifier = identifier
+        let outcome = try runBatch { connection in
+            var deleter = BatchDeleter(coordinator: self, connection: connection)
+            let named = try deleter.namedRows(request)
+            try deleter.run(named)
+            var outcome = BatchOutcome(changes: deleter.changes)
+            outcome.count = named.count
+            outcome.counters.rowsDeleted = deleter.changes.deletedObjectIDs.count
+            outcome.counters.rowsUpdated = deleter.changes.updatedObjectIDs.count
+            outcome.touchedEntities = deleter.touched
+            outcome.objectIDs = named.map {
+                ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: $0.entityIndex, primaryKey: $0.key)
+            }
+            return outcome
+        }
+        return publish(outcome, resultType: request.resultType)
+    }
+}
+
+/// Collects the closure of rows to delete under the delete rules, then writes.
+struct BatchDeleter {
+    typealias Row = (key: Int64, entityIndex: Int)
+
+    let coordinator: PersistentStoreCoordinator
+    let connection: Connection
+    /// Keys to delete per root entity (keys are unique per hierarchy).
+    private var deleted: [Int: Set<Int64>] = [:]
+    private var pendingDenials: [(entityIndex: Int, relationship: Int, keys: [Int64])] = []
+    var changes: BatchChanges
+    var touched: Set<Int> = []
+
+    init(coordinator: PersistentStoreCoordinator, connection: Connection) {
+        self.coordinator = coordinator
+        self.connection = connection
+        changes = BatchChanges(storeIdentifier: coordinator.identifier)
+    }
+
+    private var model: CheckedModel { coordinator.model }
+
+    /// The rows the request names, as stored now.
+    func namedRows(_ request: BatchDeleteRequest) throws -> [Row] {
+        if let ids = request.objectIDs {
+            var byRoot: [Int: [Int64]] = [:]
+            for id in ids {
+                guard id.storeIdentifier == coordinator.identifier, model.entities.indices.contains(id.entityIndex) else {
+                    throw BatchError.foreignStore(id.description)
+                }
+                byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey)
+            }
+            var rows: [Row] = []
+            for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
+                rows += try connection.keyPairs(
+                    "SELECT Z_PK, Z_ENT FROM \(coordinator.schema.entities[root].table) WHERE Z_PK IN (SELECT value FROM json_each(?))",
+                    [jsonKeyList(keys)])
+            }
+            return rows
+        }
+        guard let name = request.entityName, let entity = model.entity(named: name) else {
+            throw BatchError.unknownEntity(request.entityName ?? "")
+        }
+        let query = try BatchPredicateSQL.keys(
+            of: entity.index, matching: request.predicate, includesSubentities: request.includesSubentities,
+            coordinator: coordinator, columns: "t0.Z_PK, t0.Z_ENT")
+        return try connection.keyPairs(query.sql, query.bindings)
+    }
+
+    mutating func run(_ named: [Row]) throws {
+        var level = named
+        while !level.isEmpty {
+            var next: [Row] = []
+            var byEntity: [Int: [Int64]] = [:]
+            for row in level where deleted[model.entities[row.entityIndex].rootEntityIndex, default: []].insert(row.key).inserted {
+                byEntity[row.entityIndex, default: []].append(row.key)
+            }
+            for (entityIndex, keys) in byEntity.sorted(by: { $0.key < $1.key }) {
+                next += try applyRules(of: entityIndex, to: keys)
+                touched.insert(entityIndex)
+                for key in keys {
+                    changes.deletedObjectIDs.append(
+                        ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: entityIndex, primaryKey: key))
+                }
+            }
+            level = next
+        }
+        for denial in pendingDenials {
+            let remaining = try destinations(of: denial.entityIndex, relationship: denial.relationship, keys: denial.keys)
+                .filter { !isDeleted($0) }
+            if !remaining.isEmpty {
+                throw BatchError.deleteDenied(entity: model.entities[denial.entityIndex].name,
+                                              relationship: model.entities[denial.entityIndex].relationships[denial.relationship].name)
+            }
+        }
+        try nullifyAndDelete()
+    }
+
+    private func isDeleted(_ row: Row) -> Bool {
+        deleted[model.entities[row.entityIndex].rootEntityIndex]?.contains(row.key) ?? false
+    }
+
+    /// Queues cascades (returned) and deny checks; nullification runs later,
+    /// once the whole set of deleted rows is known.
+    private mutating func applyRules(of entityIndex: Int, to keys: [Int64]) throws -> [Row] {
+        var cascaded: [Row] = []
+        for relationship in model.entities[entityIndex].relationships where !relationship.isTransient {
+            switch relationship.deleteRule {
+            case .cascadeDeleteRule:
+                cascaded += try destinations(of: entityIndex, relationship: relationship.index, keys: keys)
+            case .denyDeleteRule:
+                pendingDenials.append((entityIndex, relationship.index, keys))
+            case .nullifyDeleteRule, .noActionDeleteRule:
+                break
+            }
+        }
+        return cascaded
+    }
+
+    /// The destinations of `keys`' relationship, as stored now.
+    private func destinations(of entityIndex: Int, relationship index: Int, keys: [Int64]) throws -> [Row] {
+        let relationship = model.entities[entityIndex].relationships[index]
+        let mapping = coordinator.schema.entities[entityIndex]
+        let destinationTable = coordinator.schema.entities[relationship.destinationEntityIndex].table
+        let list = jsonKeyList(keys)
+        switch mapping.relationships[index] {
+        case .foreignKey(let column, _):
+            return try connection.keyPairs(
+                "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(mapping.table) "
+                    + "WHERE Z_PK IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL)", [list])
+        case .destinationKey(let table, let column, _, _):
+            return try connection.keyPairs(
+                "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?))", [list])
+        case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+            return try connection.keyPairs(
+                "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(destinationColumn) FROM \(table) "
+                    + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)))", [list])
+        case .transient:
+            return []
+        }
+    }
+
+    /// Nullify: clears keys pointing at deleted rows (bumping `Z_OPT`) and
+    /// deletes join rows; every other many-to-many's join rows go too. Then
+    /// deletes the rows themselves, one statement per table.
+    private mutating func nullifyAndDelete() throws {
+        var byEntity: [Int: [Int64]] = [:]
+        for id in changes.deletedObjectIDs { byEntity[id.entityIndex, default: []].append(id.primaryKey) }
+        var updated: [ManagedObjectID] = []
+        for (entityIndex, keys) in byEntity.sorted(by: { $0.key < $1.key }) {
+            let list = jsonKeyList(keys)
+            let entity = model.entities[entityIndex]
+            let mapping = coordinator.schema.entities[entityIndex]
+            for relationship in entity.relationships where relationship.deleteRule == .nullifyDeleteRule {
+                var clears: (table: String, column: String, entityColumn: String?, order: String?)?
+                switch mapping.relationships[relationship.index] {
+                case .destinationKey(let table, let column, let order, _):
+                    var entityColumn: String?
+                    if let inverse = relationship.inverseIndex,
+                       case .foreignKey(_, let column)? = coordinator.schema.entities[relationship.destinationEntityIndex]
+                        .relationships.dropFirst(inverse).first {
+                        entityColumn = column
+                    }
+                    clears = (table, column, entityColumn, order)
+                case .foreignKey:
+                    // One-to-one: the destination keeps a key back to us.
+                    if let inverse = relationship.inverseIndex, relationship.inverseIsToMany == false,
+                       case .foreignKey(let column, let entityColumn)? = coordinator.schema
+                        .entities[relationship.destinationEntityIndex].relationships.dropFirst(inverse).first {
+                        clears = (coordinator.schema.entities[relationship.destinationEntityIndex].table, column, entityColumn, nil)
+                    }
+                case .joinTable(let table, let sourceColumn, _, _):
+                    updated += try destinations(of: entityIndex, relationship: relationship.index, keys: keys)
+                        .map { ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: $0.entityIndex, primaryKey: $0.key) }
+                    try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) IN (SELECT value FROM json_each(?))", [list])
+                case .transient:
+                    break
+                }
+                guard let clear = clears else { continue }
+                var assignments = ["\(clear.column) = NULL"]
+                if let entityColumn = clear.entityColumn { assignments.append("\(entityColumn) = NULL") }
+                if let order = clear.order { assignments.append("\(order) = NULL") }
+                assignments.append("Z_OPT = Z_OPT + 1")
+                let rows = try connection.keyPairs(
+                    "UPDATE \(clear.table) SET \(assignments.joined(separator: ", ")) WHERE \(clear.column) IN "
+                        + "(SELECT value FROM json_each(?)) RETURNING Z_PK, Z_ENT", [list])
+                for row in rows where !isDeleted(row) {
+                    updated.append(ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: row.entityIndex, primaryKey: row.key))
+                    touched.insert(row.entityIndex)
+                }
+            }
+            // Join rows of every other many-to-many go too: they are the relationship itself.
+            for relationship in entity.relationships where relationship.deleteRule != .nullifyDeleteRule {
+                if case .joinTable(let table, let sourceColumn, _, _) = mapping.relationships[relationship.index] {
+                    try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) IN (SELECT value FROM json_each(?))", [list])
+                }
+            }
+        }
+        for (root, keys) in deleted.sorted(by: { $0.key < $1.key }) where !keys.isEmpty {
+            try connection.execute(
+                "DELETE FROM \(coordinator.schema.entities[root].table) WHERE Z_PK IN (SELECT value FROM json_each(?))",
+                [jsonKeyList(keys)])
+        }
+        changes.updatedObjectIDs = Array(Set(updated.filter { !isDeleted(($0.primaryKey, $0.entityIndex)) }))
+    }
+}

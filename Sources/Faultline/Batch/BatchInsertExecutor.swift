@@ -1,0 +1,158 @@
+import Foundation
+import FaultlineSQLite
+
+/// What a batch request did inside its transaction.
+struct BatchOutcome: Sendable {
+    var changes: BatchChanges
+    var counters = BatchCounters()
+    var objectIDs: [ManagedObjectID] = []
+    /// Rows the request itself wrote (not delete-rule side effects).
+    var count = 0
+    /// Entities whose rows were written (their dependents' derived values go stale).
+    var touchedEntities: Set<Int> = []
+}
+
+extension PersistentStoreCoordinator {
+    /// Runs a batch insert in one immediate transaction on the writer,
+    /// bypassing contexts; then drops stale rows from the row cache and tells
+    /// live contexts (see `BatchExecution.swift`).
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        guard request.entity.index < model.entities.count,
+              model.entities[request.entity.index].versionHash == request.entity.versionHash else {
+            throw BatchError.unknownEntity(request.entity.name)
+        }
+        let plan = BatchInsertPlan(request, coordinator: self)
+        let outcome = try runBatch { connection in
+            var inserter = try BatchInserter(request: request, plan: plan, coordinator: self, connection: connection)
+            try inserter.run(request.source)
+            return inserter.outcome
+        }
+        return publish(outcome, resultType: request.resultType)
+    }
+}
+
+/// The per-row loop of a batch insert.
+struct BatchInserter {
+    let plan: BatchInsertPlan
+    let row: BatchInsertRow
+    let statement: Statement
+    let storeIdentifier: UInt32
+    let wantsIDs: Bool
+    let rootEntityNumber: Int
+    let connection: Connection
+    var keys: BatchKeyBlocks
+    var outcome: BatchOutcome
+
+    init(request: BatchInsertRequest, plan: BatchInsertPlan, coordinator: PersistentStoreCoordinator,
+         connection: Connection) throws {
+        self.plan = plan
+        statement = try connection.cachedStatement(plan.sql)
+        storeIdentifier = coordinator.identifier
+        row = BatchInsertRow(statement: statement, plan: plan, storeIdentifier: coordinator.identifier,
+                             validates: request.validatesValues)
+        wantsIDs = request.resultType == .objectIDs
+        rootEntityNumber = request.entity.rootEntityIndex + 1
+        self.connection = connection
+        keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, connection: connection, expectedCount: nil)
+        outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: coordinator.identifier))
+        outcome.touchedEntities = [request.entity.index]
+        try statement.bind(Int64(request.entity.number), at: 2)
+        try statement.bind(Int64(1), at: 3)
+    }
+
+    mutating func run(_ source: BatchInsertRequest.Source) throws {
+        switch source {
+        case .objects(let rows):
+            keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, connection: connection, expectedCount: rows.count)
+            for (index, values) in rows.enumerated() {
+                row.beginRow()
+                try setDictionary(values, row: index)
+                try insertRow(index)
+            }
+        case .dictionaryHandler(let handler):
+            var values: [String: Any] = [:]
+            var index = 0
+            while true {
+                values.removeAll(keepingCapacity: true)
+                if handler(&values) { break }
+                row.beginRow()
+                try setDictionary(values, row: index)
+                try insertRow(index)
+                index += 1
+            }
+        case .rows(let count, let handler):
+            keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, connection: connection, expectedCount: count)
+            for index in 0..<max(count, 0) {
+                row.beginRow()
+                handler(row, index)
+                try insertRow(index)
+            }
+        case .rowHandler(let handler):
+            var index = 0
+            while true {
+                row.beginRow()
+                if handler(row) { break }
+                try insertRow(index)
+                index += 1
+            }
+        }
+        try keys.finish()
+        outcome.counters.keyReservations = keys.reservations
+        outcome.count = outcome.counters.rowsInserted + outcome.counters.rowsUpdated
+    }
+
+    private func setDictionary(_ values: [String: Any], row index: Int) throws {
+        for (key, value) in values {
+            guard let slot = plan.slotByName[key] else {
+                throw BatchError.unknownProperty(entity: plan.entityName, key: key)
+            }
+            row.setAny(value, slot: slot)
+        }
+    }
+
+    @inline(__always)
+    private mutating func insertRow(_ index: Int) throws {
+        let key = try keys.peek()
+        try row.completeRow(key: key)
+        if let failure = row.failure { throw row.error(failure, row: index) }
+        if plan.isUpsert {
+            var returned: (key: Int64, entity: Int)?
+            do {
+                while try statement.step() { returned = (statement.int64(at: 0), statement.int(at: 1) - 1) }
+            } catch let error as SQLiteError {
+                throw mapped(error, row: index)
+            }
+            if let returned {
+                let id = ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: returned.entity, primaryKey: returned.key)
+                if returned.key == key {
+                    keys.consume()
+                    outcome.counters.rowsInserted += 1
+                    outcome.changes.noteInserted(key, entityIndex: plan.entityIndex)
+                } else {
+                    outcome.counters.rowsUpdated += 1
+                    outcome.changes.updatedObjectIDs.append(id)
+                }
+                if wantsIDs { outcome.objectIDs.append(id) }
+            }
+        } else {
+            do {
+                try statement.execute()
+            } catch let error as SQLiteError {
+                throw mapped(error, row: index)
+            }
+            keys.consume()
+            outcome.counters.rowsInserted += 1
+            outcome.changes.noteInserted(key, entityIndex: plan.entityIndex)
+            if wantsIDs {
+                outcome.objectIDs.append(ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: plan.entityIndex, primaryKey: key))
+            }
+        }
+    }
+
+    /// A unique-index failure names the row and the constraint.
+    private func mapped(_ error: SQLiteError, row index: Int) -> Error {
+        guard error.code == .constraint, error.message.hasPrefix("UNIQUE") else { return error }
+        return BatchError.uniquenessViolation(row: index, entity: plan.entityName, constraint: plan.constraint(named: error.message))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import FaultlineSQLite
+
+/// The thin adapter between batch requests and the predicate compiler
+/// (`PredicateSQLCompiler`, Sources/Faultline/Predicate/): the rows a batch
+/// update or delete touches, as a key-selecting subquery with its bindings.
+enum BatchPredicateSQL {
+    /// `SELECT t0.Z_PK FROM T t0 <joins> WHERE <predicate> AND <entity filter>`,
+    /// for `… WHERE Z_PK IN (…)`. A nil predicate selects every row of the
+    /// entity (and of its sub-entities when `includesSubentities`).
+    static func keys(
+        of entityIndex: Int, matching predicate: FetchPredicate?, includesSubentities: Bool,
+        coordinator: PersistentStoreCoordinator, columns: String = "t0.Z_PK"
+    ) throws -> (sql: String, bindings: [SQLValue]) {
+        let mapping = coordinator.schema.entities[entityIndex]
+        var conditions: [String] = []
+        var bindings: [SQLValue] = []
+        var joins = ""
+        if let predicate {
+            let compiled: CompiledPredicate
+            do {
+                compiled = try PredicateSQLCompiler.compile(predicate, entityIndex: entityIndex, schema: coordinator.schema)
+            } catch {
+                throw BatchError.unsupportedPredicate("\(predicate): \(error)")
+            }
+            joins = compiled.joins
+            conditions.append("(\(compiled.whereClause))")
+            bindings = compiled.bindings
+        }
+        if let filter = entityFilter(entityIndex, includesSubentities: includesSubentities, coordinator: coordinator) {
+            conditions.append(filter)
+        }
+        var sql = "SELECT \(columns) FROM \(mapping.table) t0\(joins)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        return (sql, bindings)
+    }
+
+    /// `t0.Z_ENT IN (…)` when the table holds other entities' rows too.
+    static func entityFilter(
+        _ entityIndex: Int, includesSubentities: Bool, coordinator: PersistentStoreCoordinator
+    ) -> String? {
+        let mapping = coordinator.schema.entities[entityIndex]
+        let root = coordinator.model.entities[coordinator.model.entities[entityIndex].rootEntityIndex]
+        guard root.hierarchyIndexes.count > 1 else { return nil }
+        let numbers = includesSubentities ? mapping.entityNumbers : [entityIndex + 1]
+        return "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
+    }
+}
+
+extension AttributeValue {
+    /// The value as bound to SQLite, as `ValueCoding.bind` binds it.
+    var batchSQLValue: SQLValue {
+        switch self {
+        case .null, .composite: return .null
+        case .integer(let value): return .integer(value)
+        case .double(let value): return .real(value)
+        case .bool(let value): return .integer(value ? 1 : 0)
+        case .string(let value): return .text(value)
+        case .date(let value): return .real(value.timeIntervalSinceReferenceDate)
+        case .data(let value): return .blob(value)
+        case .uuid(let value): return .blob(withUnsafeBytes(of: value.uuid) { Data($0) })
+        case .uri(let value): return .text(value.absoluteString)
+        case .decimal(let value): return .text(value.description)
+        }
+    }
+}
+
+extension Connection {
+    /// Runs a query returning `(Z_PK, Z_ENT)` pairs, as (key, entity index).
+    func keyPairs(_ sql: String, _ bindings: [SQLValue]) throws -> [(key: Int64, entityIndex: Int)] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(bindings)
+        var pairs: [(key: Int64, entityIndex: Int)] = []
+        while try statement.step() { pairs.append((statement.int64(at: 0), statement.int(at: 1) - 1)) }
+        return pairs
+    }
+}
+
+/// A list of keys as one bound JSON array, for `IN (SELECT value FROM json_each(?))`.
+func jsonKeyList<S: Sequence>(_ keys: S) -> SQLValue where S.Element == Int64 {
+    .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+}

@@ -1,0 +1,133 @@
+import Foundation
+import FaultlineSQLite
+
+/// Updates every row of an entity matching a predicate, straight in the store:
+/// Core Data's `NSBatchUpdateRequest`, with expressions over the row's own
+/// columns and to-one relationships.
+///
+/// ```swift
+/// var request = BatchUpdateRequest(entityName: "Article")
+/// request.predicate = try FetchPredicate(format: "views >= %@", 100)
+/// request.propertiesToUpdate = ["views": .expression("views + 1"), "flagged": .value(.bool(true))]
+/// request.resultType = .objectIDs
+/// let result = try container.coordinator.execute(request)
+/// ```
+/// Emits one statement:
+/// `UPDATE ZARTICLE SET ZFLAGGED = ?, ZVIEWS = (ZVIEWS + ?), Z_OPT = Z_OPT + 1
+///  WHERE Z_PK IN (SELECT t0.Z_PK FROM ZARTICLE t0 WHERE (t0.ZVIEWS >= ?)) RETURNING Z_PK, Z_ENT`.
+public struct BatchUpdateRequest: Sendable {
+    /// A new value for one property.
+    public enum Value: Sendable, Equatable {
+        /// A constant, converted exactly to the attribute's type.
+        case value(AttributeValue)
+        /// Arithmetic over the row's numeric attributes: `views * 2 + 1`.
+        case expression(String)
+        /// A to-one's new destination (nil clears it).
+        case object(ManagedObjectID?)
+    }
+
+    public var entityName: String
+    /// Rows to update; nil updates every row of the entity.
+    public var predicate: FetchPredicate?
+    public var propertiesToUpdate: [String: Value]
+    /// Whether rows of sub-entities are updated too (Core Data's default: yes).
+    public var includesSubentities = true
+    public var resultType: BatchResultType = .statusOnly
+
+    public init(entityName: String, predicate: FetchPredicate? = nil, propertiesToUpdate: [String: Value] = [:]) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.propertiesToUpdate = propertiesToUpdate
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// Runs a batch update in one transaction; `Z_OPT` of every updated row is
+    /// bumped, and the triggers keep derived attributes right.
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        guard let entity = model.entity(named: request.entityName) else {
+            throw BatchError.unknownEntity(request.entityName)
+        }
+        let mapping = schema.entities[entity.index]
+        var assignments: [String] = []
+        var bindings: [SQLValue] = []
+        for key in request.propertiesToUpdate.keys.sorted() {
+            guard let value = request.propertiesToUpdate[key] else { continue }
+            let (sql, values) = try assignment(key, value, entity: entity, mapping: mapping)
+            assignments.append(contentsOf: sql)
+            bindings += values
+        }
+        assignments.append("Z_OPT = Z_OPT + 1")
+        let rows = try BatchPredicateSQL.keys(
+            of: entity.index, matching: request.predicate, includesSubentities: request.includesSubentities,
+            coordinator: self)
+        let sql = "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (\(rows.sql)) RETURNING Z_PK, Z_ENT"
+        let storeIdentifier = identifier
+        let outcome = try runBatch { connection in
+            var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
+            for pair in try connection.keyPairs(sql, bindings + rows.bindings) {
+                outcome.changes.updatedObjectIDs.append(
+                    ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: pair.entityIndex, primaryKey: pair.key))
+                outcome.touchedEntities.insert(pair.entityIndex)
+            }
+            outcome.count = outcome.changes.updatedObjectIDs.count
+            outcome.counters.rowsUpdated = outcome.count
+            outcome.objectIDs = outcome.changes.updatedObjectIDs
+            return outcome
+        }
+        return publish(outcome, resultType: request.resultType)
+    }
+
+    /// `COLUMN = ?` (or an expression) for one property, with its bindings.
+    private func assignment(
+        _ key: String, _ value: BatchUpdateRequest.Value, entity: CheckedEntity, mapping: EntityMapping
+    ) throws -> ([String], [SQLValue]) {
+        if let attribute = entity.attribute(named: key) {
+            guard let column = mapping.column(forAttributeAt: attribute.index), !attribute.isDerived,
+                  attribute.attributeType != .compositeAttributeType else {
+                throw BatchError.readOnlyProperty(entity: entity.name, key: key)
+            }
+            switch value {
+            case .value(let constant):
+                guard let converted = constant.coerced(to: attribute.attributeType) else {
+                    throw BatchError.wrongType(row: -1, key: key, expected: attribute.attributeType, got: "\(constant)")
+                }
+                return (["\(column) = ?"], [converted.batchSQLValue])
+            case .expression(let text):
+                guard attribute.attributeType.isNumeric else {
+                    throw BatchError.invalidExpression(text, reason: "'\(key)' is not numeric")
+                }
+                let (sql, values) = try BatchUpdateExpression.compile(text, entity: entity, mapping: mapping)
+                return (["\(column) = \(sql)"], values)
+            case .object:
+                throw BatchError.wrongType(row: -1, key: key, expected: attribute.attributeType, got: "an object ID")
+            }
+        }
+        guard let relationship = entity.relationship(named: key) else {
+            throw BatchError.unknownProperty(entity: entity.name, key: key)
+        }
+        guard case .foreignKey(let column, let entityColumn) = mapping.relationships[relationship.index] else {
+            throw BatchError.readOnlyProperty(entity: entity.name, key: key)
+        }
+        let destination: ManagedObjectID?
+        switch value {
+        case .object(let id): destination = id
+        case .value(.null): destination = nil
+        default: throw BatchError.wrongType(row: -1, key: key, expected: .objectIDAttributeType, got: "a value")
+        }
+        if let destination {
+            guard destination.storeIdentifier == identifier, !destination.isTemporaryID,
+                  model.entities[relationship.destinationEntityIndex].hierarchyIndexes.contains(destination.entityIndex) else {
+                throw BatchError.foreignObjectID(row: -1, key: key, id: destination.description)
+            }
+        }
+        var sql = ["\(column) = ?"]
+        var values: [SQLValue] = [destination.map { .integer($0.primaryKey) } ?? .null]
+        if let entityColumn {
+            sql.append("\(entityColumn) = ?")
+            values.append(destination.map { .integer(Int64($0.entityNumber)) } ?? .null)
+        }
+        return (sql, values)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import FaultlineSQLite
+@testable import Faultline
+
+/// Live contexts see what batch requests changed once they merge: updated
+/// objects refresh, deleted objects leave, derived values re-read.
+@Suite("Batch changes merged into contexts")
+struct BatchMergeTests {
+    @Test("After a batch update and delete, mergeChanges(fromRemoteContextSave:into:) refreshes and removes objects")
+    func explicitMerge() throws {
+        let (container, url) = try BatchModel.container()
+        defer { LibraryModel.remove(url) }
+        let categories = try BatchModel.categories(["News"], in: container)
+        var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [
+            ["title": "Kept", "views": 1, "category": categories[0]], ["title": "Gone", "views": 2, "category": categories[0]],
+        ])
+        insert.resultType = .objectIDs
+        let ids = try container.coordinator.execute(insert).objectIDs
+        let context = container.newBackgroundContext()
+        let (kept, gone, category) = try context.performAndWait {
+            (try context.existingObject(with: ids[0]), try context.existingObject(with: ids[1]),
+             try context.existingObject(with: categories[0]))
+        }
+        context.performAndWait {
+            #expect(kept.value(forKey: "views") as? Int64 == 1)
+            #expect(category.value(forKey: "totalViews") as? Int64 == 3)
+        }
+
+        var update = BatchUpdateRequest(entityName: "Article", predicate: try FetchPredicate(format: "title == %@", "Kept"))
+        update.propertiesToUpdate = ["views": .expression("views + 100")]
+        let updated = try container.coordinator.execute(update)
+        let deleted = try container.coordinator.execute(BatchDeleteRequest(objectIDs: [ids[1]]))
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: updated.changes, into: [context])
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: deleted.changes, into: [context])
+
+        context.performAndWait {
+            #expect(kept.value(forKey: "views") as? Int64 == 101)
+            #expect(gone.isDeleted)
+            #expect(context.registeredObject(for: ids[1]) == nil)
+            #expect(category.value(forKey: "totalViews") as? Int64 == 101)
+            #expect(category.value(forKey: "articlesCount") as? Int64 == 1)
+        }
+    }
+
+    @Test("A context that merges automatically sees a batch update through the observers")
+    func automaticMerge() throws {
+        let (container, url) = try BatchModel.container()
+        defer { LibraryModel.remove(url) }
+        var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [["title": "One", "views": 1]])
+        insert.resultType = .objectIDs
+        let id = try container.coordinator.execute(insert).objectIDs[0]
+        let context = container.newBackgroundContext()
+        context.automaticallyMergesChangesFromParent = true
+        let object = try context.performAndWait { try context.existingObject(with: id) }
+        let other = container.newBackgroundContext()
+        let count = try other.performAndWait { () throws -> Int in
+            var update = BatchUpdateRequest(entityName: "Article", propertiesToUpdate: ["views": .value(.integer(9))])
+            update.resultType = .count
+            return try other.execute(update).count
+        }
+        #expect(count == 1)
+        context.performAndWait { #expect(object.value(forKey: "views") as? Int64 == 9) }
+        try container.coordinator.execute(BatchDeleteRequest(entityName: "Article"))
+        context.performAndWait {
+            #expect(object.isDeleted)
+            #expect(context.registeredObject(for: id) == nil)
+        }
+    }
+}
