@@ -39,6 +39,20 @@ for rows in rowCounts {
             },
             measure: { fixture in try fixture.run(datasets.rows(rows)) },
             tearDown: { fixture in fixture.fixture.remove() }))
+        for (name, typed) in [("batch.typed", true), ("batch.dictionaries", false)] {
+            benchmarks.append(Benchmark(
+                name + suffix, parameters: parameters, items: rows, reference: reference,
+                setUp: { () throws -> InsertFixture in
+                    _ = datasets.rows(rows)
+                    return try InsertFixture(withTriggers: withTriggers)
+                },
+                measure: { fixture in
+                    if typed { try fixture.insertTyped(datasets.rows(rows)) } else {
+                        try fixture.insertDictionaries(datasets.rows(rows))
+                    }
+                },
+                tearDown: { fixture in fixture.remove() }))
+        }
         for (name, saveEvery) in [("perObject.saveAtEnd", 0), ("perObject.saveEvery1000", 1_000), ("perObject.saveEach", 1)] {
             if saveEvery == 1, rows > saveEachCap { continue }
             benchmarks.append(Benchmark(
