@@ -32,6 +32,20 @@ struct CanonicalTextTests {
         #expect(CanonicalText.foldASCII("é") == nil)
     }
 
+    @Test("The Latin table path agrees with the full folding on every scalar it covers and on mixed text")
+    func latinPathAgrees() {
+        for value in UInt32(0x80)..<CanonicalText.latinLimit {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "Ab" + String(Character(scalar)) + "Z"
+            #expect(CanonicalText.foldLatin(text) == CanonicalText.foldFully(text), "U+\(String(value, radix: 16))")
+        }
+        for text in ["Café Crème brûlée", "ĲSSELMEER Øresund", "Dvořák ǅ", "naïve façade"] {
+            #expect(CanonicalText.foldLatin(text) == CanonicalText.foldFully(text))
+        }
+        #expect(CanonicalText.foldLatin("ﬁ") == nil)
+        #expect(CanonicalText.foldLatin("e\u{301}") == nil)
+    }
+
     @Test("Folding is idempotent")
     func idempotent() {
         for text in ["Café Crème", "ﬁ", "ＡＢＣ", "Straße", "Йошкар"] {
