@@ -32,11 +32,13 @@ let package = Package(
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
         .target(name: "Faultline", dependencies: ["FaultlineSQLite"]),
         .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc"]),
-        .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench"]),
+        // The user tool's commands over the core (the harness never depends on the core).
+        .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite"]),
+        .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench", "FaultlineTools"]),
         // Data sets and fixtures the suites share.
         .target(
             name: "BenchmarkData",
-            dependencies: ["FaultlineBench", "CSQLiteReference"],
+            dependencies: ["Faultline", "FaultlineSQLite", "FaultlineBench", "CSQLiteReference"],
             path: "Benchmarks/Shared"
         ),
         .executableTarget(
@@ -49,8 +51,23 @@ let package = Package(
             dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
             path: "Benchmarks/Inserts"
         ),
+        .executableTarget(
+            name: "Migrations",
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite"],
+            path: "Benchmarks/Migrations"
+        ),
+        .executableTarget(
+            name: "Faulting",
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
+            path: "Benchmarks/Faulting"
+        ),
         .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
         .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite"]),
+        .testTarget(
+            name: "BenchmarkDataTests",
+            dependencies: ["BenchmarkData", "Faultline", "FaultlineSQLite", "FaultlineBench"]
+        ),
+        .testTarget(name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline"]),
         .testTarget(
             name: "FaultlineTests",
             dependencies: ["Faultline"],

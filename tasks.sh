@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SUITES=(Reference Inserts)
+SUITES=(Reference Inserts Faulting Migrations)
 
 install_dependencies() {
     local missing=()

@@ -1,5 +1,6 @@
 #include "CSQLiteReference.h"
 #include <stddef.h>
+#include <stdio.h>
 
 static void finish_execution(sqlite3_stmt *statement, fl_ref_counters *counters) {
     counters->statements_executed += 1;
@@ -120,5 +121,38 @@ int64_t fl_ref_lookup(sqlite3_stmt *query, const int64_t *keys, int64_t count,
         sqlite3_reset(query);
         if (rc != SQLITE_DONE) { *result_code = rc; return sum; }
     }
+    return sum;
+}
+
+int64_t fl_ref_read_children(sqlite3_stmt *query, const int64_t *parent_keys, int64_t count,
+                             int64_t *child_keys, int64_t child_capacity, int64_t *child_count,
+                             fl_ref_counters *counters, int *result_code) {
+    int64_t sum = 0;
+    *child_count = 0;
+    *result_code = SQLITE_OK;
+    // The keys as one JSON array, read back by json_each(?): at most 20
+    // digits and a comma per key, plus the brackets.
+    size_t capacity = (size_t)count * 21 + 3;
+    char *list = sqlite3_malloc64(capacity);
+    if (list == NULL) { *result_code = SQLITE_NOMEM; return 0; }
+    size_t length = 0;
+    list[length++] = '[';
+    for (int64_t i = 0; i < count; i++) {
+        length += (size_t)snprintf(list + length, capacity - length, i == 0 ? "%lld" : ",%lld",
+                                   (long long)parent_keys[i]);
+    }
+    list[length++] = ']';
+    list[length] = '\0';
+    sqlite3_bind_text(query, 1, list, (int)length, sqlite3_free);
+    int rc;
+    while ((rc = sqlite3_step(query)) == SQLITE_ROW) {
+        counters->rows_returned += 1;
+        sum += read_row(query);
+        if (*child_count < child_capacity) { child_keys[(*child_count)++] = sqlite3_column_int64(query, 0); }
+    }
+    finish_execution(query, counters);
+    sqlite3_reset(query);
+    sqlite3_clear_bindings(query);
+    if (rc != SQLITE_DONE) { *result_code = rc; }
     return sum;
 }

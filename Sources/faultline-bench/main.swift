@@ -1,4 +1,5 @@
 import FaultlineBench
+import FaultlineTools
 import Foundation
 
 // faultline-bench: the tool that compares, gates, renders and exports benchmark reports.
@@ -10,6 +11,8 @@ let usage = """
       gate BASELINE.json CURRENT.json [--thresholds PATH.json]
       report [--markdown PATH] [--html PATH] REPORT.json [REPORT.json ...]
       export --format google-benchmark|github-action-benchmark REPORT.json [...] --output PATH [--bigger-output PATH]
+      predicate parse 'FORMAT' [ARG ...] [--var NAME=VALUE ...] [--model PATH --entity NAME]
+        ARG: 42 integer, 4.2 double, true/false, nil, 'text' string; anything else a string
     exit status: 0 success, 1 regression (compare, gate), 2 bad input
     """
 
@@ -26,6 +29,8 @@ case "report":
     exit(ReportCommand.run(rest, write: write))
 case "export":
     exit(ExportCommand.run(rest, write: write))
+case "predicate":
+    exit(PredicateCommand.run(rest, write: write))
 case "--help", "-h", "help":
     write(usage + "\n")
     exit(0)

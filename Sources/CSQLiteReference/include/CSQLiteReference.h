@@ -60,4 +60,13 @@ int64_t fl_ref_read_all(sqlite3_stmt *query, fl_ref_counters *counters, int *res
 // the row; returns a checksum.
 int64_t fl_ref_lookup(sqlite3_stmt *query, const int64_t *keys, int64_t count,
                       fl_ref_counters *counters, int *result_code);
+
+// Binds `parent_keys` as one JSON array to parameter 1 of `query` (a SELECT
+// whose WHERE reads `IN (SELECT value FROM json_each(?))`), steps it to the
+// end reading every column of every row, and stores column 0 (the child's
+// key) of the first `child_capacity` rows in `child_keys`; *child_count is how
+// many were stored. One statement for any number of parents. Returns a checksum.
+int64_t fl_ref_read_children(sqlite3_stmt *query, const int64_t *parent_keys, int64_t count,
+                             int64_t *child_keys, int64_t child_capacity, int64_t *child_count,
+                             fl_ref_counters *counters, int *result_code);
 #endif

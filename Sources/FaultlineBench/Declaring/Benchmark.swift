@@ -55,7 +55,8 @@ public struct Benchmark {
     public let parameters: [(name: String, value: ParameterValue)]
     /// Items processed per measured iteration, for throughput and per-item figures.
     public let items: Int
-    /// The benchmark (same parameters, same run) this one is a ratio to.
+    /// The benchmark (same parameters, same run) this one is a ratio to; the
+    /// name may be followed by parameter overrides: `"profile strategy=raw"`.
     public let reference: String?
     /// Records the `EXPLAIN QUERY PLAN` of the benchmark's main statements,
     /// by label; run once per benchmark, before warm-up, outside measurement.
@@ -64,6 +65,8 @@ public struct Benchmark {
 
     struct Iteration {
         let measure: () throws -> Void
+        /// Extra counters of the iteration just measured (see `counters`).
+        var counters: () throws -> [String: Double] = { [:] }
         let tearDown: () throws -> Void
     }
 
@@ -76,6 +79,10 @@ public struct Benchmark {
     ///   - setUp: builds one iteration's state, outside the clock.
     ///   - measure: the measured work. Pass results to `blackHole(_:)`.
     ///   - tearDown: disposes of the state, outside the clock.
+    ///   - counters: extra deterministic counters of the iteration (e.g. a
+    ///     context's `faultsFired`), read after the measured work and its probes,
+    ///     before `tearDown`; recorded as metrics with unit `count`, lower is
+    ///     better. Names must not be the harness's own metric names.
     public init<State>(
         _ name: String,
         parameters: KeyValuePairs<String, ParameterValue> = [:],
@@ -84,7 +91,8 @@ public struct Benchmark {
         queryPlans: (() throws -> [String: String])? = nil,
         setUp: @escaping () throws -> State,
         measure: @escaping (inout State) throws -> Void,
-        tearDown: @escaping (State) throws -> Void = { _ in }
+        tearDown: @escaping (State) throws -> Void = { _ in },
+        counters: ((State) throws -> [String: Int])? = nil
     ) {
         self.name = name
         self.parameters = parameters.map { (name: $0.key, value: $0.value) }
@@ -93,9 +101,13 @@ public struct Benchmark {
         self.queryPlans = queryPlans
         self.makeIteration = {
             let state = StateBox(try setUp())
-            return Iteration(
+            var iteration = Iteration(
                 measure: { try measure(&state.value) },
                 tearDown: { try tearDown(state.value) })
+            if let counters {
+                iteration.counters = { try counters(state.value).mapValues(Double.init) }
+            }
+            return iteration
         }
     }
 
@@ -117,6 +129,22 @@ enum BenchmarkID {
     static func make(name: String, parameters: [String: ParameterValue]) -> String {
         let sorted = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return sorted.isEmpty ? name : name + " " + sorted.joined(separator: " ")
+    }
+
+    /// The identity of the reference a line with `parameters` names: the same
+    /// parameters, unless the reference overrides some after its name
+    /// (`"profile strategy=raw"`: lines that differ by `strategy` share the
+    /// reference line of strategy `raw`).
+    static func reference(_ reference: String, parameters: [String: ParameterValue]) -> String {
+        let parts = reference.split(separator: " ")
+        guard let name = parts.first, parts.count > 1 else { return make(name: reference, parameters: parameters) }
+        var merged = parameters
+        for part in parts.dropFirst() {
+            guard let equals = part.firstIndex(of: "=") else { continue }
+            let value = String(part[part.index(after: equals)...])
+            merged[String(part[..<equals])] = Int(value).map(ParameterValue.int) ?? .string(value)
+        }
+        return make(name: String(name), parameters: merged)
     }
 }
 

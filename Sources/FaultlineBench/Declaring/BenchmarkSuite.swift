@@ -107,7 +107,7 @@ public struct BenchmarkSuite {
     func selection(_ options: RunOptions) -> [Benchmark] {
         let chosen = benchmarks.filter { options.selects($0.id) }
         let referenceIDs = Set(chosen.compactMap { benchmark in
-            benchmark.reference.map { BenchmarkID.make(name: $0, parameters: benchmark.parameterDictionary) }
+            benchmark.reference.map { BenchmarkID.reference($0, parameters: benchmark.parameterDictionary) }
         })
         let chosenIDs = Set(chosen.map(\.id))
         return benchmarks.filter { chosenIDs.contains($0.id) || referenceIDs.contains($0.id) }
@@ -129,7 +129,7 @@ extension ReferenceComparison {
         return results.map { result in
             var result = result
             guard let reference = result.reference else { return result }
-            let referenceID = BenchmarkID.make(name: reference, parameters: result.parameters)
+            let referenceID = BenchmarkID.reference(reference, parameters: result.parameters)
             guard let base = byID[referenceID],
                   let time = result.median(Metric.wallTime), let baseTime = base.median(Metric.wallTime), baseTime > 0
             else { return result }

@@ -8,8 +8,8 @@ extension RegressionGate {
                              baseline baselineReport: [String: BenchmarkResult],
                              current currentReport: [String: BenchmarkResult], _ thresholds: GateThresholds) {
         guard let referenceName = current.reference else { return }
-        let currentReferenceID = BenchmarkID.make(name: referenceName, parameters: current.parameters)
-        let baselineReferenceID = BenchmarkID.make(name: baseline.reference ?? referenceName, parameters: baseline.parameters)
+        let currentReferenceID = BenchmarkID.reference(referenceName, parameters: current.parameters)
+        let baselineReferenceID = BenchmarkID.reference(baseline.reference ?? referenceName, parameters: baseline.parameters)
         for name in current.metrics.keys.sorted() {
             guard let after = current.metrics[name] else { continue }
             let setting = thresholds.resolve(metric: name, unit: after.unit, benchmark: current.id)

@@ -58,6 +58,7 @@ struct BenchmarkRunner {
         let allocations = Allocations.snapshot() - allocationsBefore
         let counters = SQLiteCounters.processTotals() - countersBefore
         let peak = PeakMemory.highWaterMarkBytes()
+        let extraCounters = try iteration.counters()
         try iteration.tearDown()
 
         let wall = Double(end &- start)
@@ -71,5 +72,9 @@ struct BenchmarkRunner {
         samples.add(Metric.allocatedBytes, Double(allocations.bytes))
         if let peak { samples.add(Metric.peakResidentMemory, Double(peak)) }
         for (name, value) in counters.named { samples.add(name, Double(value)) }
+        // Extra counters never overwrite the harness's own metrics.
+        for (name, value) in extraCounters where Metric.units[name] == nil && !counters.named.contains(where: { $0.name == name }) {
+            samples.add(name, value)
+        }
     }
 }

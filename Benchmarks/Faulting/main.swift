@@ -1,0 +1,49 @@
+import BenchmarkData
+import FaultlineBench
+import Foundation
+
+// The Faulting suite: the fault and prefetch profiler. For a generated object
+// graph (parents, fan-out, depth) and an access pattern (fraction of parents
+// touched, order, key paths), every strategy — lazy faults, batch faulting at
+// 10/100/1,000, full objects, prefetch by key path, a warm row cache — reads
+// the same objects, side by side with the SQLite C API doing the same reads
+// (`raw`, the reference). See ProfilerArguments for the flags.
+
+let profilerArguments: ProfilerArguments
+do {
+    profilerArguments = try ProfilerArguments(parsing: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n\(ProfilerArguments.usage)\n".utf8))
+    exit(2)
+}
+
+if profilerArguments.remaining.contains(where: { $0 == "--help" || $0 == "-h" }) {
+    FileHandle.standardOutput.write(Data((ProfilerArguments.usage + "\n").utf8))
+}
+
+let stores = StoreCache()
+var benchmarks: [Benchmark] = []
+do {
+    for profile in profilerArguments.profiles {
+        benchmarks += try ProfileBenchmarks.make(profile, stores: stores)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(2)
+}
+
+let reportPrefix = "report written to "
+var reportPath: String?
+let status = BenchmarkSuite("Faulting", benchmarks: benchmarks).run(
+    arguments: profilerArguments.remaining, interactive: isatty(STDOUT_FILENO) != 0
+) { text in
+    for line in text.split(separator: "\n") where line.hasPrefix(reportPrefix) {
+        reportPath = String(line.dropFirst(reportPrefix.count))
+    }
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+if status == 0, let reportPath, let report = try? ReportFile.read(reportPath) {
+    for line in Cheapest.summary(of: report) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+}
+stores.removeAll()
+exit(status)

@@ -1,0 +1,32 @@
+/// A way to read the touched part of a graph: each is one benchmark line,
+/// named by its `strategy` parameter so the report's heat map groups them.
+public enum FaultStrategy: Hashable, Sendable, CustomStringConvertible {
+    /// Parents fetched as faults; relationships loaded on touch.
+    case lazy
+    /// Parents fetched as IDs and faulted `size` at a time (`fetchBatchSize`).
+    case batch(Int)
+    /// Parents fetched as full objects (`returnsObjectsAsFaults = false`).
+    case full
+    /// The touched key paths prefetched (`relationshipKeyPathsForPrefetching`).
+    case prefetch
+    /// `lazy` with the row cache already warm from a previous context.
+    case warmCache
+    /// The SQLite C API doing the same reads by hand: the reference line.
+    case raw
+
+    public static let batchSizes = [10, 100, 1_000]
+    /// Every strategy, the reference first.
+    public static let all: [FaultStrategy] = [.raw, .lazy] + batchSizes.map(FaultStrategy.batch) + [.full, .prefetch, .warmCache]
+
+    /// The `strategy` parameter value: `lazy`, `batch10`, `full`, …
+    public var description: String {
+        switch self {
+        case .lazy: "lazy"
+        case .batch(let size): "batch\(size)"
+        case .full: "full"
+        case .prefetch: "prefetch"
+        case .warmCache: "warmCache"
+        case .raw: "raw"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// The Faulting suite's own flags, taken off the command line before the rest
+/// goes to `BenchmarkSuite.run`:
+///
+///     --graph 1000x100x10   the shape (PARENTSxFANOUT[xFANOUT])
+///     --touch 0.1           the fraction of parents touched
+///     --keypaths books      key paths walked from each touched parent (comma-separated)
+///     --order random        random (seeded) or sequential
+///
+/// With none of them the default quick profile runs; with any, one profile of
+/// that shape (missing values from `ProfilerArguments.defaults`).
+public struct ProfilerArguments: Equatable {
+    public struct Profile: Equatable, Sendable {
+        public let shape: GraphShape
+        public let pattern: AccessPattern
+    }
+
+    public static let flags = ["--graph", "--touch", "--keypaths", "--order"]
+    public static let defaults = (touch: "0.1", order: "random", keyPaths: "books")
+
+    public let profiles: [Profile]
+    /// The arguments left for `BenchmarkSuite.run`.
+    public let remaining: [String]
+
+    public static let usage = """
+        Faulting flags: --graph PARENTSxFANOUT[xFANOUT] (e.g. 1000x100x10), --touch FRACTION (0, 1],
+          --keypaths books|books.chapters[,…], --order random|sequential
+        """
+
+    public init(parsing arguments: [String]) throws(ObjectGraphInputError) {
+        var values: [String: String] = [:]
+        var remaining: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let flag = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            guard Self.flags.contains(flag) else {
+                remaining.append(argument)
+                index += 1
+                continue
+            }
+            if flag != argument {
+                values[flag] = String(argument.dropFirst(flag.count + 1))
+                index += 1
+            } else {
+                guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
+                    throw ObjectGraphInputError("\(flag) needs a value")
+                }
+                values[flag] = arguments[index + 1]
+                index += 2
+            }
+        }
+        self.remaining = remaining
+        if values.isEmpty {
+            profiles = try Self.defaultProfiles()
+            return
+        }
+        let shape = try GraphShape(parsing: values["--graph"] ?? "1000x100")
+        let pattern = try AccessPattern(
+            touch: values["--touch"] ?? Self.defaults.touch,
+            order: values["--order"] ?? Self.defaults.order,
+            keyPaths: values["--keypaths"] ?? Self.defaults.keyPaths)
+        try Self.check(shape, pattern)
+        profiles = [Profile(shape: shape, pattern: pattern)]
+    }
+
+    /// The quick profile: 1,000 × 100 with 10 % touched through `books`, and a
+    /// smaller three-level graph walked through `books.chapters`.
+    public static func defaultProfiles() throws(ObjectGraphInputError) -> [Profile] {
+        [
+            Profile(shape: try GraphShape(parents: 1_000, fanOuts: [100]),
+                    pattern: try AccessPattern(fraction: 0.1, order: .random, keyPaths: ["books"])),
+            Profile(shape: try GraphShape(parents: 200, fanOuts: [20, 10]),
+                    pattern: try AccessPattern(fraction: 0.1, order: .random, keyPaths: ["books.chapters"])),
+        ]
+    }
+
+    static func check(_ shape: GraphShape, _ pattern: AccessPattern) throws(ObjectGraphInputError) {
+        guard pattern.depth < shape.depth else {
+            throw ObjectGraphInputError(
+                "--keypaths \(pattern.keyPaths.joined(separator: ",")) needs a graph of \(pattern.depth + 1) levels; --graph \(shape) has \(shape.depth)")
+        }
+    }
+}

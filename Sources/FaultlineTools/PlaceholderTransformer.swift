@@ -1,0 +1,29 @@
+import Faultline
+import Foundation
+
+/// Stands in for a model's value transformers that this process does not have
+/// (`ImageToDataTransformer` in an app's model), so the model checks and its
+/// schema compiles. The tool only plans statements; it never encodes a value,
+/// so both directions throw.
+struct PlaceholderTransformer: AttributeValueTransformer {
+    struct Unavailable: Error {}
+
+    func encode(_ value: Any) throws -> Data { throw Unavailable() }
+    func decode(_ data: Data) throws -> Any { throw Unavailable() }
+
+    /// Registers a placeholder for each transformer `model` names that has none;
+    /// returns those names, sorted.
+    @discardableResult
+    static func registerMissing(in model: ManagedObjectModel) -> [String] {
+        var missing: Set<String> = []
+        for entity in model.entities {
+            for case let attribute as AttributeDescription in entity.properties {
+                guard let name = attribute.valueTransformerName, !name.isEmpty,
+                      ValueTransformerRegistry.transformer(forName: name) == nil else { continue }
+                ValueTransformerRegistry.register(PlaceholderTransformer(), forName: name)
+                missing.insert(name)
+            }
+        }
+        return missing.sorted()
+    }
+}
