@@ -181,20 +181,32 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard object.isFaultStorage else { return true }
         counters.faultsFired += 1
         if object.objectID.isTemporaryID { return false }
+        let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
         if let batch = object.batch {
-            let pending = batch.objects.filter(\.isFaultStorage)
+            // Members whose rows are cached cost nothing; the rest come in one statement.
+            var missing: [ManagedObject] = []
+            for member in batch.objects where member.isFaultStorage {
+                member.batch = nil
+                if let snapshot = coordinator.rowCache.snapshot(for: member.objectID, maximumAge: maximumAge) {
+                    materialize(member, from: snapshot)
+                } else {
+                    missing.append(member)
+                }
+            }
             batch.objects = []
-            let rows = (try? coordinator.rows(for: pending.map(\.objectID))) ?? []
+            guard !missing.isEmpty else {
+                counters.faultsFulfilledFromCache += 1
+                return !object.isFaultStorage
+            }
+            let rows = (try? coordinator.rows(for: missing.map(\.objectID))) ?? []
             var byID: [ManagedObjectID: RowSnapshot] = [:]
             for (id, snapshot) in rows { byID[id] = snapshot }
             counters.faultsFulfilledBySQL += 1
-            for member in pending {
-                member.batch = nil
+            for member in missing {
                 if let snapshot = byID[member.objectID] { materialize(member, from: snapshot) }
             }
             return !object.isFaultStorage
         }
-        let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
         if let snapshot = coordinator.rowCache.snapshot(for: object.objectID, maximumAge: maximumAge) {
             counters.faultsFulfilledFromCache += 1
             materialize(object, from: snapshot)
