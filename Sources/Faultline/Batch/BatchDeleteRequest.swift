@@ -32,6 +32,14 @@ public struct BatchDeleteRequest: Sendable {
     }
 
     /// Exactly these objects (IDs of rows that no longer exist are ignored).
+    /// Deletes what `fetchRequest` matches: its entity (sub-entities as it says)
+    /// and predicate, as Core Data's `NSBatchDeleteRequest(fetchRequest:)`.
+    /// Sorting, limits and batch sizes do not apply to a delete and are ignored.
+    public init(fetchRequest: FetchRequest) {
+        self.init(entityName: fetchRequest.entityName, predicate: fetchRequest.predicate)
+        includesSubentities = fetchRequest.includesSubentities
+    }
+
     public init(objectIDs: [ManagedObjectID]) {
         self.objectIDs = objectIDs
     }

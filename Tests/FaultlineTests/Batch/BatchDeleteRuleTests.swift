@@ -64,6 +64,17 @@ struct BatchDeleteRuleTests {
         #expect(try BatchModel.count(container, "Z_1TAGS") == 2)
     }
 
+    @Test("A delete from a fetch request deletes what its predicate matches, with the delete rules")
+    func fromFetchRequest() throws {
+        let (container, url) = try BatchModel.container(articlesRule: .cascade)
+        defer { LibraryModel.remove(url) }
+        _ = try Self.seed(container)
+        let request = BatchDeleteRequest(fetchRequest: try FetchRequest(entityName: "Category", format: "name == %@", "Drop"))
+        try container.coordinator.execute(request)
+        #expect(try BatchModel.count(container, "ZCATEGORY") == 1)
+        #expect(try BatchModel.count(container, "ZARTICLE") == 3)
+    }
+
     @Test("Deny fails the request while a destination remains, and deletes nothing")
     func deny() throws {
         let (container, url) = try BatchModel.container()
