@@ -47,24 +47,6 @@ enum BatchPredicateSQL {
     }
 }
 
-extension AttributeValue {
-    /// The value as bound to SQLite, as `ValueCoding.bind` binds it.
-    var batchSQLValue: SQLValue {
-        switch self {
-        case .null, .composite: return .null
-        case .integer(let value): return .integer(value)
-        case .double(let value): return .real(value)
-        case .bool(let value): return .integer(value ? 1 : 0)
-        case .string(let value): return .text(value)
-        case .date(let value): return .real(value.timeIntervalSinceReferenceDate)
-        case .data(let value): return .blob(value)
-        case .uuid(let value): return .blob(withUnsafeBytes(of: value.uuid) { Data($0) })
-        case .uri(let value): return .text(value.absoluteString)
-        case .decimal(let value): return .text(value.description)
-        }
-    }
-}
-
 extension Connection {
     /// Runs a query returning `(Z_PK, Z_ENT)` pairs, as (key, entity index).
     func keyPairs(_ sql: String, _ bindings: [SQLValue]) throws -> [(key: Int64, entityIndex: Int)] {

@@ -93,7 +93,7 @@ extension PersistentStoreCoordinator {
                 guard let converted = constant.coerced(to: attribute.attributeType) else {
                     throw BatchError.wrongType(row: -1, key: key, expected: attribute.attributeType, got: "\(constant)")
                 }
-                return (["\(column) = ?"], [converted.batchSQLValue])
+                return (["\(column) = ?"], [converted.sqlValue])
             case .expression(let text):
                 guard attribute.attributeType.isNumeric else {
                     throw BatchError.invalidExpression(text, reason: "'\(key)' is not numeric")

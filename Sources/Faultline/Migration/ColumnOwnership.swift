@@ -59,20 +59,3 @@ enum OwnedColumn {
     }
 }
 
-extension AttributeValue {
-    /// The value as a bound SQL parameter, encoded as `ValueCoding` stores it.
-    var sqlValue: SQLValue {
-        switch self {
-        case .null, .composite: return .null
-        case .integer(let value): return .integer(value)
-        case .double(let value): return .real(value)
-        case .bool(let value): return .integer(value ? 1 : 0)
-        case .string(let value): return .text(value)
-        case .date(let value): return .real(value.timeIntervalSinceReferenceDate)
-        case .data(let value): return .blob(value)
-        case .uuid(let value): return .blob(withUnsafeBytes(of: value.uuid) { Data($0) })
-        case .uri(let value): return .text(value.absoluteString)
-        case .decimal(let value): return .text(value.description)
-        }
-    }
-}

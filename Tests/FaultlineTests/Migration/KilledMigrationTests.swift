@@ -76,7 +76,7 @@ struct KilledMigrationTests {
                     if (index + 1) % 500 == 0 {
                         try context.save()
                         if !FileManager.default.fileExists(atPath: marker) {
-                            FileManager.default.createFile(atPath: marker, contents: Data("stage 2".utf8))
+                            _ = FileManager.default.createFile(atPath: marker, contents: Data("stage 2".utf8))
                         }
                     }
                 }
