@@ -67,8 +67,7 @@ enum PredicateSQLExplainer {
     }
 
     /// `EXPLAIN QUERY PLAN` of `sql` with its bindings, children indented two
-    /// spaces under their parent. (`QueryPlan.explain` in FaultlineBench takes
-    /// no bindings, hence this one.)
+    /// spaces under their parent.
     private static func plan(_ sql: String, bindings: [SQLValue], schema: StoreSchema)
         throws(PredicateToolError) -> [String]
     {
@@ -76,19 +75,7 @@ enum PredicateSQLExplainer {
             let connection = try Connection(.inMemory)
             try StoreFunctions.register(on: connection)
             try StoreBootstrap.create(schema, on: connection)
-            var depthByID: [Int64: Int] = [:]
-            var lines: [String] = []
-            for row in try connection.rows("EXPLAIN QUERY PLAN " + sql, bindings) where row.count >= 4 {
-                guard case .integer(let id) = row[0] else { continue }
-                let parent: Int64
-                if case .integer(let value) = row[1] { parent = value } else { parent = 0 }
-                let depth = depthByID[parent].map { $0 + 1 } ?? 0
-                depthByID[id] = depth
-                let detail: String
-                if case .text(let text) = row[3] { detail = text } else { detail = row[3].description }
-                lines.append(String(repeating: "  ", count: depth) + detail)
-            }
-            return lines
+            return try connection.queryPlan(sql, bindings)
         } catch {
             throw PredicateToolError("cannot plan the statement: \(error)")
         }

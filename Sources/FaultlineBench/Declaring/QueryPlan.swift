@@ -11,20 +11,7 @@ public enum QueryPlan {
     ///
     /// Parameters (`?`) may stay unbound; SQLite plans them as unknown values.
     public static func explain(_ sql: String, on connection: Connection) throws -> String {
-        let rows = try connection.rows("EXPLAIN QUERY PLAN " + sql)
-        var depthByID: [Int64: Int] = [:]
-        var lines: [String] = []
-        for row in rows where row.count >= 4 {
-            guard case .integer(let id) = row[0] else { continue }
-            let parent: Int64
-            if case .integer(let value) = row[1] { parent = value } else { parent = 0 }
-            let depth = depthByID[parent].map { $0 + 1 } ?? 0
-            depthByID[id] = depth
-            let detail: String
-            if case .text(let text) = row[3] { detail = text } else { detail = row[3].description }
-            lines.append(String(repeating: "  ", count: depth) + detail)
-        }
-        return lines.joined(separator: "\n")
+        try connection.queryPlan(sql).joined(separator: "\n")
     }
 
     /// What the gate compares in a plan: the indexes used and the tables
