@@ -52,6 +52,11 @@ let package = Package(
             path: "Benchmarks/Inserts"
         ),
         .executableTarget(
+            name: "Fetching",
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
+            path: "Benchmarks/Fetching"
+        ),
+        .executableTarget(
             name: "Migrations",
             dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite"],
             path: "Benchmarks/Migrations"

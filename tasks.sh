@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SUITES=(Reference Inserts Faulting Migrations)
+SUITES=(Reference Inserts Faulting Fetching Migrations)
 
 install_dependencies() {
     local missing=()

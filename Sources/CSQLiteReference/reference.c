@@ -106,6 +106,28 @@ int64_t fl_ref_read_all(sqlite3_stmt *query, fl_ref_counters *counters, int *res
     return sum;
 }
 
+int64_t fl_ref_read_all_text(sqlite3_stmt *query, const char *text, int32_t length,
+                             fl_ref_counters *counters, int *result_code) {
+    sqlite3_bind_text(query, 1, text, length, SQLITE_STATIC);
+    int64_t sum = fl_ref_read_all(query, counters, result_code);
+    sqlite3_clear_bindings(query);
+    return sum;
+}
+
+int64_t fl_ref_scalar(sqlite3_stmt *query, fl_ref_counters *counters, int *result_code) {
+    int64_t value = 0;
+    int rc = sqlite3_step(query);
+    if (rc == SQLITE_ROW) {
+        counters->rows_returned += 1;
+        value = sqlite3_column_int64(query, 0);
+        rc = SQLITE_DONE;
+    }
+    finish_execution(query, counters);
+    sqlite3_reset(query);
+    *result_code = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return value;
+}
+
 int64_t fl_ref_lookup(sqlite3_stmt *query, const int64_t *keys, int64_t count,
                       fl_ref_counters *counters, int *result_code) {
     int64_t sum = 0;

@@ -56,6 +56,16 @@ int fl_ref_insert_keyed(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt 
 // row; returns a checksum of what it read (so the work cannot be optimised out).
 int64_t fl_ref_read_all(sqlite3_stmt *query, fl_ref_counters *counters, int *result_code);
 
+// Binds `text` (UTF-8, `length` bytes, static: it must outlive the call) to
+// parameter 1 of `query`, then reads it as `fl_ref_read_all` does: every
+// column of every row. Returns a checksum.
+int64_t fl_ref_read_all_text(sqlite3_stmt *query, const char *text, int32_t length,
+                             fl_ref_counters *counters, int *result_code);
+
+// Steps a query whose first column is an integer (e.g. `SELECT COUNT(*)`);
+// returns that column of the first row (0 when there is none).
+int64_t fl_ref_scalar(sqlite3_stmt *query, fl_ref_counters *counters, int *result_code);
+
 // Binds each key to parameter 1 of `query`, steps it, reads every column of
 // the row; returns a checksum.
 int64_t fl_ref_lookup(sqlite3_stmt *query, const int64_t *keys, int64_t count,

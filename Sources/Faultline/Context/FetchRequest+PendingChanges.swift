@@ -8,7 +8,7 @@ import Foundation
 extension ManagedObjectContext {
     func hasPendingChanges(for entity: CheckedEntity, _ request: FetchRequest) -> Bool {
         let hierarchy = request.includesSubentities ? entity.hierarchyIndexes : [entity.index]
-        return changed.values.contains { hierarchy.contains($0.entityIndex) && !$0.isDeletedStorage }
+        return changeOrder.contains { $0.isTrackedAsChanged && hierarchy.contains($0.entityIndex) && !$0.isDeletedStorage }
     }
 
     func mergingPendingChanges(

@@ -51,7 +51,7 @@ extension ManagedObject {
         guard case .relationship(let index) = property, entity.relationships[index].isToMany else {
             throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "a to-many relationship")
         }
-        try checkDestination(member, for: entity.relationships[index], in: entity)
+        try checkDestination(member, forRelationshipAt: index)
         managedObjectContext?.addMember(member, to: self, at: index)
     }
 
@@ -66,15 +66,13 @@ extension ManagedObject {
 
     func setDestination(_ destination: ManagedObject?, at index: Int) throws {
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
-        let entity = context.coordinator.model.entities[entityIndex]
-        if let destination { try checkDestination(destination, for: entity.relationships[index], in: entity) }
+        if let destination { try checkDestination(destination, forRelationshipAt: index) }
         context.setToOne(of: self, at: index, to: destination)
     }
 
     func replaceMembers(_ objects: [ManagedObject], at index: Int) throws {
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
-        let entity = context.coordinator.model.entities[entityIndex]
-        for object in objects { try checkDestination(object, for: entity.relationships[index], in: entity) }
+        for object in objects { try checkDestination(object, forRelationshipAt: index) }
         let wanted = Set(objects.map(ObjectIdentifier.init))
         for member in members(at: index) where !wanted.contains(ObjectIdentifier(member)) {
             context.removeMember(member, from: self, at: index)
@@ -82,13 +80,17 @@ extension ManagedObject {
         for object in objects { context.addMember(object, to: self, at: index) }
     }
 
-    private func checkDestination(_ object: ManagedObject, for relationship: CheckedRelationship, in entity: CheckedEntity) throws {
+    private func checkDestination(_ object: ManagedObject, forRelationshipAt index: Int) throws {
         guard let context = managedObjectContext, object.managedObjectContext === context else {
             throw ObjectAccessError.otherContext(object.description)
         }
-        let destination = context.coordinator.model.entities[relationship.destinationEntityIndex]
-        guard destination.hierarchyIndexes.contains(object.entityIndex) else {
-            throw ObjectAccessError.wrongDestination(entity: entity.name, key: relationship.name, expected: destination.name)
+        let destinationIndex = runtime.entity.relationships[index].destinationEntityIndex
+        guard object.entityIndex == destinationIndex
+            || context.coordinator.runtimes[destinationIndex].entity.hierarchyIndexes.contains(object.entityIndex)
+        else {
+            throw ObjectAccessError.wrongDestination(
+                entity: runtime.entity.name, key: runtime.entity.relationships[index].name,
+                expected: context.coordinator.runtimes[destinationIndex].entity.name)
         }
     }
 }

@@ -3,7 +3,7 @@
 /// keys) — the object's own to-one keys are written from its state.
 extension ManagedObjectContext {
     private func relationship(_ object: ManagedObject, _ index: Int) -> CheckedRelationship {
-        coordinator.model.entities[object.entityIndex].relationships[index]
+        object.runtime.entity.relationships[index]
     }
 
     func markRelationshipChanged(_ object: ManagedObject, _ index: Int) {

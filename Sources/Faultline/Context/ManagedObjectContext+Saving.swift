@@ -213,10 +213,12 @@ extension ManagedObjectContext {
         for object in saved.inserted + saved.updated + saved.deleted { touched.insert(object.entityIndex) }
         var stale = Set<Int>()
         for entity in touched { stale.formUnion(coordinator.derivedDependents[entity]) }
-        let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
-        for object in registered.values
-        where stale.contains(object.entityIndex) && !savedSet.contains(ObjectIdentifier(object)) && object.changeCount == 0 {
-            refresh(object, mergeChanges: false)
+        if !stale.isEmpty {
+            let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
+            for object in registered.values
+            where stale.contains(object.entityIndex) && !savedSet.contains(ObjectIdentifier(object)) && object.changeCount == 0 {
+                refresh(object, mergeChanges: false)
+            }
         }
         for object in saved.inserted + saved.updated { object.didSave() }
 

@@ -5,13 +5,24 @@ extension ManagedObjectContext {
     func validate() -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         for object in changedInOrder {
-            let entity = object.runtime.entity
             let validatesKeys = type(of: object).validatesKeys
+            // Nothing model-declared to check: only the object's own hook runs
+            // (the common case, kept free of per-property work).
+            if !object.isDeletedStorage, !object.runtime.hasRules, !validatesKeys {
+                do {
+                    if object.isInsertedStorage { try object.validateForInsert() } else { try object.validateForUpdate() }
+                } catch {
+                    record(error, for: object, into: &issues)
+                }
+                continue
+            }
+            let entity = object.runtime.entity
             func issue(_ key: String?, _ code: ValidationCode, _ message: String) {
-                issues.append(ValidationIssue(objectID: object.objectID, entity: entity.name, key: key, code: code, message: message))
+                issues.append(ValidationIssue(
+            objectID: object.objectID, entity: object.runtime.entity.name, key: key, code: code, message: message))
             }
             func run(_ check: () throws -> Void) {
-                do { try check() } catch { record(error, for: object, in: entity, into: &issues) }
+                do { try check() } catch { record(error, for: object, into: &issues) }
             }
             if object.isDeletedStorage {
                 guard !object.isInsertedStorage else { continue }
@@ -60,20 +71,21 @@ extension ManagedObjectContext {
             do {
                 if object.isInsertedStorage { try object.validateForInsert() } else { try object.validateForUpdate() }
             } catch {
-                record(error, for: object, in: entity, into: &issues)
+                record(error, for: object, into: &issues)
             }
         }
         return issues
     }
 
     /// Turns an error thrown by an object's own validation into an issue.
-    private func record(_ error: Error, for object: ManagedObject, in entity: CheckedEntity, into issues: inout [ValidationIssue]) {
+    private func record(_ error: Error, for object: ManagedObject, into issues: inout [ValidationIssue]) {
         let (key, code, message): (String?, ValidationCode, String)
         switch error {
         case let failure as CustomValidationFailure: (key, code, message) = (failure.key, failure.code, failure.message)
         case let failure as ValidationIssue: (key, code, message) = (failure.key, failure.code, failure.message)
         default: (key, code, message) = (nil, .custom, String(describing: error))
         }
-        issues.append(ValidationIssue(objectID: object.objectID, entity: entity.name, key: key, code: code, message: message))
+        issues.append(ValidationIssue(
+            objectID: object.objectID, entity: object.runtime.entity.name, key: key, code: code, message: message))
     }
 }

@@ -43,9 +43,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public internal(set) var counters = ObjectGraphCounters()
 
     var registered: [ManagedObjectID: ManagedObject] = [:]
-    /// Objects with unsaved changes (inserted, updated or deleted), in change order.
-    var changed: [ObjectIdentifier: ManagedObject] = [:]
+    /// Objects with unsaved changes (each flagged `isTrackedAsChanged`), in the
+    /// order they first changed; entries whose flag was cleared are dropped lazily.
     var changeOrder: [ManagedObject] = []
+    /// How many objects are flagged `isTrackedAsChanged`.
+    var trackedCount = 0
     var pendingJoinInserts: [JoinKey: (ManagedObject, ManagedObject, SaveRequest.JoinRow.Layout)] = [:]
     var pendingJoinDeletes: [JoinKey: (ManagedObject, ManagedObject, SaveRequest.JoinRow.Layout)] = [:]
     /// Hidden keys (to-many without inverse) to write, by member.
@@ -55,6 +57,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let inbox = Locked<[ContextDidSave]>([])
     private var mutationCounter = 0
     let classes: ClassRegistry
+    /// The class of each entity, read from the registry once per context (so
+    /// register subclasses before creating contexts, as the container says).
+    lazy var classByEntity: [ManagedObject.Type] = coordinator.model.entities.indices.map {
+        classes.type(forEntityIndex: $0)
+    }
 
     init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?) {
         self.coordinator = coordinator
@@ -94,12 +101,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Objects
 
     /// Whether the context has unsaved changes.
-    public var hasChanges: Bool { !changed.isEmpty || !pendingDeletes.isEmpty }
+    public var hasChanges: Bool { trackedCount > 0 || !pendingDeletes.isEmpty }
 
-    public var insertedObjects: Set<ManagedObject> { Set(changed.values.filter { $0.isInsertedStorage && !$0.isDeletedStorage }) }
-    public var updatedObjects: Set<ManagedObject> { Set(changed.values.filter(\.isUpdated)) }
+    public var insertedObjects: Set<ManagedObject> { Set(changedInOrder.filter { $0.isInsertedStorage && !$0.isDeletedStorage }) }
+    public var updatedObjects: Set<ManagedObject> { Set(changedInOrder.filter(\.isUpdated)) }
     public var deletedObjects: Set<ManagedObject> {
-        Set(changed.values.filter { $0.isDeletedStorage && !$0.isInsertedStorage })
+        Set(changedInOrder.filter { $0.isDeletedStorage && !$0.isInsertedStorage })
     }
     public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
 
@@ -128,7 +135,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
 
     func makeObject(id: ManagedObjectID, entityIndex: Int) -> ManagedObject {
-        let type = classes.type(forEntityIndex: entityIndex)
+        let type = classByEntity[entityIndex]
         let runtime = coordinator.runtimes[entityIndex]
         let object = type.init(ObjectConstruction(context: self, runtime: runtime, id: id))
         let relationships = runtime.isToMany.count
@@ -149,26 +156,28 @@ public final class ManagedObjectContext: @unchecked Sendable {
         mutationCounter &+= 1
         guard !object.isTrackedAsChanged else { return }
         object.isTrackedAsChanged = true
-        changed[ObjectIdentifier(object)] = object
+        trackedCount += 1
         changeOrder.append(object)
     }
 
     /// Forgets every change-tracking entry of `object`.
     func forgetChanges(of object: ManagedObject) {
-        changed[ObjectIdentifier(object)] = nil
-        object.isTrackedAsChanged = false
+        if object.isTrackedAsChanged {
+            object.isTrackedAsChanged = false
+            trackedCount -= 1
+        }
     }
 
     /// Forgets every change-tracking entry.
     func forgetAllChanges() {
-        for object in changed.values { object.isTrackedAsChanged = false }
-        changed.removeAll()
+        for object in changeOrder { object.isTrackedAsChanged = false }
+        trackedCount = 0
         changeOrder.removeAll()
     }
 
     /// Changed objects in the order they first changed.
     var changedInOrder: [ManagedObject] {
-        changeOrder = changeOrder.filter { changed[ObjectIdentifier($0)] != nil }
+        if changeOrder.count != trackedCount { changeOrder = changeOrder.filter(\.isTrackedAsChanged) }
         return changeOrder
     }
 

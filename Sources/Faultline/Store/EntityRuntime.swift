@@ -25,6 +25,10 @@ final class EntityRuntime: Sendable {
         hasOrderedToMany = entity.relationships.contains { $0.isToMany && $0.isOrdered }
         hasToMany = entity.relationships.contains(where: \.isToMany)
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
-            || entity.relationships.contains { $0.minCount > 0 || $0.maxCount > 0 || (!$0.isOptional && !$0.isToMany) }
+            || entity.relationships.contains { relationship in
+                relationship.isToMany
+                    ? relationship.minCount > 0 || relationship.maxCount > 0
+                    : !relationship.isOptional
+            }
     }
 }

@@ -62,7 +62,6 @@ extension PersistentStoreCoordinator {
                 }
             }
             try statement.execute()
-            result.versions[id] = 1
         }
 
         var lockConflicts: [SaveConflict] = []

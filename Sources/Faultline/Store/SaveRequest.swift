@@ -91,7 +91,7 @@ public enum SaveConflict: Sendable, Equatable {
 struct SaveResult: Sendable {
     /// Temporary ID → permanent ID of each inserted object.
     var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
-    /// New `Z_OPT` of each inserted and updated object (by permanent ID).
+    /// New `Z_OPT` of each updated object (inserted rows start at 1).
     var versions: [ManagedObjectID: Int64] = [:]
     /// Rows re-read after the write, for objects with derived attributes.
     var refreshed: [ManagedObjectID: RowSnapshot] = [:]

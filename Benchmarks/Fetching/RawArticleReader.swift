@@ -1,0 +1,70 @@
+import CSQLiteReference
+import FaultlineBench
+import FaultlineSQLite
+
+/// The raw side: one statement prepared by hand on a plain connection to the
+/// store file, run by a C loop inside the clock (`fl_ref_read_all`,
+/// `fl_ref_read_all_text` with a bound text, or `fl_ref_scalar`), its work
+/// added to the process counters the harness reads.
+final class RawArticleReader {
+    enum Mode {
+        /// Every column of every row.
+        case rows
+        /// Every row, with `argument` bound to parameter 1.
+        case rowsMatching(String)
+        /// One integer (`SELECT COUNT(*)`).
+        case scalar
+    }
+
+    let sql: String
+    private let connection: Connection
+    private let statement: OpaquePointer
+    private let mode: Mode
+    private let argument: [CChar]
+
+    init(store: ArticleStore, sql: String, mode: Mode = .rows) throws {
+        self.sql = sql
+        self.mode = mode
+        connection = try store.connection()
+        if case .rowsMatching(let text) = mode { argument = Array(text.utf8CString) } else { argument = [0] }
+        let prepared: OpaquePointer? = connection.withUnsafeHandle { db in
+            var counters = fl_ref_counters()
+            var statement: OpaquePointer?
+            guard fl_ref_prepare(db, sql, &statement, &counters) == SQLITE_OK else { return nil }
+            return statement
+        }
+        guard let prepared else { throw FetchingError("raw: cannot prepare \(sql)") }
+        statement = prepared
+    }
+
+    /// Runs the statement; returns a checksum of what it read.
+    func run() throws -> Int64 {
+        var counters = fl_ref_counters()
+        var code: Int32 = SQLITE_OK
+        let sum: Int64
+        switch mode {
+        case .rows:
+            sum = fl_ref_read_all(statement, &counters, &code)
+        case .rowsMatching:
+            sum = argument.withUnsafeBufferPointer { text in
+                fl_ref_read_all_text(statement, text.baseAddress, Int32(text.count - 1), &counters, &code)
+            }
+        case .scalar:
+            sum = fl_ref_scalar(statement, &counters, &code)
+        }
+        var recorded = SQLiteCounters()
+        recorded.statementsExecuted = Int(counters.statements_executed)
+        recorded.rowsReturned = Int(counters.rows_returned)
+        recorded.vmSteps = Int(counters.vm_steps)
+        SQLiteCounters.recordExternalWork(recorded)
+        guard code == SQLITE_OK else { throw FetchingError("raw: \(sql) failed with SQLite code \(code)") }
+        return sum
+    }
+
+    /// Its `EXPLAIN QUERY PLAN`.
+    func plan() throws -> String { try QueryPlan.explain(sql, on: connection) }
+
+    deinit {
+        fl_ref_finalize(statement)
+    }
+}

@@ -1,0 +1,41 @@
+import BenchmarkData
+import FaultlineBench
+import Foundation
+
+// The Fetching suite: what does reading cost, and how close to raw SQLite is
+// it? For 1,000 / 10,000 / 100,000 articles (and 1,000,000 with
+// --profile-full): fetching as faults (then touching one attribute), as full
+// objects with every attribute read, as dictionaries, as object IDs, and
+// `count`; a canonical search (`CONTAINS[cd]`, `BEGINSWITH[cd]` on a
+// `canonical:` column) against a `lower()`/`LIKE` scan; sorting with and
+// without an index; and prefetching 1,000 authors × 100 books. Every line is a
+// ratio to the SQLite C API doing the same reads in the same run; search and
+// sort lines record their query plans for the regression gate.
+
+let profileFull = CommandLine.arguments.contains("--profile-full")
+let rowCounts = profileFull ? [1_000, 10_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000]
+
+let stores = ArticleStores()
+let prefetch = PrefetchBenchmarks()
+var benchmarks: [Benchmark] = []
+do {
+    for rows in rowCounts {
+        benchmarks += FetchBenchmarks.make(rows: rows, stores: stores)
+        benchmarks += SearchBenchmarks.make(rows: rows, stores: stores)
+        benchmarks += SortBenchmarks.make(rows: rows, stores: stores)
+    }
+    benchmarks += try prefetch.make(shape: GraphShape(parents: 1_000, fanOuts: [100]))
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--profile-full" }
+let status = BenchmarkSuite("Fetching", benchmarks: benchmarks).run(
+    arguments: arguments, interactive: isatty(STDOUT_FILENO) != 0
+) { text in
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+prefetch.remove()
+stores.removeAll()
+exit(status)
