@@ -13,6 +13,12 @@ public final class PersistentContainer: Sendable {
             model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity)
     }
 
+    /// A container over an already opened coordinator (CoreDataStore/ opens
+    /// stores Core Data wrote this way).
+    init(coordinator: PersistentStoreCoordinator) {
+        self.coordinator = coordinator
+    }
+
     public var model: CheckedModel { coordinator.model }
 
     /// Makes `type` the class of the entity called `name` (and of objects

@@ -33,6 +33,7 @@ extension PersistentStoreCoordinator {
         for attribute in layout.attributes {
             values[attribute.index] = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
         }
+        if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
         var toOne = [ManagedObjectID?](repeating: nil, count: layout.relationshipCount)
         for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
             var destination = relationship.destination

@@ -17,7 +17,9 @@ extension PersistentStoreCoordinator {
         let outcome: Result<SaveResult, SaveConflictList>
         do {
             outcome = .success(try withWriter { connection in
-                try connection.transaction(.immediate) { try self.perform(request, on: connection) }
+                try connection.transaction(.immediate) {
+                    try self.perform(self.coreDataValues?.encoded(request) ?? request, on: connection)
+                }
             })
         } catch let found as ConflictsFound {
             outcome = .failure(SaveConflictList(conflicts: found.conflicts))

@@ -42,6 +42,9 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Reads use the writer too: an in-memory store, or a migration stage's
     /// coordinator whose writes are still inside the migration's transaction.
     private let readsOnWriter: Bool
+    /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
+    /// encodes its external-binary-data markers. Nil for Faultline's own stores.
+    let coreDataValues: CoreDataValueAdapter?
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -59,6 +62,28 @@ public final class PersistentStoreCoordinator: Sendable {
         try Self.prepareStore(schema: schema, on: connection)
         writer = LockedConnection(connection)
         readsOnWriter = location == .inMemory
+        coreDataValues = nil
+    }
+
+    /// Core Data stores only (CoreDataStore/): a coordinator over a store the
+    /// caller has already matched to `model`. Skips `prepareStore` (Faultline's
+    /// own model-hash check and bootstrap), so Z_METADATA is neither checked
+    /// nor written; `prepare` runs on the writer before any use.
+    init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
+         values: CoreDataValueAdapter?, prepare: (Connection) throws -> Void) throws {
+        self.model = model
+        self.location = .file(url)
+        self.schema = schema
+        self.rowCache = RowCache(capacity: rowCacheCapacity)
+        self.identifier = UInt32.random(in: 1...UInt32.max)
+        self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
+        self.runtimes = model.entities.map(EntityRuntime.init)
+        self.derivedDependents = DerivedDependencies.dependents(in: model)
+        let connection = try Self.open(.file(url))
+        try prepare(connection)
+        writer = LockedConnection(connection)
+        readsOnWriter = false
+        coreDataValues = values
     }
 
     /// Migration only: a coordinator over `connection`, which the migration
@@ -77,6 +102,7 @@ public final class PersistentStoreCoordinator: Sendable {
         try Self.prepareStore(schema: schema, on: connection)
         writer = LockedConnection(connection)
         readsOnWriter = true
+        coreDataValues = nil
     }
 
     static func open(_ location: StoreLocation) throws -> Connection {

@@ -1,0 +1,123 @@
+// Opening SQLite stores that Core Data wrote.
+//
+// Design
+// - Explicit: only `PersistentContainer(coreDataStoreAt:model:options:)` /
+//   `PersistentStoreCoordinator.openCoreDataStore(model:url:options:)` take
+//   this path. The default `PersistentStoreCoordinator(model:location:)`
+//   stays strict: it opens only stores whose Z_METADATA carries Faultline's
+//   own model hash.
+// - Check first, write never before: the store is matched to the model on a
+//   READ-ONLY connection (CoreDataStoreMatcher: Core Data's entity hashes when
+//   the caller has them, the actual schema column by column always, and the
+//   Z_PRIMARYKEY entity numbering). Any difference throws
+//   `CoreDataStoreError.modelMismatch` listing every difference; the store
+//   file is not opened for writing at all.
+// - Metadata untouched: Z_METADATA is neither checked for nor given
+//   Faultline's model hash, so Core Data opens the store afterwards as before.
+//   Faultline records its hash only in stores it creates.
+// - Then the ordinary coordinator: columns by name, Z_OPT versions, Z_MAX key
+//   reservation per root, join tables: all already in Core Data's layout.
+//   Two Core Data-only behaviours hook in: external binary data markers
+//   (CoreDataValueAdapter) and Core Data's SQL functions called by triggers
+//   (CoreDataTriggerFunctions).
+// - Transformables read as their stored bytes and go through the transformer
+//   registered under the attribute's transformer name when the value is
+//   accessed; with none registered the raw bytes are kept and returned as Data.
+
+import Foundation
+import FaultlineSQLite
+
+/// How to open a store Core Data wrote.
+public struct CoreDataStoreOptions: Sendable {
+    /// Core Data's own entity version hashes for the model (a `.momd`'s
+    /// `VersionInfo.plist`, `ModelBundleVersion.coreDataEntityVersionHashes`).
+    /// When set, the store's `NSStoreModelVersionHashes` must equal them.
+    public var coreDataEntityVersionHashes: [String: Data]?
+    public var rowCacheCapacity: Int
+
+    public init(coreDataEntityVersionHashes: [String: Data]? = nil, rowCacheCapacity: Int = 100_000) {
+        self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
+        self.rowCacheCapacity = rowCacheCapacity
+    }
+}
+
+/// What was found when a Core Data store was matched to its model.
+public struct CoreDataStoreInspection: Sendable {
+    /// The store's Z_METADATA, as read (never rewritten).
+    public let metadata: StoreMetadata
+    /// Core Data functions called by triggers → the triggers calling them.
+    public let triggerFunctions: [String: [String]]
+    /// Functions among those Faultline refuses (writes firing them fail).
+    public var refusedFunctions: [String] {
+        triggerFunctions.keys.filter { !CoreDataTriggerFunctions.implemented.contains($0) }.sorted()
+    }
+}
+
+public enum CoreDataStore {
+    /// Matches the store at `url` to `model` without writing anything; throws
+    /// `CoreDataStoreError` when it is not a Core Data store or does not match.
+    public static func inspect(
+        url: URL, model: CheckedModel, options: CoreDataStoreOptions = CoreDataStoreOptions()
+    ) throws -> CoreDataStoreInspection {
+        try inspect(url: url, model: model, schema: StoreSchema(compiling: model), options: options)
+    }
+
+    static func inspect(
+        url: URL, model: CheckedModel, schema: StoreSchema, options: CoreDataStoreOptions
+    ) throws -> CoreDataStoreInspection {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { throw CoreDataStoreError.missingStore(path: path) }
+        var configuration = Connection.Configuration()
+        configuration.readOnly = true
+        let connection = try Connection(.file(path), configuration: configuration)
+        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            if case .text(let name)? = row.first { return name.uppercased() }
+            return nil
+        })
+        for required in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(required) {
+            throw CoreDataStoreError.notACoreDataStore(path: path, reason: "it has no \(required) table")
+        }
+        let metadata: StoreMetadata
+        do { metadata = try StoreBootstrap.metadata(on: connection) } catch {
+            throw CoreDataStoreError.notACoreDataStore(path: path, reason: "Z_METADATA is unreadable: \(error)")
+        }
+        let differences = try CoreDataStoreMatcher.differences(
+            store: connection, model: model, schema: schema,
+            coreDataEntityVersionHashes: options.coreDataEntityVersionHashes)
+        guard differences.isEmpty else { throw CoreDataStoreError.modelMismatch(path: path, differences: differences) }
+        return CoreDataStoreInspection(
+            metadata: metadata, triggerFunctions: try CoreDataTriggerFunctions.calledFunctions(on: connection))
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// Opens the SQLite store Core Data wrote at `url` (with its `-wal`/`-shm`)
+    /// for `model`, after matching them read-only. Never creates a store and
+    /// never rewrites Z_METADATA.
+    public static func openCoreDataStore(
+        model: CheckedModel, url: URL, options: CoreDataStoreOptions = CoreDataStoreOptions()
+    ) throws -> PersistentStoreCoordinator {
+        let schema = try StoreSchema(compiling: model)
+        let inspection = try CoreDataStore.inspect(url: url, model: model, schema: schema, options: options)
+        return try PersistentStoreCoordinator(
+            model: model, schema: schema, coreDataStoreAt: url, rowCacheCapacity: options.rowCacheCapacity,
+            values: CoreDataValueAdapter(model: model, storeURL: url)
+        ) { connection in
+            try CoreDataTriggerFunctions.registerRefusals(for: inspection.triggerFunctions, on: connection)
+        }
+    }
+
+    /// External-data files a read found missing (their attributes read as nil).
+    public var missingExternalDataFiles: Set<String> { coreDataValues?.missingFiles ?? [] }
+}
+
+extension PersistentContainer {
+    /// A container over the SQLite store Core Data wrote at `url`: see
+    /// `PersistentStoreCoordinator.openCoreDataStore(model:url:options:)`.
+    public convenience init(
+        coreDataStoreAt url: URL, model: ManagedObjectModel, options: CoreDataStoreOptions = CoreDataStoreOptions()
+    ) throws {
+        self.init(coordinator: try PersistentStoreCoordinator.openCoreDataStore(
+            model: model.checked(), url: url, options: options))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import FaultlineSQLite
+
+/// Core Data's own SQL functions that a store's triggers call (derived
+/// attributes' `Z_DA_…` triggers, and whatever else Core Data installs).
+///
+/// - `NSCoreDataNow()` is implemented (StoreFunctions registers it on every
+///   connection): seconds since 2001-01-01 UTC, as Core Data documents for
+///   `now()` in derivation expressions.
+/// - Every other `NS…(` function a trigger calls has no documented behaviour.
+///   It is registered on the writer as a function that fails, naming itself
+///   and its triggers: the write that fires the trigger fails, its
+///   transaction rolls back, and the store is left as it was. Without this,
+///   SQLite would fail the same write with a bare "no such function".
+enum CoreDataTriggerFunctions {
+    static let implemented: Set<String> = [StoreFunctions.now]
+
+    /// Function name → the triggers that call it, for every `NS…(` call in a trigger.
+    static func calledFunctions(on connection: Connection) throws -> [String: [String]] {
+        var calls: [String: [String]] = [:]
+        for row in try connection.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") {
+            guard row.count == 2, case .text(let trigger) = row[0], case .text(let sql) = row[1] else { continue }
+            for name in functionNames(in: sql) where !(calls[name]?.contains(trigger) ?? false) {
+                calls[name, default: []].append(trigger)
+            }
+        }
+        return calls
+    }
+
+    /// Identifiers starting `NS` followed by `(`, outside string literals.
+    static func functionNames(in sql: String) -> Set<String> {
+        var names = Set<String>()
+        let characters = Array(sql.unicodeScalars)
+        var index = 0
+        var inString = false
+        while index < characters.count {
+            let character = characters[index]
+            if character == "'" { inString.toggle(); index += 1; continue }
+            let startsWord = index == 0 || !isIdentifier(characters[index - 1])
+            if !inString, startsWord, character == "N", index + 1 < characters.count, characters[index + 1] == "S" {
+                var end = index
+                while end < characters.count, isIdentifier(characters[end]) { end += 1 }
+                var next = end
+                while next < characters.count, characters[next].properties.isWhitespace { next += 1 }
+                if next < characters.count, characters[next] == "(" {
+                    names.insert(String(String.UnicodeScalarView(characters[index..<end])))
+                }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return names
+    }
+
+    private static func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+    }
+
+    /// Registers a refusing function for each called function not implemented.
+    /// Returns the refused names.
+    @discardableResult
+    static func registerRefusals(for calls: [String: [String]], on connection: Connection) throws -> [String] {
+        let refused = calls.keys.filter { !implemented.contains($0) }.sorted()
+        for name in refused {
+            let error = CoreDataStoreError.unsupportedFunction(name: name, triggers: calls[name] ?? [])
+            try connection.createFunction(name, argumentCount: -1, deterministic: false) { _ in throw error }
+        }
+        return refused
+    }
+}

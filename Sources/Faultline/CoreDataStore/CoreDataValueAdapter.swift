@@ -1,0 +1,105 @@
+import Foundation
+
+/// Core Data's encoding of binary attributes that allow external storage
+/// (`allowsExternalBinaryDataStorage`), which Faultline's own stores do not use.
+///
+/// The BLOB's first byte says where the bytes are:
+/// - 1: the bytes follow inline;
+/// - 2: an ASCII UUID follows (possibly NUL-terminated), naming a file in the
+///   store's `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` folder.
+///
+/// Reading strips the marker (and reads the file); writing always stores
+/// inline (marker 1), which Core Data reads back as it reads its own small
+/// values. A reference whose file is missing reads as nil and is listed in
+/// `missingFiles`; an unchanged reference is never rewritten (updates write
+/// only changed attributes), so it stays intact in the store.
+final class CoreDataValueAdapter: Sendable {
+    static let inlineMarker: UInt8 = 1
+    static let externalMarker: UInt8 = 2
+
+    /// Per entity index, the attribute indexes stored with markers.
+    let externalAttributes: [[Int]]
+    /// `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`.
+    let externalDataDirectory: URL
+    private let missing = Locked<Set<String>>([])
+
+    /// Nil when no attribute of `model` allows external storage.
+    init?(model: CheckedModel, storeURL: URL) {
+        let attributes = model.entities.map { entity in
+            entity.attributes.filter {
+                $0.allowsExternalBinaryDataStorage && $0.attributeType == .binaryDataAttributeType
+            }.map(\.index)
+        }
+        guard attributes.contains(where: { !$0.isEmpty }) else { return nil }
+        externalAttributes = attributes
+        externalDataDirectory = Self.externalDataDirectory(forStoreAt: storeURL)
+    }
+
+    /// `<dir>/.<StoreName>_SUPPORT/_EXTERNAL_DATA` for `<dir>/<StoreName>.sqlite`.
+    static func externalDataDirectory(forStoreAt url: URL) -> URL {
+        let storeName = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent()
+            .appendingPathComponent(".\(storeName)_SUPPORT", isDirectory: true)
+            .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+    }
+
+    /// External-data file names whose files were missing when read.
+    var missingFiles: Set<String> { missing.withLock { $0 } }
+
+    func decode(_ values: inout [AttributeValue], entityIndex: Int) {
+        guard entityIndex < externalAttributes.count else { return }
+        for index in externalAttributes[entityIndex] where index < values.count {
+            guard case .data(let stored) = values[index] else { continue }
+            values[index] = decode(stored)
+        }
+    }
+
+    /// The value of one stored BLOB.
+    func decode(_ stored: Data) -> AttributeValue {
+        guard let marker = stored.first else { return .data(stored) }
+        let payload = stored.dropFirst()
+        switch marker {
+        case Self.inlineMarker:
+            return .data(Data(payload))
+        case Self.externalMarker:
+            let name = String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)
+            guard !name.isEmpty, !name.contains("/"),
+                  let bytes = try? Data(contentsOf: externalDataDirectory.appendingPathComponent(name)) else {
+                missing.withLock { _ = $0.insert(name) }
+                return .null
+            }
+            return .data(bytes)
+        default:
+            // Not a marker Core Data writes: kept as stored rather than guessed at.
+            return .data(stored)
+        }
+    }
+
+    /// `request` with every external-storage value prefixed by the inline marker.
+    func encoded(_ request: SaveRequest) -> SaveRequest {
+        var copy = request
+        copy.inserts = request.inserts.map { insert in
+            let attributes = externalAttributes[insert.id.entityIndex]
+            guard !attributes.isEmpty else { return insert }
+            var values = insert.values
+            for index in attributes where index < values.count { values[index] = Self.inline(values[index]) }
+            return SaveRequest.Insert(id: insert.id, values: values, toOne: insert.toOne)
+        }
+        copy.updates = request.updates.map { update in
+            let attributes = externalAttributes[update.id.entityIndex]
+            guard !attributes.isEmpty else { return update }
+            return SaveRequest.Update(
+                id: update.id, version: update.version,
+                attributes: update.attributes.map { attributes.contains($0.index) ? ($0.index, Self.inline($0.value)) : $0 },
+                toOne: update.toOne)
+        }
+        return copy
+    }
+
+    static func inline(_ value: AttributeValue) -> AttributeValue {
+        guard case .data(let bytes) = value else { return value }
+        var stored = Data([inlineMarker])
+        stored.append(bytes)
+        return .data(stored)
+    }
+}

@@ -1,0 +1,161 @@
+// Value encodings no fixture store exercises, in a store laid out as Core Data
+// lays it out (created from the model, then written with plain SQL the way
+// Core Data writes): external binary data (marker 1 inline, marker 2 a file
+// under `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`), transformables through a
+// registered transformer, UUID blobs, and triggers calling Core Data's SQL
+// functions (NSCoreDataNow is implemented; others refuse the write cleanly).
+
+import Foundation
+import Testing
+import FaultlineSQLite
+@testable import Faultline
+
+@Suite("CoreDataStore: external data, transformables and Core Data's SQL functions")
+struct CoreDataStoreValueTests {
+    static let tagsTransformer = ValueTransformerRegistry.registerCodable([String].self)
+
+    static func model() -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("Photo") {
+                Attribute("name", .string)
+                Attribute("data", .binaryData).externalStorage()
+                Attribute("stamp", .date)
+                Attribute("tags", .transformable).transformer(tagsTransformer)
+                Attribute("uuid", .uuid)
+            }
+        }
+    }
+
+    static let externalName = "7A3E0A52-1C1F-4E0B-9C2E-2B8E3C4D5F60"
+    static let missingName = "00000000-1C1F-4E0B-9C2E-2B8E3C4D5F60"
+    static let fileBytes = Data((0..<300).map { UInt8($0 % 251) })
+    static let identifier = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+
+    /// `Photos.sqlite` in a new directory, rows written as Core Data writes them.
+    static func makeStore(trigger: String? = nil) throws -> (directory: URL, url: URL) {
+        let directory = try FixtureLocator.makeTemporaryDirectory()
+        let url = directory.appendingPathComponent("Photos.sqlite")
+        let connection = try Connection(.file(url.path))
+        try StoreFunctions.register(on: connection)
+        try StoreBootstrap.create(StoreSchema(compiling: model().checked()), on: connection)
+        var uuidBytes = Data()
+        if let identifier { withUnsafeBytes(of: identifier.uuid) { uuidBytes.append(contentsOf: $0) } }
+        let tags = try JSONEncoder().encode(["a", "b"])
+        try connection.execute(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME, ZDATA, ZTAGS, ZUUID, ZSTAMP) VALUES (1, 1, 1, 'inline', ?, ?, ?, 100)",
+            [.blob(Data([1]) + Data("inline bytes".utf8)), .blob(tags), .blob(uuidBytes)])
+        try connection.execute(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME, ZDATA) VALUES (2, 1, 1, 'external', ?)",
+            [.blob(Data([2]) + Data(externalName.utf8) + Data([0]))])
+        try connection.execute(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME, ZDATA) VALUES (3, 1, 1, 'missing', ?)",
+            [.blob(Data([2]) + Data(missingName.utf8))])
+        try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_ENT = 1")
+        if let trigger { try connection.execute(trigger) }
+        let external = CoreDataValueAdapter.externalDataDirectory(forStoreAt: url)
+        try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
+        try fileBytes.write(to: external.appendingPathComponent(externalName))
+        return (directory, url)
+    }
+
+    private func photos(_ context: ManagedObjectContext) throws -> [String: ManagedObject] {
+        var byName: [String: ManagedObject] = [:]
+        for object in try context.fetch(FetchRequest(entityName: "Photo")) {
+            byName[object.value(forKey: "name") as? String ?? ""] = object
+        }
+        return byName
+    }
+
+    @Test("External binary data: marker 1 inline, marker 2 from _EXTERNAL_DATA; writes inline")
+    func externalBinaryData() throws {
+        let store = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let container = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let byName = try photos(context)
+            #expect(byName["inline"]?.value(forKey: "data") as? Data == Data("inline bytes".utf8))
+            #expect(byName["external"]?.value(forKey: "data") as? Data == Self.fileBytes)
+            #expect(byName["missing"]?.value(forKey: "data") == nil)
+            // Renaming the external photo must not touch its reference.
+            try byName["external"]?.setValue("external renamed", forKey: "name")
+            let added = try context.insertNewObject(forEntityName: "Photo")
+            try added.setValue("added", forKey: "name")
+            try added.setValue(Data([9, 8, 7]), forKey: "data")
+            try context.save()
+        }
+        #expect(container.coordinator.missingExternalDataFiles == [Self.missingName])
+        let raw = try Connection(.file(store.url.path))
+        #expect(try raw.scalar("SELECT ZDATA FROM ZPHOTO WHERE ZNAME = 'added'") == .blob(Data([1, 9, 8, 7])))
+        #expect(try raw.scalar("SELECT ZDATA FROM ZPHOTO WHERE Z_PK = 2")
+                == .blob(Data([2]) + Data(Self.externalName.utf8) + Data([0])))
+        let check = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try check.performAndWait {
+            let byName = try photos(check)
+            #expect(byName["added"]?.value(forKey: "data") as? Data == Data([9, 8, 7]))
+            #expect(byName["external renamed"]?.value(forKey: "data") as? Data == Self.fileBytes)
+        }
+    }
+
+    @Test("Transformables through the registered transformer; UUID blobs and dates decoded")
+    func transformablesAndUUIDs() throws {
+        let store = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try context.performAndWait {
+            let photo = try #require(try photos(context)["inline"])
+            #expect(photo.value(forKey: "tags") as? [String] == ["a", "b"])
+            // The stored bytes are kept as they are.
+            #expect(photo.attributeValue(at: 3) == .data(try JSONEncoder().encode(["a", "b"])))
+            #expect(photo.value(forKey: "uuid") as? UUID == Self.identifier)
+            #expect(photo.value(forKey: "stamp") as? Date == Date(timeIntervalSinceReferenceDate: 100))
+        }
+    }
+
+    @Test("A trigger calling NSCoreDataNow() still accepts writes")
+    func nowTriggerAcceptsWrites() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TRIGGER Z_DA_ZPHOTO_PHOTO_stamp_UPDATE AFTER UPDATE OF ZNAME ON ZPHOTO FOR EACH ROW
+            BEGIN UPDATE ZPHOTO SET ZSTAMP = NSCoreDataNow() WHERE Z_PK = NEW.Z_PK; END
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let inspection = try CoreDataStore.inspect(url: store.url, model: Self.model().checked())
+        #expect(inspection.triggerFunctions == ["NSCoreDataNow": ["Z_DA_ZPHOTO_PHOTO_stamp_UPDATE"]])
+        #expect(inspection.refusedFunctions.isEmpty)
+        let before = Date().timeIntervalSinceReferenceDate
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try context.performAndWait {
+            try photos(context)["inline"]?.setValue("renamed", forKey: "name")
+            try context.save()
+        }
+        let raw = try Connection(.file(store.url.path))
+        guard case .real(let stamp)? = try raw.scalar("SELECT ZSTAMP FROM ZPHOTO WHERE Z_PK = 1") else {
+            Issue.record("ZSTAMP was not set by the trigger")
+            return
+        }
+        #expect(stamp >= before - 1)
+    }
+
+    @Test("A trigger calling an unimplemented Core Data function refuses the write, store unchanged")
+    func unknownFunctionRefusesWrite() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TRIGGER Z_DA_ZPHOTO_PHOTO_name_UPDATE AFTER UPDATE OF ZNAME ON ZPHOTO FOR EACH ROW
+            BEGIN SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPHOTO', NEW.Z_PK, 'NSCoreDataNow('); END
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let container = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
+        let context = container.newBackgroundContext()
+        let error = try context.performAndWait { () throws -> (any Error)? in
+            try photos(context)["inline"]?.setValue("renamed", forKey: "name")
+            do { try context.save() } catch { return error }
+            return nil
+        }
+        let message = String(describing: try #require(error, "the write was not refused"))
+        #expect(message.contains("NSCoreDataDATriggerUpdatedAffectedObjectValue")
+                && message.contains("Z_DA_ZPHOTO_PHOTO_name_UPDATE"), "\(message)")
+        let raw = try Connection(.file(store.url.path))
+        #expect(try raw.scalar("SELECT ZNAME FROM ZPHOTO WHERE Z_PK = 1") == .text("inline"))
+        #expect(try raw.scalar("SELECT Z_OPT FROM ZPHOTO WHERE Z_PK = 1") == .integer(1))
+        #expect(try raw.scalar("PRAGMA integrity_check") == .text("ok"))
+    }
+}
