@@ -128,8 +128,7 @@ extension ManagedObjectContext {
             pendingJoinInserts[key] = nil
             if let replacement {
                 let pair = entry.0 === object ? (replacement, entry.1) : (entry.0, replacement)
-                pendingJoinInserts[JoinKey(table: key.table, first: ObjectIdentifier(pair.0), second: ObjectIdentifier(pair.1))] =
-                    (pair.0, pair.1, entry.2)
+                pendingJoinInserts[JoinKey(entry.2, source: pair.0, member: pair.1)] = (pair.0, pair.1, entry.2)
             }
         }
         pendingHiddenKeys[ObjectIdentifier(object)] = nil

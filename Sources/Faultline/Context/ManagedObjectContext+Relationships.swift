@@ -80,14 +80,11 @@ extension ManagedObjectContext {
     private func recordStoredMembership(_ source: ManagedObject, _ index: Int, _ member: ManagedObject, added: Bool) {
         switch coordinator.plans[source.entityIndex].mapping.relationships[index] {
         case let .joinTable(table, sourceColumn, destinationColumn, _):
-            let key = JoinKey(table: table, first: ObjectIdentifier(source), second: ObjectIdentifier(member))
-            let mirrored = JoinKey(table: table, first: ObjectIdentifier(member), second: ObjectIdentifier(source))
             let layout = SaveRequest.JoinRow.Layout(table: table, firstColumn: sourceColumn, secondColumn: destinationColumn)
+            let key = JoinKey(layout, source: source, member: member)
             if added {
-                if pendingJoinDeletes.removeValue(forKey: key) == nil, pendingJoinDeletes.removeValue(forKey: mirrored) == nil {
-                    pendingJoinInserts[key] = (source, member, layout)
-                }
-            } else if pendingJoinInserts.removeValue(forKey: key) == nil, pendingJoinInserts.removeValue(forKey: mirrored) == nil {
+                if pendingJoinDeletes.removeValue(forKey: key) == nil { pendingJoinInserts[key] = (source, member, layout) }
+            } else if pendingJoinInserts.removeValue(forKey: key) == nil {
                 pendingJoinDeletes[key] = (source, member, layout)
             }
         case let .destinationKey(table, column, _, true):

@@ -239,11 +239,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 }
 
-/// Identifies a pending join-table row by its two objects.
+/// Identifies a pending join-table row by which object sits in which column,
+/// so both sides of a pair agree on its key and a reflexive relationship's
+/// (A, B) and (B, A) stay two rows.
 struct JoinKey: Hashable {
     let table: String
     let first: ObjectIdentifier
     let second: ObjectIdentifier
+
+    /// The row `source` (in `layout.firstColumn`) and `member` make.
+    init(_ layout: SaveRequest.JoinRow.Layout, source: ManagedObject, member: ManagedObject) {
+        let sourceFirst = layout.firstColumn < layout.secondColumn
+        table = layout.table
+        first = ObjectIdentifier(sourceFirst ? source : member)
+        second = ObjectIdentifier(sourceFirst ? member : source)
+    }
 }
 
 extension SaveRequest.JoinRow {

@@ -61,15 +61,9 @@ struct CoreDataStoreSaveTests {
                 let entity = try #require(SaveFiller.concrete(root.index, in: model))
                 let object = try context.insertNewObject(forEntityName: entity.name)
                 try SaveFiller.fill(object, in: context, model: model, depth: 0)
-                // Many-to-many: join one existing member, so a join row is written.
-                // Only one side of each pair: setting both sides of a reflexive
-                // pair to the same member (mutual blocking) writes one join row
-                // (see the report: a Faultline save issue, not a Core Data format one).
-                var joined = Set<Int>()
+                // Many-to-many: join one existing member on every side, so join rows
+                // are written (for a reflexive pair, both orientations).
                 for relationship in entity.relationships where relationship.isToMany && relationship.inverseIsToMany == true {
-                    guard !joined.contains(relationship.index) else { continue }
-                    joined.insert(relationship.index)
-                    if let inverse = relationship.inverseIndex { joined.insert(inverse) }
                     let destination = model.entities[relationship.destinationEntityIndex]
                     let existing = try context.fetch(FetchRequest(entityName: destination.name))
                         .first { !$0.objectID.isTemporaryID && $0.objectID.primaryKey != deleted?.1 }

@@ -124,6 +124,39 @@ struct StorageFeatureTests {
         }
     }
 
+    @Test("A reflexive many-to-many keeps (A, B) and (B, A) as two join rows")
+    func reflexiveManyToMany() throws {
+        let model = ManagedObjectModel {
+            Entity("Task") {
+                Attribute("name", .string)
+                Relationship("blocking", to: "Task", inverse: "blockedBy", toMany: true)
+                Relationship("blockedBy", to: "Task", inverse: "blocking", toMany: true)
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let first = try context.insertNewObject(forEntityName: "Task")
+            try first.setValue("first", forKey: "name")
+            let second = try context.insertNewObject(forEntityName: "Task")
+            try second.setValue("second", forKey: "name")
+            try context.save()
+            let task = try context.insertNewObject(forEntityName: "Task")
+            try task.setValue("new", forKey: "name")
+            try task.setValue([first], forKey: "blocking")
+            try task.setValue([first], forKey: "blockedBy")
+            try context.save()
+            let rows = try container.coordinator.withReader { try $0.rows("SELECT * FROM Z_1BLOCKING") }
+            #expect(rows.count == 2)
+            let id = task.objectID
+            context.reset()
+            let read = try context.existingObject(with: id)
+            #expect((read.value(forKey: "blocking") as? [ManagedObject])?.count == 1)
+            #expect((read.value(forKey: "blockedBy") as? [ManagedObject])?.count == 1)
+        }
+    }
+
     @Test("Derived attributes are right on the objects after a save")
     func derivedAfterSave() throws {
         let (container, url) = try LibraryModel.container(ShopModel.model())
