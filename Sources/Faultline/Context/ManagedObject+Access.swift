@@ -123,12 +123,13 @@ extension ManagedObject {
         if isFaultStorage { managedObjectContext?.fulfill(self) }
     }
 
-    @inline(__always)
+    @usableFromInline
     func attributeValue(at index: Int) -> AttributeValue {
         fireFault()
         return index < values.count ? values[index] : .null
     }
 
+    @usableFromInline
     func setAttributeValue(_ value: AttributeValue, at index: Int) {
         fireFault()
         guard index < values.count, values[index] != value else { return }

@@ -2,6 +2,7 @@
 extension ManagedObject {
     /// The destination of the to-one relationship at `index`, as a fault if it
     /// was not loaded yet.
+    @usableFromInline
     func destination(at index: Int) -> ManagedObject? {
         fireFault()
         guard index < toOne.count else { return nil }
@@ -18,6 +19,7 @@ extension ManagedObject {
 
     /// The members of the to-many relationship at `index`, loading them (one
     /// statement) the first time.
+    @usableFromInline
     func members(at index: Int) -> [ManagedObject] {
         guard let state = loadedToMany(at: index) else { return [] }
         return state.members ?? []
@@ -64,6 +66,7 @@ extension ManagedObject {
         managedObjectContext?.removeMember(member, from: self, at: index)
     }
 
+    @usableFromInline
     func setDestination(_ destination: ManagedObject?, at index: Int) throws {
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
         if let destination { try checkDestination(destination, forRelationshipAt: index) }

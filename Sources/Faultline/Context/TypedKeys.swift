@@ -110,7 +110,7 @@ public final class PropertySlot: Sendable {
 
     init(_ name: String) { self.name = name }
 
-    @inline(__always)
+    @usableFromInline
     func index(in object: ManagedObject, attribute: Bool) -> Int? {
         let root = object.runtime.rootIndex + 1
         let cached = cache.load(ordering: .relaxed)
@@ -130,19 +130,19 @@ public final class PropertySlot: Sendable {
 /// `static let title = AttributeKey<String>("title")`, then
 /// `var title: String { get { self[Self.title] } set { self[Self.title] = newValue } }`.
 public struct AttributeKey<Value: AttributeConvertible>: Sendable {
-    let slot: PropertySlot
+    @usableFromInline let slot: PropertySlot
     public init(_ name: String) { slot = PropertySlot(name) }
 }
 
 /// A typed to-one relationship.
 public struct ToOneKey<Destination: ManagedObject>: Sendable {
-    let slot: PropertySlot
+    @usableFromInline let slot: PropertySlot
     public init(_ name: String) { slot = PropertySlot(name) }
 }
 
 /// A typed to-many relationship.
 public struct ToManyKey<Destination: ManagedObject>: Sendable {
-    let slot: PropertySlot
+    @usableFromInline let slot: PropertySlot
     public init(_ name: String) { slot = PropertySlot(name) }
 }
 
@@ -150,6 +150,7 @@ extension ManagedObject {
     /// Typed attribute access. Reading a value of another type (or an unknown
     /// key) gives the type's failure value through `Value(attributeValue:)`:
     /// declare optional values as `Optional`.
+    @inlinable
     public subscript<Value>(key: AttributeKey<Value>) -> Value where Value: ExpressibleByNilLiteral {
         get {
             guard let index = key.slot.index(in: self, attribute: true) else { return nil }
@@ -163,6 +164,7 @@ extension ManagedObject {
 
     /// Typed access to a non-optional attribute; `defaultValue` stands in for a
     /// NULL (an unsaved required attribute).
+    @inlinable
     public subscript<Value>(key: AttributeKey<Value>, default defaultValue: Value) -> Value {
         get {
             guard let index = key.slot.index(in: self, attribute: true) else { return defaultValue }
@@ -174,6 +176,7 @@ extension ManagedObject {
         }
     }
 
+    @inlinable
     public subscript<Destination>(key: ToOneKey<Destination>) -> Destination? {
         get {
             guard let index = key.slot.index(in: self, attribute: false) else { return nil }
@@ -185,6 +188,7 @@ extension ManagedObject {
         }
     }
 
+    @inlinable
     public subscript<Destination>(key: ToManyKey<Destination>) -> [Destination] {
         guard let index = key.slot.index(in: self, attribute: false) else { return [] }
         return members(at: index).compactMap { $0 as? Destination }
