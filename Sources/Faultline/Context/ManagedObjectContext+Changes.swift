@@ -104,7 +104,9 @@ extension ManagedObjectContext {
         }
         guard let row = try? coordinator.rows(for: [object.objectID]).first?.1 else { return }
         for index in object.values.indices where !object.changedAttributes[index] { object.values[index] = row.values[index] }
-        for index in object.toOne.indices where !object.changedRelationships[index] { object.toOne[index] = .id(row.toOne[index]) }
+        for index in object.toOne.indices where !object.changedRelationships[index] {
+            object.toOne[index] = .id(index < row.toOne.count ? row.toOne[index] : nil)
+        }
         for index in object.toMany.indices where !object.changedRelationships[index] { object.toMany[index] = nil }
         object.committed = row
     }

@@ -34,7 +34,8 @@ extension PersistentStoreCoordinator {
             values[attribute.index] = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
         }
         if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
-        var toOne = [ManagedObjectID?](repeating: nil, count: layout.relationshipCount)
+        // No allocation for an entity without to-one keys.
+        var toOne = layout.toOnes.isEmpty ? [] : [ManagedObjectID?](repeating: nil, count: layout.relationshipCount)
         for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
             var destination = relationship.destination
             if relationship.entityPosition >= 0, !statement.isNull(at: relationship.entityPosition) {

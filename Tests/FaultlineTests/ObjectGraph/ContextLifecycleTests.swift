@@ -72,6 +72,25 @@ struct ContextLifecycleTests {
         }
     }
 
+    @Test("Refreshing with merge keeps local changes, also for an entity without to-one relationships")
+    func refreshMergeWithoutToOne() throws {
+        let (container, url) = try LibraryModel.container(ShopModel.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let tag = try context.insertNewObject(forEntityName: "Tag")
+            try tag.setValue("swift", forKey: "label")
+            try context.save()
+            container.coordinator.rowCache.removeAll()
+            try tag.setValue("Swift", forKey: "label")
+            context.refresh(tag, mergeChanges: true)
+            #expect(tag.value(forKey: "label") as? String == "Swift")
+            #expect(tag.isUpdated)
+            context.refresh(tag, mergeChanges: false)
+            #expect(tag.value(forKey: "label") as? String == "swift")
+        }
+    }
+
     @Test("A save posts the did-save notification with the object IDs; a merging context drops deleted objects and refreshes updated ones")
     func notificationsAndMerging() throws {
         let (container, url) = try LibraryModel.container()
