@@ -99,10 +99,4 @@ struct DerivedAttributeTriggers {
             name: name,
             createStatement: "CREATE TRIGGER \(name) AFTER \(event) ON \(table) FOR EACH ROW\(when)\nBEGIN\n\(statements)END")
     }
-
-    /// Joins optional conditions with AND.
-    static func all(_ conditions: String?...) -> String? {
-        let present = conditions.compactMap { $0 }
-        return present.isEmpty ? nil : present.joined(separator: " AND ")
-    }
 }
