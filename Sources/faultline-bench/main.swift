@@ -13,6 +13,8 @@ let usage = """
       export --format google-benchmark|github-action-benchmark REPORT.json [...] --output PATH [--bigger-output PATH]
       predicate parse 'FORMAT' [ARG ...] [--var NAME=VALUE ...] [--model PATH --entity NAME]
         ARG: 42 integer, 4.2 double, true/false, nil, 'text' string; anything else a string
+      model inspect PATH | model diff OLD NEW
+      store inspect STORE [--model PATH]
     exit status: 0 success, 1 regression (compare, gate), 2 bad input
     """
 
@@ -31,6 +33,10 @@ case "export":
     exit(ExportCommand.run(rest, write: write))
 case "predicate":
     exit(PredicateCommand.run(rest, write: write))
+case "model":
+    exit(ModelCommand.run(rest, write: write))
+case "store":
+    exit(StoreCommand.run(rest, write: write))
 case "--help", "-h", "help":
     write(usage + "\n")
     exit(0)

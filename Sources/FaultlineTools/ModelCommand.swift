@@ -1,0 +1,78 @@
+import Faultline
+import Foundation
+
+/// `faultline-bench model inspect PATH` and `faultline-bench model diff OLD NEW`.
+///
+/// Exit status 0 on success, 2 on bad usage, a missing, foreign or malformed
+/// model file (or a version that does not check). Never traps on any input.
+public enum ModelCommand {
+    public static let usage = """
+        usage: faultline-bench model inspect PATH
+               faultline-bench model diff OLD NEW
+          inspect  every version of a .xcdatamodeld (the current one marked), .xcdatamodel or
+                   contents file: entities, attributes, relationships, the SQL schema Faultline
+                   creates for it (tables, indexes, triggers) and the reader's warnings
+          diff     what changed from OLD to NEW (each a .xcdatamodel, a contents file, or a
+                   .xcdatamodeld meaning its current version) and whether lightweight
+                   migration covers it
+        exit status: 0 success, 2 bad usage or unreadable model
+        """
+
+    public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
+        switch (arguments.first, arguments.count) {
+        case ("inspect", 2):
+            return report(write) { () throws(InspectError) in try inspect(path: arguments[1]) }
+        case ("diff", 3):
+            return report(write) { () throws(InspectError) in try ModelDiffCommand.diff(old: arguments[1], new: arguments[2]) }
+        case ("inspect", _), ("diff", _):
+            write("error: wrong number of arguments for 'model \(arguments[0])'\n\(usage)\n")
+            return 2
+        default:
+            let what = arguments.first.map { "unknown model command '\($0)'" } ?? "no model command given"
+            write("error: \(what)\n\(usage)\n")
+            return 2
+        }
+    }
+
+    /// Writes the lines `body` returns, or its error; a body returning lines
+    /// and a failure (a version that did not check) writes both and exits 2.
+    static func report(_ write: (String) -> Void, _ body: () throws(InspectError) -> (lines: [String], failed: Bool)) -> Int32 {
+        do {
+            let result = try body()
+            for line in result.lines { write(line + "\n") }
+            return result.failed ? 2 : 0
+        } catch {
+            write("error: \(error.description)\n")
+            return 2
+        }
+    }
+
+    static func inspect(path: String) throws(InspectError) -> (lines: [String], failed: Bool) {
+        let bundle = try InspectModels.bundle(at: path)
+        var lines = ["model \(bundle.name): \(bundle.versions.count) version\(bundle.versions.count == 1 ? "" : "s")"]
+        for version in bundle.versions { lines.append("  \(version.name)\(version.isCurrent ? " (current)" : "")") }
+        if bundle.current == nil { lines.append("  no version is marked current") }
+        var failed = false
+        for version in bundle.versions {
+            lines.append("")
+            lines.append("== version \(version.name)\(version.isCurrent ? " (current)" : "")")
+            do {
+                let model = try InspectModels.checked(version)
+                let schema = try InspectModels.schema(model, name: version.name)
+                lines += ModelPrinter.entities(model, schema: schema)
+                lines += ModelPrinter.schema(schema)
+            } catch {
+                lines.append("error: \(error.description)")
+                failed = true
+            }
+            lines.append("warnings:" + (version.warnings.isEmpty ? " none" : ""))
+            for warning in version.warnings { lines.append("  \(warning)") }
+        }
+        if !bundle.bundleWarnings.isEmpty {
+            lines.append("")
+            lines.append("bundle warnings:")
+            for warning in bundle.bundleWarnings { lines.append("  \(warning)") }
+        }
+        return (lines, failed)
+    }
+}

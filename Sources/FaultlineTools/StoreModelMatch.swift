@@ -1,0 +1,42 @@
+import Faultline
+import Foundation
+
+/// Which versions of a model file a store matches (`CoreDataStore.inspect`,
+/// read-only), with every difference for the versions it does not match.
+enum StoreModelMatch {
+    static func lines(store: URL, bundle: ModelBundle) -> [String] {
+        var lines = ["model \(bundle.name) (\(bundle.versions.count) version\(bundle.versions.count == 1 ? "" : "s")):"]
+        var matched: [String] = []
+        for version in bundle.versions {
+            let label = "  \(version.name)\(version.isCurrent ? " (current)" : ""): "
+            let model: CheckedModel
+            do { model = try InspectModels.checked(version) } catch {
+                lines.append(label + "cannot check: \(error.description)")
+                continue
+            }
+            let options = CoreDataStoreOptions(coreDataEntityVersionHashes: version.coreDataEntityVersionHashes)
+            do {
+                let inspection = try CoreDataStore.inspect(url: store, model: model, options: options)
+                matched.append(version.name)
+                lines.append(label + "matches")
+                if !inspection.refusedFunctions.isEmpty {
+                    lines.append("    triggers call Core Data functions Faultline refuses: "
+                        + inspection.refusedFunctions.joined(separator: ", "))
+                }
+            } catch CoreDataStoreError.modelMismatch(_, let differences) {
+                lines.append(label + "mismatch (\(differences.count) difference\(differences.count == 1 ? "" : "s"))")
+                lines += differences.map { "    - \($0)" }
+            } catch {
+                lines.append(label + "mismatch: \(error)")
+            }
+        }
+        if matched.isEmpty {
+            lines.append("result: the store matches no version of this model")
+        } else {
+            let current = bundle.current.map { matched.contains($0.name) } ?? false
+            lines.append("result: matches \(matched.joined(separator: ", "))"
+                + (current || bundle.versions.count == 1 ? "" : " (not the current version)"))
+        }
+        return lines
+    }
+}

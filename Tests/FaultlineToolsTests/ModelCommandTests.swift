@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import FaultlineTools
+
+/// `faultline-bench model inspect` and `model diff` on the EasyLife bundle and
+/// on small written models; bad input exits 2.
+@Suite("Model inspect and diff")
+struct ModelCommandTests {
+    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        var output = ""
+        let status = ModelCommand.run(arguments) { output += $0 }
+        return (status, output)
+    }
+
+    @Test("inspect lists the 3 EasyLife versions and marks 1.5.0 current")
+    func inspectBundle() throws {
+        let result = run(["inspect", try InspectFixtures.path(InspectFixtures.easyLifeModel)])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("model EasyLife: 3 versions\n  EasyLife\n  EasyLife 1.3.0\n  EasyLife 1.5.0 (current)\n"))
+        #expect(result.output.contains("== version EasyLife 1.5.0 (current)\n"))
+        #expect(result.output.contains("== version EasyLife 1.3.0\n"))
+        #expect(result.output.contains("relationship blocking -> TodoItem to-many, optional, inverse blockedBy"))
+        #expect(result.output.contains("CREATE TABLE Z_2BLOCKING"))
+        #expect(result.output.contains("CREATE INDEX ZTODOITEM_ZPROJECT_INDEX ON ZTODOITEM (ZPROJECT);"))
+        #expect(result.output.contains("warnings: none"))
+    }
+
+    @Test("diff 1.3.0 → 1.5.0 lists the new relationships and tables; lightweight covers it")
+    func diffVersions() throws {
+        let bundle = try InspectFixtures.path(InspectFixtures.easyLifeModel)
+        let result = run(["diff", bundle + "/EasyLife 1.3.0.xcdatamodel", bundle])
+        #expect(result.status == 0)
+        #expect(result.output.contains("diff EasyLife 1.3.0 → EasyLife 1.5.0"))
+        #expect(result.output.contains("+ TodoItem.blockedBy -> TodoItem"))
+        #expect(result.output.contains("+ TodoItem.blocking -> TodoItem"))
+        #expect(result.output.contains("+ table Z_2BLOCKING"))
+        #expect(result.output.contains("lightweight migration: yes"))
+    }
+
+    @Test("diff EasyLife → 1.3.0 adds the Project entity")
+    func diffAddsEntity() throws {
+        let bundle = try InspectFixtures.path(InspectFixtures.easyLifeModel)
+        let result = run(["diff", bundle + "/EasyLife.xcdatamodel", bundle + "/EasyLife 1.3.0.xcdatamodel"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("+ entity Project"))
+        #expect(result.output.contains("+ TodoItem.project -> Project"))
+    }
+
+    @Test("A narrowing type change is listed and refused by lightweight inference")
+    func diffRefused() throws {
+        let directory = try InspectFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = try InspectFixtures.contents(valueType: "String", in: directory)
+        let new = try InspectFixtures.contents(valueType: "Integer 64", in: directory)
+        let result = run(["diff", old, new])
+        #expect(result.status == 0)
+        #expect(result.output.contains("~ Item.amount: type string → integer64"))
+        #expect(result.output.contains("lightweight migration: no: Item.amount: type changed"))
+        let widening = run(["diff", try InspectFixtures.contents(valueType: "Integer 16", in: directory), new])
+        #expect(widening.output.contains("lightweight migration: yes"))
+    }
+
+    @Test("The same model twice: no changes")
+    func diffSame() throws {
+        let bundle = try InspectFixtures.path(InspectFixtures.easyLifeModel)
+        let result = run(["diff", bundle, bundle])
+        #expect(result.status == 0)
+        #expect(result.output.contains("no changes"))
+    }
+
+    @Test("Bad input exits 2", arguments: [
+        [], ["inspect"], ["inspect", "a", "b"], ["diff", "a"], ["frobnicate"],
+        ["inspect", "/no/such/model.xcdatamodeld"], ["diff", "/no/such/a", "/no/such/b"],
+    ])
+    func badUsage(_ arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.status == 2)
+        #expect(result.output.hasPrefix("error: "))
+    }
+
+    @Test("A foreign file and a malformed or truncated model exit 2")
+    func malformed() throws {
+        let directory = try InspectFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let foreign = try InspectFixtures.path("larromba__EasyLife/EasyLife/EasyLife.xcdatamodeld/EasyLife.xcdatamodel/contents")
+        let text = try String(contentsOfFile: foreign, encoding: .utf8)
+        let truncated = directory.appendingPathComponent("truncated")
+        try Data(text.utf8.prefix(text.utf8.count / 2)).write(to: truncated)
+        let bogus = directory.appendingPathComponent("bogus")
+        try Data(text.replacingOccurrences(of: "attributeType=\"Date\"", with: "attributeType=\"Bogus\"").utf8).write(to: bogus)
+        let sqlite = try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite")
+        for path in [truncated.path, bogus.path, sqlite] {
+            #expect(run(["inspect", path]).status == 2, "inspect \(path)")
+            #expect(run(["diff", foreign, path]).status == 2, "diff \(path)")
+        }
+    }
+}

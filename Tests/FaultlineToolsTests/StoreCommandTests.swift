@@ -1,0 +1,119 @@
+import Faultline
+import FaultlineSQLite
+import Foundation
+import Testing
+@testable import FaultlineTools
+
+/// `faultline-bench store inspect` on every fixture store: row counts equal
+/// `SELECT count(*)`, --model reports match or mismatch, bad input exits 2,
+/// and the store files are never written.
+@Suite("Store inspect")
+struct StoreCommandTests {
+    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        var output = ""
+        let status = StoreCommand.run(arguments) { output += $0 }
+        return (status, output)
+    }
+
+    private func count(_ sql: String, in path: String, _ values: [SQLValue] = []) throws -> Int {
+        var configuration = Connection.Configuration()
+        configuration.readOnly = true
+        let connection = try Connection(.file(path), configuration: configuration)
+        guard case .integer(let rows)? = try connection.scalar(sql, values) else {
+            Issue.record("no count for \(sql)")
+            return -1
+        }
+        return Int(rows)
+    }
+
+    @Test("Every fixture store: table and entity row counts equal SELECT count(*)")
+    func rowCounts() throws {
+        let stores = try InspectFixtures.stores()
+        #expect(stores.count >= 6)
+        for store in stores {
+            let result = run(["inspect", store])
+            #expect(result.status == 0, "\(store): \(result.output)")
+            #expect(result.output.contains("decoding the store's Z_MODELCACHE"))
+            #expect(result.output.contains("metadata (Z_METADATA):\n  Z_UUID "))
+            #expect(result.output.contains("sizes"))
+            let lines = result.output.split(separator: "\n").map(String.init)
+            var checked = 0
+            for line in lines {
+                let words = line.split(separator: " ").map(String.init)
+                // "  ZTODOITEM     158 rows"
+                if words.count == 3, words[2] == "rows", let rows = Int(words[1]) {
+                    #expect(rows == (try count("SELECT count(*) FROM \"\(words[0])\"", in: store)), "\(store) \(line)")
+                    checked += 1
+                }
+                // "  2 TodoItem  158 rows in ZTODOITEM, ..."
+                if words.count >= 6, let number = Int(words[0]), let rows = Int(words[2]), words[3] == "rows", words[4] == "in" {
+                    let table = words[5].trimmingCharacters(in: CharacterSet(charactersIn: ","))
+                    let expected = try count("SELECT count(*) FROM \"\(table)\" WHERE Z_ENT = ?", in: store, [.integer(Int64(number))])
+                    #expect(rows == expected, "\(store) \(line)")
+                    checked += 1
+                }
+            }
+            #expect(checked >= 4, "\(store): too few counts found in\n\(result.output)")
+        }
+    }
+
+    @Test("EasyLife.sqlite has 158 TodoItem rows")
+    func knownCount() throws {
+        let result = run(["inspect", try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite")])
+        #expect(result.output.contains("2 TodoItem  158 rows in ZTODOITEM"))
+    }
+
+    @Test("--model: the EasyLife 1.3.0 store mismatches the 1.5.0 model")
+    func mismatch() throws {
+        let store = try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife 1.3.0.sqlite")
+        let model = try InspectFixtures.path(InspectFixtures.easyLifeModel + "/EasyLife 1.5.0.xcdatamodel")
+        let result = run(["inspect", store, "--model", model])
+        #expect(result.status == 0)
+        #expect(result.output.contains("EasyLife 1.5.0 (current): mismatch ("))
+        #expect(result.output.contains("table Z_2BLOCKING (entity TodoItem.blockedBy, TodoItem.blocking) is in the model's schema but not in the store"))
+        #expect(result.output.contains("result: the store matches no version of this model"))
+    }
+
+    @Test("--model: the Recipes store matches its model")
+    func match() throws {
+        let store = try InspectFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite")
+        let model = try InspectFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.xcdatamodeld")
+        let result = run(["inspect", store, "--model", model])
+        #expect(result.status == 0)
+        #expect(result.output.contains("Recipes (current): matches"), "\(result.output)")
+        #expect(result.output.contains("result: matches Recipes"))
+    }
+
+    @Test("The store files are not modified")
+    func readOnly() throws {
+        let store = try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife 1.5.0.sqlite")
+        let model = try InspectFixtures.path(InspectFixtures.easyLifeModel)
+        let files = [store, store + "-wal", store + "-shm"]
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        _ = run(["inspect", store, "--model", model])
+        let after = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(before == after)
+    }
+
+    @Test("Bad input exits 2")
+    func badInput() throws {
+        let notSQLite = try InspectFixtures.path("larromba__EasyLife/SOURCE.md")
+        let store = try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite")
+        let directory = try InspectFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A SQLite database that is not a Core Data store.
+        let plain = directory.appendingPathComponent("plain.sqlite").path
+        let connection = try Connection(.file(plain))
+        try connection.execute("CREATE TABLE t (x)")
+        let cases: [[String]] = [
+            [], ["inspect"], ["dump", store], ["inspect", store, "--model"], ["inspect", store, "--bogus"],
+            ["inspect", store, store], ["inspect", "/no/such/store.sqlite"], ["inspect", notSQLite],
+            ["inspect", plain], ["inspect", store, "--model", notSQLite], ["inspect", store, "--model", "/no/such/model"],
+        ]
+        for arguments in cases {
+            let result = run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.output)")
+            #expect(result.output.hasPrefix("error: "), "\(arguments)")
+        }
+    }
+}
