@@ -57,6 +57,11 @@ let package = Package(
             path: "Benchmarks/Fetching"
         ),
         .executableTarget(
+            name: "Derived",
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
+            path: "Benchmarks/Derived"
+        ),
+        .executableTarget(
             name: "Migrations",
             dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite"],
             path: "Benchmarks/Migrations"

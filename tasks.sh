@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SUITES=(Reference Inserts Faulting Fetching Migrations)
+SUITES=(Reference Inserts Faulting Fetching Migrations Derived)
 
 install_dependencies() {
     local missing=()

@@ -73,6 +73,19 @@ int fl_ref_insert_keyed(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt 
     return run_to_done(commit, counters);
 }
 
+int fl_ref_update_pairs(sqlite3_stmt *update, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                        const int64_t *values, const int64_t *keys, int64_t count,
+                        fl_ref_counters *counters) {
+    int rc;
+    if ((rc = run_to_done(begin, counters)) != SQLITE_OK) return rc;
+    for (int64_t i = 0; i < count; i++) {
+        sqlite3_bind_int64(update, 1, values[i]);
+        sqlite3_bind_int64(update, 2, keys[i]);
+        if ((rc = run_to_done(update, counters)) != SQLITE_OK) return rc;
+    }
+    return run_to_done(commit, counters);
+}
+
 static int64_t read_row(sqlite3_stmt *query) {
     int64_t sum = 0;
     int columns = sqlite3_column_count(query);

@@ -52,6 +52,12 @@ int fl_ref_insert_keyed(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt 
                         const fl_ref_articles *articles, int64_t first_key, int64_t entity_number,
                         fl_ref_counters *counters);
 
+// UPDATE with parameters (value, key) for each of `count` pairs, in one
+// transaction: bind, step, reset per row. Returns SQLITE_OK or the failing code.
+int fl_ref_update_pairs(sqlite3_stmt *update, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                        const int64_t *values, const int64_t *keys, int64_t count,
+                        fl_ref_counters *counters);
+
 // Steps a query with no parameters to the end, reading every column of every
 // row; returns a checksum of what it read (so the work cannot be optimised out).
 int64_t fl_ref_read_all(sqlite3_stmt *query, fl_ref_counters *counters, int *result_code);
