@@ -45,21 +45,7 @@ final class DerivedFixture {
 
     /// The typed batch insert: handles resolved once, values bound per row.
     func insertTyped(_ dataset: ArticleDataset) throws {
-        var request = try BatchInsertRequest(entityName: "Article", in: container.model)
-        let title = try request.attribute("title")
-        let body = try request.attribute("body")
-        let views = try request.attribute("views")
-        let created = try request.attribute("created")
-        let category = try request.relationship("category")
-        let categoryIDs = categories.map(\.objectID)
-        request.source = .rows(count: dataset.count) { row, index in
-            row.set(dataset.titles[index], at: title)
-            row.set(dataset.bodies[index], at: body)
-            row.set(dataset.views[index], at: views)
-            row.set(Date(timeIntervalSinceReferenceDate: dataset.created[index]), at: created)
-            row.set(categoryIDs[Int(dataset.categoryIDs[index] - 1)], at: category)
-        }
-        _ = try container.coordinator.execute(request)
+        try dataset.batchInsert(into: container.coordinator, categories: categories.map(\.objectID))
     }
 
     /// Swift at save: sets every category's plain count and sum attributes and
