@@ -9,30 +9,16 @@ import Foundation
 /// the bare writes.
 final class RawReference {
     let fixture: DerivedFixture
-    private var statements: [OpaquePointer] = []
-    let write: OpaquePointer
-    let begin: OpaquePointer
-    let commit: OpaquePointer
+    private let statements: RawStatements
+    var write: OpaquePointer { statements[0] }
+    var begin: OpaquePointer { statements[1] }
+    var commit: OpaquePointer { statements[2] }
 
     /// `sql`: the statement the loop binds per row.
     init(_ sql: String, fixture: DerivedFixture) throws {
         self.fixture = fixture
-        var prepared: [OpaquePointer] = []
-        try fixture.connection.withUnsafeHandle { db in
-            var counters = fl_ref_counters()
-            for text in [sql, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"] {
-                var statement: OpaquePointer?
-                guard fl_ref_prepare(db, text, &statement, &counters) == SQLITE_OK, let statement else {
-                    prepared.forEach(fl_ref_finalize)
-                    throw DerivedError("raw: cannot prepare \(text)")
-                }
-                prepared.append(statement)
-            }
-        }
-        statements = prepared
-        write = prepared[0]
-        begin = prepared[1]
-        commit = prepared[2]
+        statements = try RawStatements(
+            [sql, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"], on: fixture.connection)
     }
 
     /// The C insert loop (`fl_ref_insert_keyed`): keys 1…count, one transaction.
@@ -41,7 +27,7 @@ final class RawReference {
         let code = dataset.withCArticles { articles in
             fl_ref_insert_keyed(write, begin, commit, articles, 1, 1, &counters)
         }
-        record(statements: Int(counters.statements_executed), vmSteps: Int(counters.vm_steps))
+        SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw DerivedError("raw insert failed with SQLite code \(code)") }
     }
 
@@ -54,18 +40,7 @@ final class RawReference {
                 fl_ref_update_pairs(write, begin, commit, values.baseAddress, keys.baseAddress, Int64(updates.count), &counters)
             }
         }
-        record(statements: Int(counters.statements_executed), vmSteps: Int(counters.vm_steps))
+        SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw DerivedError("raw update failed with SQLite code \(code)") }
-    }
-
-    private func record(statements: Int, vmSteps: Int) {
-        var recorded = SQLiteCounters()
-        recorded.statementsExecuted = statements
-        recorded.vmSteps = vmSteps
-        SQLiteCounters.recordExternalWork(recorded)
-    }
-
-    deinit {
-        statements.forEach(fl_ref_finalize)
     }
 }

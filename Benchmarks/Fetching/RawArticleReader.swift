@@ -1,3 +1,4 @@
+import BenchmarkData
 import CSQLiteReference
 import FaultlineBench
 import FaultlineSQLite
@@ -18,7 +19,8 @@ final class RawArticleReader {
 
     let sql: String
     private let connection: Connection
-    private let statement: OpaquePointer
+    private let prepared: RawStatements
+    private var statement: OpaquePointer { prepared[0] }
     private let mode: Mode
     private let argument: [CChar]
 
@@ -27,14 +29,7 @@ final class RawArticleReader {
         self.mode = mode
         connection = try store.connection()
         if case .rowsMatching(let text) = mode { argument = Array(text.utf8CString) } else { argument = [0] }
-        let prepared: OpaquePointer? = connection.withUnsafeHandle { db in
-            var counters = fl_ref_counters()
-            var statement: OpaquePointer?
-            guard fl_ref_prepare(db, sql, &statement, &counters) == SQLITE_OK else { return nil }
-            return statement
-        }
-        guard let prepared else { throw FetchingError("raw: cannot prepare \(sql)") }
-        statement = prepared
+        prepared = try RawStatements([sql], on: connection)
     }
 
     /// Runs the statement; returns a checksum of what it read.
@@ -52,19 +47,11 @@ final class RawArticleReader {
         case .scalar:
             sum = fl_ref_scalar(statement, &counters, &code)
         }
-        var recorded = SQLiteCounters()
-        recorded.statementsExecuted = Int(counters.statements_executed)
-        recorded.rowsReturned = Int(counters.rows_returned)
-        recorded.vmSteps = Int(counters.vm_steps)
-        SQLiteCounters.recordExternalWork(recorded)
+        SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw FetchingError("raw: \(sql) failed with SQLite code \(code)") }
         return sum
     }
 
     /// Its `EXPLAIN QUERY PLAN`.
     func plan() throws -> String { try QueryPlan.explain(sql, on: connection) }
-
-    deinit {
-        fl_ref_finalize(statement)
-    }
 }

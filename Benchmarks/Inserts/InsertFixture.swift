@@ -58,30 +58,17 @@ final class InsertFixture {
 final class RawInsertFixture {
     let fixture: InsertFixture
     let connection: Connection
-    private var statements: [OpaquePointer] = []
-    let insert: OpaquePointer
-    let begin: OpaquePointer
-    let commit: OpaquePointer
+    private let statements: RawStatements
+    var insert: OpaquePointer { statements[0] }
+    var begin: OpaquePointer { statements[1] }
+    var commit: OpaquePointer { statements[2] }
 
     init(withTriggers: Bool) throws {
         fixture = try InsertFixture(withTriggers: withTriggers)
         connection = try Connection(.file(fixture.url.path))
         try StoreFunctions.register(on: connection)
-        var prepared: [OpaquePointer] = []
-        try connection.withUnsafeHandle { db in
-            var counters = fl_ref_counters()
-            for sql in [InsertsModel.rawInsert, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"] {
-                var statement: OpaquePointer?
-                guard fl_ref_prepare(db, sql, &statement, &counters) == SQLITE_OK, let statement else {
-                    throw InsertsError("raw: cannot prepare \(sql)")
-                }
-                prepared.append(statement)
-            }
-        }
-        statements = prepared
-        insert = prepared[0]
-        begin = prepared[1]
-        commit = prepared[2]
+        statements = try RawStatements(
+            [InsertsModel.rawInsert, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"], on: connection)
     }
 
     func run(_ dataset: ArticleDataset) throws {
@@ -90,15 +77,8 @@ final class RawInsertFixture {
         let code = dataset.withCArticles { articles in
             fl_ref_insert_keyed(insert, begin, commit, articles, 1, 1, &counters)
         }
-        var recorded = SQLiteCounters()
-        recorded.statementsExecuted = Int(counters.statements_executed)
-        recorded.vmSteps = Int(counters.vm_steps)
-        SQLiteCounters.recordExternalWork(recorded)
+        SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw InsertsError("raw insert failed with SQLite code \(code)") }
-    }
-
-    deinit {
-        statements.forEach(fl_ref_finalize)
     }
 }
 

@@ -39,12 +39,7 @@ final class RawDatabase {
     func counting<Result>(_ body: (UnsafeMutablePointer<fl_ref_counters>) -> Result) -> Result {
         var work = fl_ref_counters()
         let result = body(&work)
-        var recorded = SQLiteCounters()
-        recorded.statementsPrepared = Int(work.statements_prepared)
-        recorded.statementsExecuted = Int(work.statements_executed)
-        recorded.rowsReturned = Int(work.rows_returned)
-        recorded.vmSteps = Int(work.vm_steps)
-        SQLiteCounters.recordExternalWork(recorded)
+        SQLiteCounters.recordExternalWork(work)
         return result
     }
 

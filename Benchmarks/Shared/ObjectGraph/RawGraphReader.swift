@@ -10,7 +10,7 @@ import FaultlineSQLite
 public final class RawGraphReader {
     public let workload: GraphWorkload
     private let connection: Connection
-    private var statements: [OpaquePointer] = []
+    private let statements: RawStatements
     private let touchedKeys: [Int64]
     /// The work of the last `run()` (also added to the process totals).
     public private(set) var lastRun = SQLiteCounters()
@@ -25,18 +25,7 @@ public final class RawGraphReader {
                 + " WHERE \(ObjectGraphModel.inverseColumns[level - 1]) IN (SELECT value FROM json_each(?))")
         }
         touchedKeys = workload.touched.map { Int64($0 + 1) }
-        var prepared: [OpaquePointer] = []
-        let failed: String? = connection.withUnsafeHandle { db in
-            var counters = fl_ref_counters()
-            for text in sql {
-                var statement: OpaquePointer?
-                guard fl_ref_prepare(db, text, &statement, &counters) == SQLITE_OK, let statement else { return text }
-                prepared.append(statement)
-            }
-            return nil
-        }
-        statements = prepared
-        if let failed { throw ObjectGraphInputError("raw: cannot prepare \(failed)") }
+        statements = try RawStatements(sql, on: connection)
     }
 
     /// Runs the reads; returns a checksum. Records the work in the process counters.
@@ -53,17 +42,8 @@ public final class RawGraphReader {
                 statements[level], keys, Int64(keys.count), &children, Int64(capacity), &found, &counters, &code)
             keys = Array(children.prefix(Int(found)))
         }
-        var recorded = SQLiteCounters()
-        recorded.statementsExecuted = Int(counters.statements_executed)
-        recorded.rowsReturned = Int(counters.rows_returned)
-        recorded.vmSteps = Int(counters.vm_steps)
-        SQLiteCounters.recordExternalWork(recorded)
-        lastRun = recorded
+        lastRun = SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw ObjectGraphInputError("raw read failed with SQLite code \(code)") }
         return checksum
-    }
-
-    deinit {
-        statements.forEach(fl_ref_finalize)
     }
 }
