@@ -19,7 +19,7 @@ import Foundation
 // the strategy's per-category counts and sums, and the table's own aggregates,
 // equal what Swift computes from the dataset, and throws if not.
 
-let rowCounts = CommandLine.arguments.contains("--profile-full") ? [10_000, 100_000, 1_000_000] : [10_000, 100_000]
+let rowCounts = SuiteProfile.commandLine.pick(quick: [10_000], standard: [10_000, 100_000], full: [10_000, 100_000, 1_000_000])
 
 final class Workloads {
     private var datasets: [Int: ArticleDataset] = [:]
@@ -62,9 +62,8 @@ for rows in rowCounts {
     benchmarks += updateBenchmarks(rows: rows, workloads)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--profile-full" }
 let status = BenchmarkSuite("Derived", benchmarks: benchmarks).run(
-    arguments: arguments, interactive: isatty(STDOUT_FILENO) != 0
+    arguments: Array(CommandLine.arguments.dropFirst()), interactive: isatty(STDOUT_FILENO) != 0
 ) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }

@@ -1,6 +1,7 @@
 import BenchmarkData
 import Faultline
 import FaultlineBench
+import FaultlineSQLite
 import Foundation
 
 /// The benchmark lines of one profile: every `FaultStrategy` over the same
@@ -29,6 +30,7 @@ enum ProfileBenchmarks {
             }
             return Benchmark(
                 name, parameters: parameters, items: items, reference: "\(name) strategy=raw",
+                queryPlans: { try plans(of: strategy, workload, stores: stores) },
                 setUp: { () throws -> ManagedObjectContext in
                     let container = try stores.store(for: workload.shape).container
                     container.coordinator.rowCache.removeAll()
@@ -46,6 +48,27 @@ enum ProfileBenchmarks {
                     ]
                 })
         }
+    }
+
+    /// The plan of every distinct statement the strategy executes, labelled by
+    /// its SQL: the workload runs once on a fresh context under a statement
+    /// recording, so the gate sees the statements Faultline really issues (an
+    /// index on a relationship's foreign key that stops being used fails it).
+    static func plans(of strategy: FaultStrategy, _ workload: GraphWorkload,
+                      stores: StoreCache) throws -> [String: String] {
+        let store = try stores.store(for: workload.shape)
+        store.container.coordinator.rowCache.removeAll()
+        let context = store.container.newBackgroundContext()
+        let statements = try StatementLog.record { try workload.run(strategy, in: context) }.statements
+        store.container.coordinator.rowCache.removeAll()
+        var configuration = Connection.Configuration()
+        configuration.readOnly = true
+        let connection = try Connection(.file(store.url.path), configuration: configuration)
+        var plans: [String: String] = [:]
+        for sql in statements where sql.hasPrefix("SELECT") {
+            plans[sql.trimmingCharacters(in: .whitespaces)] = try QueryPlan.explain(sql, on: connection)
+        }
+        return plans
     }
 
     /// Objects read per iteration: the touched parents and everything below

@@ -4,7 +4,7 @@ import Foundation
 
 // The Fetching suite: what does reading cost, and how close to raw SQLite is
 // it? For 1,000 / 10,000 / 100,000 articles (and 1,000,000 with
-// --profile-full): fetching as faults (then touching one attribute), as full
+// --profile full): fetching as faults (then touching one attribute), as full
 // objects with every attribute read, as dictionaries, as object IDs, and
 // `count`; a canonical search (`CONTAINS[cd]`, `BEGINSWITH[cd]` on a
 // `canonical:` column) against a `lower()`/`LIKE` scan; sorting with and
@@ -12,8 +12,8 @@ import Foundation
 // ratio to the SQLite C API doing the same reads in the same run; search and
 // sort lines record their query plans for the regression gate.
 
-let profileFull = CommandLine.arguments.contains("--profile-full")
-let rowCounts = profileFull ? [1_000, 10_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000]
+let rowCounts = SuiteProfile.commandLine.pick(
+    quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])
 
 let stores = ArticleStores()
 let prefetch = PrefetchBenchmarks()
@@ -30,9 +30,8 @@ do {
     exit(2)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--profile-full" }
 let status = BenchmarkSuite("Fetching", benchmarks: benchmarks).run(
-    arguments: arguments, interactive: isatty(STDOUT_FILENO) != 0
+    arguments: Array(CommandLine.arguments.dropFirst()), interactive: isatty(STDOUT_FILENO) != 0
 ) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }

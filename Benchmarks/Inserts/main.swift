@@ -10,7 +10,8 @@ import Foundation
 // table, triggers included. The `noTriggers` lines use the same entity without
 // derived attributes, so the cost of trigger maintenance is a line of its own.
 
-let rowCounts = CommandLine.arguments.contains("--profile-full") ? [1_000, 10_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000]
+let rowCounts = SuiteProfile.commandLine.pick(
+    quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])
 /// Saving after every object costs a transaction each: capped.
 let saveEachCap = 10_000
 
@@ -67,9 +68,8 @@ for rows in rowCounts {
     }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--profile-full" }
 let status = BenchmarkSuite("Inserts", benchmarks: benchmarks).run(
-    arguments: arguments, interactive: isatty(STDOUT_FILENO) != 0
+    arguments: Array(CommandLine.arguments.dropFirst()), interactive: isatty(STDOUT_FILENO) != 0
 ) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }

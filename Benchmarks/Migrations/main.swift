@@ -12,7 +12,7 @@ import Foundation
 // table (`INSERT INTO … SELECT`, drop, rename) in one transaction: the floor
 // of any rebuild. Peak resident memory is measured per iteration.
 
-let rowCounts = [10_000, 100_000, 1_000_000]
+let rowCounts = SuiteProfile.commandLine.pick(quick: [10_000], standard: [10_000, 100_000], full: [10_000, 100_000, 1_000_000])
 let templates = TemplateStores()
 
 let v1: ModelVersion

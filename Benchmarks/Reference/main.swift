@@ -7,7 +7,7 @@ import Foundation
 // API driven by hand (raw.*) and through FaultlineSQLite's cached statements
 // (wrapped.*), so the wrapper's cost is the ratio between the two lines.
 
-let rowCounts = [1_000, 10_000, 100_000]
+let rowCounts = SuiteProfile.commandLine.pick(quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000])
 /// One transaction per row costs a WAL commit each: at most this many rows
 /// are inserted that way per iteration.
 let autocommitRowCap = 10_000

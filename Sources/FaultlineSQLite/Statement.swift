@@ -125,6 +125,7 @@ public final class Statement {
         isExecuting = true
         rowsThisExecution = 0
         if SQLDebug.level > 0 { traceStart() }
+        if StatementLog.isRecording { StatementLog.note(sql) }
     }
 
     private func finishExecution() {

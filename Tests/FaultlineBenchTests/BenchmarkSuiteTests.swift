@@ -102,6 +102,8 @@ struct BenchmarkSuiteTests {
         (["--warmup", "x"], "--warmup"),
         (["--max-seconds", "-1"], "--max-seconds"),
         (["--json"], "--json needs a value"),
+        (["--profile", "huge"], "--profile must be one of quick, standard, full, got 'huge'"),
+        (["--profile"], "--profile needs a value"),
         (["--filter", "nothing-matches-this"], "no benchmark matches"),
         (["--json", "/nonexistent-folder/report.json"], "does not exist"),
     ])
@@ -124,5 +126,23 @@ struct BenchmarkSuiteTests {
         #expect(report.metadata.buildConfiguration == "release")
         #expect(!result.output.contains("DEBUG BUILD"))
         #endif
+    }
+}
+
+/// `--profile` picks a suite's sizes before it declares its benchmarks; the
+/// last one given wins and its absence means `standard`.
+@Suite("Suite profiles")
+struct SuiteProfileTests {
+    @Test("--profile NAME is read from anywhere in the arguments and picks that profile's value")
+    func picks() throws {
+        #expect(try SuiteProfile(arguments: []) == .standard)
+        #expect(try SuiteProfile(arguments: ["--iterations", "5", "--profile", "quick"]) == .quick)
+        #expect(try SuiteProfile(arguments: ["--profile", "quick", "--profile", "full"]) == .full)
+        let quickSizes: [Int] = SuiteProfile.quick.pick(quick: [1], standard: [1, 2], full: [1, 2, 3])
+        let fullSizes: [Int] = SuiteProfile.full.pick(quick: [1], standard: [1, 2], full: [1, 2, 3])
+        #expect(quickSizes == [1])
+        #expect(fullSizes == [1, 2, 3])
+        #expect(try RunOptions.parse(["--profile", "full"]).profile == .full)
+        #expect(throws: UsageError.self) { try SuiteProfile(arguments: ["--profile", "Quick"]) }
     }
 }

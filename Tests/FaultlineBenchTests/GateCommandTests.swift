@@ -115,6 +115,70 @@ struct GateCommandTests {
     }
 }
 
+/// What the CI job relies on: a profile mismatch or disjoint reports are bad
+/// input, never a vacuous pass; `--advisory time` prints time regressions
+/// without failing while counters and plans still fail.
+@Suite("Gate command in CI")
+struct GateCommandCITests {
+    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        var output = ""
+        let status = GateCommand.run(arguments) { output += $0 }
+        return (status, output)
+    }
+
+    private func write(_ report: Report, _ folder: TemporaryFolder, _ name: String) throws -> String {
+        let path = folder.path(name)
+        try ReportFile.write(report, to: path)
+        return path
+    }
+
+    @Test("Reports of different profiles exit 2 naming both profiles")
+    func profileMismatch() throws {
+        let folder = try TemporaryFolder()
+        var quick = GateFixtures.report(GateFixtures.Run(seed: 1))
+        quick.metadata.arguments = ["--profile", "quick", "--iterations", "5"]
+        var standard = GateFixtures.report(GateFixtures.Run(seed: 2))
+        standard.metadata.arguments = ["--iterations", "5"]
+        let result = run([try write(quick, folder, "quick.json"), try write(standard, folder, "standard.json")])
+        #expect(result.status == 2)
+        #expect(result.output.contains("ran profile 'quick' but"), "\(result.output)")
+        #expect(result.output.contains("ran 'standard'"), "\(result.output)")
+        var alsoQuick = GateFixtures.report(GateFixtures.Run(seed: 2))
+        alsoQuick.metadata.arguments = ["--quiet", "--profile", "quick"]
+        #expect(run([folder.path("quick.json"), try write(alsoQuick, folder, "q2.json")]).status == 0)
+    }
+
+    @Test("Reports with no benchmark in common exit 2 instead of passing vacuously")
+    func nothingInCommon() throws {
+        let folder = try TemporaryFolder()
+        let base = GateFixtures.report(GateFixtures.Run(seed: 1))
+        var renamed = GateFixtures.report(GateFixtures.Run(seed: 2))
+        for index in renamed.benchmarks.indices { renamed.benchmarks[index].id += " renamed=1" }
+        let result = run([try write(base, folder, "base.json"), try write(renamed, folder, "renamed.json")])
+        #expect(result.status == 2)
+        #expect(result.output.contains("no benchmark in common"), "\(result.output)")
+    }
+
+    @Test("--advisory time: a 30% slower insert is printed as ADVISORY and passes; a counter regression still fails")
+    func advisoryTimes() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.report(GateFixtures.Run(seed: 1)), folder, "base.json")
+        let slower = try write(GateFixtures.report(GateFixtures.Run(seed: 2, insertSlowdown: 1.3)), folder, "slower.json")
+        #expect(run([base, slower]).status == 1)
+        let advised = run([base, slower, "--advisory", "time"])
+        #expect(advised.status == 0)
+        #expect(advised.output.contains("ADVISORY [time] batch.insert"), "\(advised.output)")
+        #expect(advised.output.contains("1 advisory (1 time) not failed"), "\(advised.output)")
+        let both = try write(GateFixtures.report(GateFixtures.Run(seed: 2, insertSlowdown: 1.3, extraStatementsPerFault: 1)),
+                             folder, "both.json")
+        let failing = run([base, both, "--advisory", "time"])
+        #expect(failing.status == 1)
+        #expect(failing.output.contains("REGRESSION [counter] fault.lazy"), "\(failing.output)")
+        #expect(failing.output.contains("gate FAILED: 1 regression(s) (1 counter)"), "\(failing.output)")
+        #expect(run([base, slower, "--advisory", "speed"]).status == 2)
+    }
+}
+
 /// The thresholds file shipped in Benchmarks/ is valid and states the defaults.
 @Suite("Shipped thresholds file")
 struct ShippedThresholdsTests {
@@ -129,7 +193,7 @@ struct ShippedThresholdsTests {
         #expect(statements.kind == .counter && statements.toleranceText == "exact")
         #expect(thresholds.resolve(metric: "faultsFired", unit: "count", benchmark: "a").kind == .counter)
         #expect(thresholds.resolve(metric: "peakResidentMemory", unit: "bytes", benchmark: "a").kind == .ignore)
-        let slow = thresholds.resolve(metric: Metric.wallTime, unit: "ns", benchmark: "per-object.save-each rows=1000")
+        let slow = thresholds.resolve(metric: Metric.wallTime, unit: "ns", benchmark: "perObject.saveEach rows=1000")
         #expect(slow.kind == .time && slow.minimumEffect == 0.20 && slow.alpha == 0.01)
     }
 }

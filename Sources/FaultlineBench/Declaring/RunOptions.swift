@@ -15,12 +15,15 @@ public struct RunOptions {
     public var reportDirectory: String?
     public var quiet = false
     public var help = false
+    public var profile = SuiteProfile.standard
 
     public init() {}
 
     public static let usage = """
-        usage: <Suite> [--filter REGEX] [--list] [--warmup N] [--iterations N]
-                       [--max-seconds S] [--json PATH] [--report-dir DIR] [--quiet]
+        usage: <Suite> [--profile quick|standard|full] [--filter REGEX] [--list] [--warmup N]
+                       [--iterations N] [--max-seconds S] [--json PATH] [--report-dir DIR] [--quiet]
+          --profile NAME   which sizes: quick (smallest, for a CI gate), standard (the
+                           default), full (adds 1,000,000 rows)
           --filter REGEX   run benchmarks whose id ("name param=value …") matches;
                            the reference lines they are compared with run too
           --list           list the benchmarks and exit
@@ -69,6 +72,9 @@ public struct RunOptions {
             case "--json": options.jsonPath = try value(for: argument)
             case "--report-dir": options.reportDirectory = try value(for: argument)
             case "--quiet": options.quiet = true
+            case "--profile":
+                let name = try value(for: argument)
+                options.profile = try SuiteProfile(arguments: [argument, name])
             case "--help", "-h": options.help = true
             default: throw UsageError("unknown argument '\(argument)'")
             }

@@ -45,10 +45,17 @@ public struct RegressionGate: Sendable {
     /// Checks made, by kind.
     public private(set) var checked: [GateFinding.Kind: Int] = [:]
 
-    public var passed: Bool { regressions.isEmpty }
+    /// Kinds whose regressions are reported but do not fail the gate.
+    public let advisory: Set<GateFinding.Kind>
+
+    /// The regressions that fail the gate.
+    public var failing: [GateFinding] { regressions.filter { !advisory.contains($0.kind) } }
+    public var passed: Bool { failing.isEmpty }
 
     public init(baseline: Report, current: Report, thresholds: GateThresholds = GateThresholds(),
-                baselineName: String = "baseline", currentName: String = "current") {
+                baselineName: String = "baseline", currentName: String = "current",
+                advisory: Set<GateFinding.Kind> = []) {
+        self.advisory = advisory
         let before = Dictionary(baseline.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let now = Dictionary(current.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let gateTimes = Self.timeGatingRefusal(baseline, current, baselineName, currentName)
@@ -94,7 +101,8 @@ public struct RegressionGate: Sendable {
     public func render() -> String {
         var lines: [String] = []
         for finding in regressions {
-            lines.append("REGRESSION [\(finding.kind.rawValue)] \(finding.benchmark) — \(finding.subject): \(finding.reason)")
+            let label = advisory.contains(finding.kind) ? "ADVISORY" : "REGRESSION"
+            lines.append("\(label) [\(finding.kind.rawValue)] \(finding.benchmark) — \(finding.subject): \(finding.reason)")
             lines.append("    before: \(finding.before.replacingOccurrences(of: "\n", with: "\n            "))")
             lines.append("    after:  \(finding.after.replacingOccurrences(of: "\n", with: "\n            "))")
         }
@@ -103,14 +111,20 @@ public struct RegressionGate: Sendable {
         let counts = [GateFinding.Kind.counter, .time, .plan].map { kind in
             "\(checked[kind] ?? 0) \(kind.rawValue) check(s)"
         }.joined(separator: ", ")
-        if regressions.isEmpty {
-            lines.append("gate passed: no regression (\(counts))")
-        } else {
-            let byKind = [GateFinding.Kind.counter, .time, .plan].compactMap { kind -> String? in
-                let count = regressions.filter { $0.kind == kind }.count
+        func byKind(_ findings: [GateFinding]) -> String {
+            [GateFinding.Kind.counter, .time, .plan].compactMap { kind -> String? in
+                let count = findings.filter { $0.kind == kind }.count
                 return count == 0 ? nil : "\(count) \(kind.rawValue)"
             }.joined(separator: ", ")
-            lines.append("gate FAILED: \(regressions.count) regression(s) (\(byKind)) in \(counts)")
+        }
+        let advisories = regressions.filter { advisory.contains($0.kind) }
+        let advised = advisories.isEmpty ? "" : "; \(advisories.count) advisory (\(byKind(advisories))) not failed"
+        if regressions.isEmpty {
+            lines.append("gate passed: no regression (\(counts))")
+        } else if failing.isEmpty {
+            lines.append("gate passed: no failing regression (\(counts)\(advised))")
+        } else {
+            lines.append("gate FAILED: \(failing.count) regression(s) (\(byKind(failing))) in \(counts)\(advised)")
         }
         return lines.joined(separator: "\n")
     }
