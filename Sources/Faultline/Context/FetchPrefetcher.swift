@@ -36,8 +36,11 @@ extension ManagedObjectContext {
             throw FetchError.unknownKeyPath(entity: entityName, keyPath: name)
         }
         let index = relationship.index
+        // An entity without to-many relationships keeps no to-many slots, so the
+        // bound to check depends on the relationship's kind.
         let eligible = sources.filter {
-            $0.entity?.relationship(named: name)?.index == index && index < $0.toMany.count
+            $0.entity?.relationship(named: name)?.index == index
+                && index < (relationship.isToMany ? $0.toMany.count : $0.toOne.count)
         }
         return relationship.isToMany
             ? try prefetchToMany(relationship, of: eligible)

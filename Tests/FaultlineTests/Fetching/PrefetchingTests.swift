@@ -111,6 +111,32 @@ struct PrefetchingTests {
         }
     }
 
+    @Test("From an entity without to-many relationships, book and book.author (to-ones) take exactly 3 statements")
+    func toOneFromEntityWithoutToMany() throws {
+        let (container, url) = try populated(authors: 50, books: 4, chapters: 5)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            container.coordinator.resetCounters()
+            var request = FetchRequest(entityName: "Chapter")
+            request.relationshipKeyPathsForPrefetching = ["book", "book.author"]
+            let chapters = try context.fetch(request)
+            #expect(chapters.count == 1_000)
+            #expect(statements(container) == 3)
+            var names = Set<String>()
+            for chapter in chapters {
+                let book = chapter.value(forKey: "book") as? ManagedObject
+                _ = book?.value(forKey: "title")
+                if let name = (book?.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String {
+                    names.insert(name)
+                }
+            }
+            #expect(names.count == 50)
+            #expect(statements(container) == 3)
+            #expect(context.counters.faultsFired == 0)
+        }
+    }
+
     @Test("An unknown prefetch key path is a typed error")
     func unknownKeyPath() throws {
         let (container, url) = try populated(authors: 2, books: 1, chapters: 0)
