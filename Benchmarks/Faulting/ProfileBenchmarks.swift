@@ -10,36 +10,55 @@ import Foundation
 enum ProfileBenchmarks {
     static let name = "profile"
 
+    /// The generated graph's lines.
     static func make(_ profile: ProfilerArguments.Profile, stores: StoreCache) throws -> [Benchmark] {
         let workload = try GraphWorkload(shape: profile.shape, pattern: profile.pattern)
-        let items = touchedObjects(workload)
         let order: ParameterValue = .string(profile.pattern.order.rawValue)
         let keyPaths: ParameterValue = .string(profile.pattern.keyPaths.joined(separator: ","))
         let touch: ParameterValue = .string(String(profile.pattern.fraction))
         let graph: ParameterValue = .string(profile.shape.description)
-        return FaultStrategy.all.map { strategy in
-            let parameters: KeyValuePairs<String, ParameterValue> = [
-                "graph": graph, "touch": touch, "order": order, "keypaths": keyPaths,
-                "strategy": .string(strategy.description),
-            ]
+        return make(GeneratedGraphData(workload, stores: stores)) { strategy in
+            ["graph": graph, "touch": touch, "order": order, "keypaths": keyPaths, "strategy": strategy]
+        }
+    }
+
+    /// A user's model's lines: `model`, `entity` and `data` (`store` or
+    /// `synthetic OBJECTSxFANOUT`) name what was profiled.
+    static func make(_ request: ModelProfileRequest, data: UserModelData) -> [Benchmark] {
+        let model: ParameterValue = .string(data.store.modelName)
+        let entity: ParameterValue = .string(request.entity)
+        let source: ParameterValue = .string(request.storePath == nil ? "synthetic \(request.objects)x\(request.fanOut)" : "store")
+        let order: ParameterValue = .string(request.pattern.order.rawValue)
+        let keyPaths: ParameterValue = .string(request.pattern.keyPaths.joined(separator: ","))
+        let touch: ParameterValue = .string(String(request.pattern.fraction))
+        return make(data) { strategy in
+            ["model": model, "entity": entity, "data": source, "touch": touch, "order": order, "keypaths": keyPaths,
+             "strategy": strategy]
+        }
+    }
+
+    private static func make(_ data: ProfiledData,
+                             parameters: (ParameterValue) -> KeyValuePairs<String, ParameterValue>) -> [Benchmark] {
+        FaultStrategy.all.map { strategy in
+            let parameters = parameters(.string(strategy.description))
             if strategy == .raw {
                 return Benchmark(
-                    name, parameters: parameters, items: items,
-                    setUp: { try stores.rawReader(for: workload) },
-                    measure: { reader in blackHole(try reader.run()) })
+                    name, parameters: parameters, items: data.items,
+                    setUp: { try data.prepareRaw() },
+                    measure: { _ in blackHole(try data.runRaw()) })
             }
             return Benchmark(
-                name, parameters: parameters, items: items, reference: "\(name) strategy=raw",
-                queryPlans: { try plans(of: strategy, workload, stores: stores) },
+                name, parameters: parameters, items: data.items, reference: "\(name) strategy=raw",
+                queryPlans: { try plans(of: strategy, data) },
                 setUp: { () throws -> ManagedObjectContext in
-                    let container = try stores.store(for: workload.shape).container
+                    let container = try data.container()
                     container.coordinator.rowCache.removeAll()
                     if strategy == .warmCache {
-                        _ = try workload.run(.lazy, in: container.newBackgroundContext())
+                        _ = try data.run(.lazy, in: container.newBackgroundContext())
                     }
                     return container.newBackgroundContext()
                 },
-                measure: { context in blackHole(try workload.run(strategy, in: context)) },
+                measure: { context in blackHole(try data.run(strategy, in: context)) },
                 counters: { context in
                     let counters = context.counters
                     return [
@@ -54,33 +73,20 @@ enum ProfileBenchmarks {
     /// its SQL: the workload runs once on a fresh context under a statement
     /// recording, so the gate sees the statements Faultline really issues (an
     /// index on a relationship's foreign key that stops being used fails it).
-    static func plans(of strategy: FaultStrategy, _ workload: GraphWorkload,
-                      stores: StoreCache) throws -> [String: String] {
-        let store = try stores.store(for: workload.shape)
-        store.container.coordinator.rowCache.removeAll()
-        let context = store.container.newBackgroundContext()
-        let statements = try StatementLog.record { try workload.run(strategy, in: context) }.statements
-        store.container.coordinator.rowCache.removeAll()
+    static func plans(of strategy: FaultStrategy, _ data: ProfiledData) throws -> [String: String] {
+        let container = try data.container()
+        container.coordinator.rowCache.removeAll()
+        let context = container.newBackgroundContext()
+        let statements = try StatementLog.record { try data.run(strategy, in: context) }.statements
+        container.coordinator.rowCache.removeAll()
         var configuration = Connection.Configuration()
         configuration.readOnly = true
-        let connection = try Connection(.file(store.url.path), configuration: configuration)
+        let connection = try Connection(.file(try data.storePath()), configuration: configuration)
         var plans: [String: String] = [:]
         for sql in statements where sql.hasPrefix("SELECT") {
             plans[sql.trimmingCharacters(in: .whitespaces)] = try QueryPlan.explain(sql, on: connection)
         }
         return plans
-    }
-
-    /// Objects read per iteration: the touched parents and everything below
-    /// them along the key paths.
-    static func touchedObjects(_ workload: GraphWorkload) -> Int {
-        var count = workload.touched.count
-        var level = workload.touched.count
-        for fanOut in workload.shape.fanOuts.prefix(workload.pattern.depth) {
-            level *= fanOut
-            count += level
-        }
-        return count
     }
 }
 

@@ -7,7 +7,9 @@ import Foundation
 // touched, order, key paths), every strategy — lazy faults, batch faulting at
 // 10/100/1,000, full objects, prefetch by key path, a warm row cache — reads
 // the same objects, side by side with the SQLite C API doing the same reads
-// (`raw`, the reference). See ProfilerArguments for the flags.
+// (`raw`, the reference). `--model` profiles a user's own model file instead,
+// on a copy of their Core Data store or on synthetic data of its shape
+// (UserModelData). See ProfilerArguments for the flags.
 
 let profilerArguments: ProfilerArguments
 do {
@@ -22,10 +24,16 @@ if profilerArguments.remaining.contains(where: { $0 == "--help" || $0 == "-h" })
 }
 
 let stores = StoreCache()
+var userModel: UserModelData?
 var benchmarks: [Benchmark] = []
 do {
     for profile in profilerArguments.profiles {
         benchmarks += try ProfileBenchmarks.make(profile, stores: stores)
+    }
+    if let request = profilerArguments.modelProfile {
+        let data = try UserModelData(request)
+        userModel = data
+        benchmarks += ProfileBenchmarks.make(request, data: data)
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -46,4 +54,5 @@ if status == 0, let reportPath, let report = try? ReportFile.read(reportPath) {
     for line in Cheapest.summary(of: report) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 }
 stores.removeAll()
+userModel?.store.remove()
 exit(status)

@@ -15,15 +15,6 @@ struct PlaceholderTransformer: AttributeValueTransformer {
     /// returns those names, sorted.
     @discardableResult
     static func registerMissing(in model: ManagedObjectModel) -> [String] {
-        var missing: Set<String> = []
-        for entity in model.entities {
-            for case let attribute as AttributeDescription in entity.properties {
-                guard let name = attribute.valueTransformerName, !name.isEmpty,
-                      ValueTransformerRegistry.transformer(forName: name) == nil else { continue }
-                ValueTransformerRegistry.register(PlaceholderTransformer(), forName: name)
-                missing.insert(name)
-            }
-        }
-        return missing.sorted()
+        ValueTransformerRegistry.registerMissing(in: model, standIn: PlaceholderTransformer())
     }
 }

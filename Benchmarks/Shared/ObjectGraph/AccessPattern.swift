@@ -14,14 +14,19 @@ public struct AccessPattern: Hashable, Sendable, CustomStringConvertible {
     public let keyPaths: [String]
     public let seed: UInt64
 
-    public init(fraction: Double, order: Order, keyPaths: [String], seed: UInt64 = 0x5EED) throws(ObjectGraphInputError) {
+    /// `knownKeyPaths`: the key paths the graph has (the generated graph's by
+    /// default); nil when the caller checks them against a model itself.
+    public init(fraction: Double, order: Order, keyPaths: [String], seed: UInt64 = 0x5EED,
+                knownKeyPaths: [String]? = ObjectGraphModel.keyPaths) throws(ObjectGraphInputError) {
         guard fraction > 0, fraction <= 1 else {
             throw ObjectGraphInputError("--touch expects a fraction in (0, 1], e.g. 0.1; got \(fraction)")
         }
         guard !keyPaths.isEmpty else { throw ObjectGraphInputError("--keypaths needs at least one key path") }
-        for path in keyPaths where !ObjectGraphModel.isKnownKeyPath(path) {
-            throw ObjectGraphInputError(
-                "unknown key path '\(path)': the generated graph has \(ObjectGraphModel.keyPaths.joined(separator: ", "))")
+        if let knownKeyPaths {
+            for path in keyPaths where !knownKeyPaths.contains(path) {
+                throw ObjectGraphInputError(
+                    "unknown key path '\(path)': the generated graph has \(knownKeyPaths.joined(separator: ", "))")
+            }
         }
         self.fraction = fraction
         self.order = order
@@ -30,7 +35,8 @@ public struct AccessPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `--touch`, `--order` and `--keypaths` values.
-    public init(touch: String, order: String, keyPaths: String) throws(ObjectGraphInputError) {
+    public init(touch: String, order: String, keyPaths: String,
+                knownKeyPaths: [String]? = ObjectGraphModel.keyPaths) throws(ObjectGraphInputError) {
         guard let fraction = Double(touch), fraction.isFinite else {
             throw ObjectGraphInputError("--touch expects a fraction in (0, 1], e.g. 0.1; got '\(touch)'")
         }
@@ -38,7 +44,8 @@ public struct AccessPattern: Hashable, Sendable, CustomStringConvertible {
             throw ObjectGraphInputError("--order expects random or sequential; got '\(order)'")
         }
         let paths = keyPaths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        try self.init(fraction: fraction, order: parsedOrder, keyPaths: paths.filter { !$0.isEmpty })
+        try self.init(fraction: fraction, order: parsedOrder, keyPaths: paths.filter { !$0.isEmpty },
+                      knownKeyPaths: knownKeyPaths)
     }
 
     /// The deepest level any key path reaches (1: `books`, 2: `books.chapters`).

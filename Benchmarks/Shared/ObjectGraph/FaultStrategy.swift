@@ -1,3 +1,5 @@
+import Faultline
+
 /// A way to read the touched part of a graph: each is one benchmark line,
 /// named by its `strategy` parameter so the report's heat map groups them.
 public enum FaultStrategy: Hashable, Sendable, CustomStringConvertible {
@@ -28,5 +30,20 @@ public enum FaultStrategy: Hashable, Sendable, CustomStringConvertible {
         case .warmCache: "warmCache"
         case .raw: "raw"
         }
+    }
+}
+
+extension FaultStrategy {
+    /// The fetch request the strategy starts from: every object of the entity,
+    /// configured for the strategy. `.raw` is not a context strategy.
+    public func request(entityName: String, keyPaths: [String]) -> FetchRequest {
+        var request = FetchRequest(entityName: entityName)
+        switch self {
+        case .batch(let size): request.fetchBatchSize = size
+        case .full: request.returnsObjectsAsFaults = false
+        case .prefetch: request.relationshipKeyPathsForPrefetching = keyPaths
+        case .lazy, .warmCache, .raw: break
+        }
+        return request
     }
 }

@@ -16,22 +16,10 @@ public struct GraphWorkload: Hashable, Sendable {
         touched = pattern.touchedParents(of: shape.parents)
     }
 
-    /// The fetch request a strategy starts from.
-    public func request(for strategy: FaultStrategy) -> FetchRequest {
-        var request = FetchRequest(entityName: ObjectGraphModel.entityNames[0])
-        switch strategy {
-        case .batch(let size): request.fetchBatchSize = size
-        case .full: request.returnsObjectsAsFaults = false
-        case .prefetch: request.relationshipKeyPathsForPrefetching = pattern.keyPaths
-        case .lazy, .warmCache, .raw: break
-        }
-        return request
-    }
-
     /// Runs a Faultline strategy in `context` (on its queue). `.raw` is not a
     /// context strategy: see `RawGraphReader`.
     public func run(_ strategy: FaultStrategy, in context: ManagedObjectContext) throws -> Int {
-        let request = self.request(for: strategy)
+        let request = strategy.request(entityName: ObjectGraphModel.entityNames[0], keyPaths: pattern.keyPaths)
         return try context.performAndWait {
             var parents = try context.fetch(request)
             if !parents.indices.allSatisfy({ parents[$0].objectID.primaryKey == Int64($0 + 1) }) {

@@ -36,7 +36,6 @@ public enum ObjectGraphModel {
         }
     }
 
-    static func isKnownKeyPath(_ path: String) -> Bool { keyPaths.contains(path) }
 
     static func table(level: Int) -> String { "Z" + entityNames[level].uppercased() }
 

@@ -14,16 +14,22 @@ public struct ProfilerArguments: Equatable {
         public let pattern: AccessPattern
     }
 
-    public static let flags = ["--graph", "--touch", "--keypaths", "--order"]
+    public static let flags = ["--graph", "--touch", "--keypaths", "--order"] + ModelProfileRequest.flags
     public static let defaults = (touch: "0.1", order: "random", keyPaths: "books")
 
+    /// Profiles of generated graphs; empty when `--model` asks for a model profile.
     public let profiles: [Profile]
+    public let modelProfile: ModelProfileRequest?
     /// The arguments left for `BenchmarkSuite.run`.
     public let remaining: [String]
 
     public static let usage = """
         Faulting flags: --graph PARENTSxFANOUT[xFANOUT] (e.g. 1000x100x10), --touch FRACTION (0, 1],
           --keypaths books|books.chapters[,…], --order random|sequential
+        Your own model: --model PATH (.xcdatamodeld, .xcdatamodel or contents) [--version NAME]
+          --entity NAME --keypaths a,b.c [--touch F] [--order O], and either --store STORE
+          (a Core Data SQLite store; a copy is profiled) or synthetic data: [--objects N]
+          objects of the entity (default 1000) with [--fanout F] per to-many (default 10)
         """
 
     public init(parsing arguments: [String]) throws(ObjectGraphInputError) {
@@ -50,6 +56,18 @@ public struct ProfilerArguments: Equatable {
             }
         }
         self.remaining = remaining
+        if values["--model"] != nil {
+            guard values["--graph"] == nil else {
+                throw ObjectGraphInputError("--graph profiles the generated graph; with --model the model gives the shape")
+            }
+            modelProfile = try ModelProfileRequest(values)
+            profiles = []
+            return
+        }
+        for flag in ModelProfileRequest.flags where values[flag] != nil {
+            throw ObjectGraphInputError("\(flag) needs --model")
+        }
+        modelProfile = nil
         if values.isEmpty {
             profiles = try Self.defaultProfiles()
             return

@@ -52,4 +52,22 @@ public enum ValueTransformerRegistry {
     public static func transformer(forName name: String) -> (any AttributeValueTransformer)? {
         transformers.withLock { $0[name] }
     }
+
+    /// Registers `standIn` for each transformer `model` names that has none
+    /// (a model file read without the app that defines them); returns those
+    /// names, sorted.
+    @discardableResult
+    public static func registerMissing(in model: ManagedObjectModel,
+                                       standIn: any AttributeValueTransformer) -> [String] {
+        var missing: Set<String> = []
+        for entity in model.entities {
+            for case let attribute as AttributeDescription in entity.properties {
+                guard let name = attribute.valueTransformerName, !name.isEmpty,
+                      transformer(forName: name) == nil else { continue }
+                register(standIn, forName: name)
+                missing.insert(name)
+            }
+        }
+        return missing.sorted()
+    }
 }

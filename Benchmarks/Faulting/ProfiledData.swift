@@ -1,0 +1,87 @@
+import BenchmarkData
+import Faultline
+
+/// What one profile runs on: a store, the Faultline workload over it and the
+/// raw reference for the same reads. Built lazily, so `--list` and `--filter`
+/// never build a store they do not need.
+protocol ProfiledData: AnyObject {
+    /// Objects read per iteration (the throughput's divisor).
+    var items: Int { get }
+    func container() throws -> PersistentContainer
+    func storePath() throws -> String
+    func run(_ strategy: FaultStrategy, in context: ManagedObjectContext) throws -> Int
+    /// Builds what the raw reference needs, outside the clock.
+    func prepareRaw() throws
+    /// The raw reference's reads; returns a checksum.
+    func runRaw() throws -> Int64
+}
+
+/// A generated object graph (`--graph`), shared through the suite's store cache.
+final class GeneratedGraphData: ProfiledData {
+    let workload: GraphWorkload
+    private let stores: StoreCache
+
+    init(_ workload: GraphWorkload, stores: StoreCache) {
+        self.workload = workload
+        self.stores = stores
+    }
+
+    /// The touched parents and everything below them along the key paths.
+    var items: Int {
+        var count = workload.touched.count
+        var level = workload.touched.count
+        for fanOut in workload.shape.fanOuts.prefix(workload.pattern.depth) {
+            level *= fanOut
+            count += level
+        }
+        return count
+    }
+
+    func container() throws -> PersistentContainer { try stores.store(for: workload.shape).container }
+    func storePath() throws -> String { try stores.store(for: workload.shape).url.path }
+    func run(_ strategy: FaultStrategy, in context: ManagedObjectContext) throws -> Int {
+        try workload.run(strategy, in: context)
+    }
+    func prepareRaw() throws { _ = try stores.rawReader(for: workload) }
+    func runRaw() throws -> Int64 { try stores.rawReader(for: workload).run() }
+}
+
+/// A user's model (`--model`), over a copy of their store or synthetic data.
+final class UserModelData: ProfiledData {
+    let store: ModelProfileStore
+    let workload: ModelWorkload
+    let items: Int
+    private let reader: RawModelReader
+
+    /// Opens (or generates) the store at once: the model profile is the only
+    /// profile of its run, and its items come from the data.
+    init(_ request: ModelProfileRequest) throws {
+        let (model, name) = try ModelProfileStore.readModel(request.modelPath, version: request.version)
+        let schema = try StoreSchema(compiling: model.checked())
+        let tree = try KeyPathTree(entity: request.entity, keyPaths: request.pattern.keyPaths, schema: schema)
+        if let storePath = request.storePath {
+            store = try ModelProfileStore(model: model, modelName: name, storePath: storePath)
+        } else {
+            let synthetic = try SyntheticModelData(tree: tree, objects: request.objects, fanOut: request.fanOut)
+            store = try ModelProfileStore(model: model, modelName: name, synthetic: synthetic)
+        }
+        do {
+            let keys = try store.keys(of: tree.root)
+            workload = try ModelWorkload(tree: tree, pattern: request.pattern, objectCount: keys.count)
+            reader = try RawModelReader(storePath: store.url.path, workload: workload, keys: keys)
+            _ = try reader.run()
+            items = workload.touched.count + reader.lastRun.rowsReturned - keys.count
+        } catch {
+            store.remove()
+            throw error
+        }
+    }
+
+    func container() throws -> PersistentContainer { store.container }
+    func storePath() throws -> String { store.url.path }
+    func run(_ strategy: FaultStrategy, in context: ManagedObjectContext) throws -> Int {
+        try workload.run(strategy, in: context)
+    }
+    func prepareRaw() throws {}
+    func runRaw() throws -> Int64 { try reader.run() }
+}
