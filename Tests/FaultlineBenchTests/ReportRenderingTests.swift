@@ -83,6 +83,18 @@ struct ReportRenderingTests {
         #expect(!page.contains("heat map"))
     }
 
+    @Test("Ratio bars are labelled by what differs between lines; what all share is said once in the title")
+    func distinguishingLabels() {
+        let (labels, shared) = HTMLReport.distinguishingLabels(faulting().benchmarks)
+        #expect(labels == ["faulting.profile strategy=lazy", "faulting.profile strategy=batch-64",
+                           "faulting.profile strategy=prefetch"])
+        #expect(shared == "graph=1000x100")
+        let rows = HTMLReport.distinguishingLabels(inserts().benchmarks)
+        #expect(rows.labels.first == "raw.insert rows=1000")
+        #expect(rows.shared.isEmpty)
+        #expect(HTMLReport.distinguishingLabels([]).labels.isEmpty)
+    }
+
     @Test("The heat map appears for strategies, names the cheapest cells, and tolerates ties")
     func heatMap() throws {
         let matrices = StrategyMatrix.matrices(from: faulting())

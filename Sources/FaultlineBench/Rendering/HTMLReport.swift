@@ -40,6 +40,23 @@ public enum HTMLReport {
             """
     }
 
+    /// Each line's name with only the parameters whose values differ between
+    /// the lines, so a long id keeps what tells it apart (a profile's
+    /// `strategy`) instead of losing it to truncation; and the parameters every
+    /// line shares, said once.
+    static func distinguishingLabels(_ results: [BenchmarkResult]) -> (labels: [String], shared: String) {
+        let keys = Set(results.flatMap { $0.parameters.keys })
+        let varying = keys.filter { key in Set(results.map { $0.parameters[key]?.description ?? "" }).count > 1 }
+        let labels = results.map { result in
+            BenchmarkID.make(name: result.name, parameters: result.parameters.filter { varying.contains($0.key) })
+        }
+        let shared = results.first.map { first in
+            first.parameters.filter { !varying.contains($0.key) }.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        } ?? ""
+        return (labels, shared)
+    }
+
     static func section(_ report: Report) -> String {
         var parts = ["<section>", "<h2>\(Markup.escape(report.suite))</h2>",
                      "<p class=\"run\">\(Markup.escape(ReportText.runSummary(report.metadata)))</p>"]
@@ -52,8 +69,13 @@ public enum HTMLReport {
         } else {
             parts.append("<p class=\"note\">No numeric parameter takes two or more values: no throughput chart.</p>")
         }
-        let bars = report.benchmarks.compactMap { result in result.comparison.map { (label: result.id, ratio: $0.wallTimeRatio) } }
-        if let chart = RatioBarChart(title: "\(report.suite): ratio to reference", bars: bars).render() {
+        let compared = report.benchmarks.filter { $0.comparison != nil }
+        let (labels, shared) = distinguishingLabels(compared)
+        let bars = zip(compared, labels).compactMap { result, label in
+            result.comparison.map { (label: label, ratio: $0.wallTimeRatio) }
+        }
+        let title = "\(report.suite): ratio to reference" + (shared.isEmpty ? "" : " (all \(shared))")
+        if let chart = RatioBarChart(title: title, bars: bars).render() {
             parts.append("<figure>\(chart)</figure>")
         }
         for matrix in StrategyMatrix.matrices(from: report) {
