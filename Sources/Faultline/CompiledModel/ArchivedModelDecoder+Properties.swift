@@ -3,6 +3,7 @@
 // `NSIsOrdered`, `NSAllowsExternalBinaryDataStorage`); a relationship's
 // `NSMaxCount` is 1 when to-one and 0 (unbounded) or the bound when to-many,
 // as in Faultline; `NSDeleteRule` numbers the rules as Core Data's enum does.
+// `NSMinCount` 1 on a to-one is read as 0, as the model file spells it.
 
 import Foundation
 
@@ -50,8 +51,12 @@ extension ArchivedModelDecoder {
         relationship.name = try propertyName(&fields)
         try decodePropertyFlags(relationship, &fields)
         relationship.isOrdered = try bool(&fields, "NSIsOrdered") ?? false
-        relationship.minCount = try count(&fields, "NSMinCount") ?? 0
+        let minCount = try count(&fields, "NSMinCount") ?? 0
         relationship.maxCount = try count(&fields, "NSMaxCount") ?? 0
+        // Older Core Data archives minimum 1 on every to-one, optional or not;
+        // on a to-one it says nothing `NSIsOptional` does not, and model files
+        // leave it out.
+        relationship.minCount = relationship.maxCount == 1 && minCount == 1 ? 0 : minCount
         if let code = try count(&fields, "NSDeleteRule") {
             guard let rule = UInt(exactly: code).flatMap(DeleteRule.init(rawValue:)) else {
                 throw CompiledModelError(.notAModel, "delete rule \(code) of '\(relationship.name)' is not a Core Data delete rule",

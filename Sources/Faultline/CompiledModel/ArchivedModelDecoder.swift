@@ -6,8 +6,9 @@
 //   ArchivedFields.swift                     the keys of one object, consumed one by one
 //
 // Passes: (1) declare every entity of `NSEntities`, by its archive object;
-// (2) decode each entity's properties, recording relationships with their
-// destination and inverse references; (3) link superentities, then
+// (2) decode each entity's own properties, recording relationships with their
+// destination and inverse references (a sub-entity archives its inherited
+// properties again; they are checked against the superentity, not decoded); (3) link superentities, then
 // destinations, then inverses, by object identity (the archive's `CF$UID`),
 // falling back to the names Core Data also stores (`_NSDestinationEntityName`,
 // `_NSInverseRelationshipName`).
@@ -32,6 +33,7 @@ struct ArchivedModelDecoder {
     var relationshipByUID: [Int: RelationshipDescription] = [:]
     var pendingSuperentities: [(entity: EntityDescription, superentity: KeyedArchive.Object, path: String)] = []
     var pendingRelationships: [PendingRelationship] = []
+    var pendingInherited: [(entity: EntityDescription, name: String, path: String)] = []
 
     struct PendingRelationship {
         let relationship: RelationshipDescription
@@ -65,6 +67,9 @@ struct ArchivedModelDecoder {
         model.entities = entities.map(\.0)
         for (entity, object, path) in entities { try decodeEntityBody(entity, object, path: path) }
         try linkSuperentities()
+        for (entity, name, path) in pendingInherited where entity.superentity?.propertiesByName[name] == nil {
+            warn(path, "property '\(name)' is archived as inherited, but no superentity of '\(entity.name ?? "")' has it; it is left out")
+        }
         try linkRelationships()
 
         let identifierReference = fields.take("NSVersionIdentifiers")
@@ -127,6 +132,11 @@ struct ArchivedModelDecoder {
                 warn(propertyPath, "property '\(name)' is null; it is left out")
                 continue
             }
+            let isProxy = property.className == "_NSPropertyDescriptionProxy"
+            if try isProxy ? true : isInherited(property, in: object, path: propertyPath) {
+                pendingInherited.append((entity, name, propertyPath))
+                continue
+            }
             switch property.className {
             case "NSAttributeDescription":
                 decoded.append(try decodeAttribute(property, path: propertyPath))
@@ -138,6 +148,13 @@ struct ArchivedModelDecoder {
         }
         entity.properties = decoded
         finish(fields, className: object.className)
+    }
+
+    /// A sub-entity archives its inherited properties too, as proxies or as
+    /// the superentity's own objects (whose `NSEntity` is the superentity).
+    private func isInherited(_ property: KeyedArchive.Object, in entity: KeyedArchive.Object, path: String) throws(CompiledModelError) -> Bool {
+        let owner = try attempt(path + "/NSEntity") { () throws(KeyedArchive.Failure) in try archive.object(property.fields["NSEntity"]) }
+        return owner.map { $0.uid != entity.uid } ?? false
     }
 
     /// `NSUniqueTuples`: an array of arrays of property names (or properties).
