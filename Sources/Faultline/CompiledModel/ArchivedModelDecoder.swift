@@ -123,6 +123,15 @@ struct ArchivedModelDecoder {
             pendingSuperentities.append((entity, superentity, path))
         }
         entity.uniquenessConstraints = try uniquenessConstraints(fields.take("NSUniqueTuples"), path: path + "/NSUniqueTuples")
+        // Every fixture archives these empty; their element shape is unverified,
+        // so indexes that are there are reported rather than guessed at.
+        for (key, what) in [("NSFetchIndexDescriptions", "fetch indexes"), ("NSCompoundIndexes", "compound indexes")] {
+            let reference = fields.take(key)
+            let items = try attempt(path + "/" + key) { () throws(KeyedArchive.Failure) in try archive.collection(reference) } ?? []
+            if !items.isEmpty {
+                warn(path + "/" + key, "\(items.count) archived \(what) are not read; the model has none, so a store's index of theirs shows as a difference")
+            }
+        }
 
         let properties = try attempt(path + "/NSProperties") { () throws(KeyedArchive.Failure) in try archive.dictionary(fields.take("NSProperties")) } ?? []
         var decoded: [PropertyDescription] = []

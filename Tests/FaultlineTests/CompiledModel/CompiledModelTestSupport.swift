@@ -14,6 +14,8 @@ enum CompiledModelFixtures {
     static let cachedStores: [(store: String, model: (ModelFileTestSupport.Fixture, version: String?)?)] = [
         (CoreDataStoreFixture.recipesStore, (.recipes, nil)),
         (CoreDataStoreFixture.groceryStore, (.groceryDude, "Model 6")),
+        (CoreDataStoreFixture.easyLifeStore, (.easyLife, "EasyLife 1.5.0")),
+        ("larromba__EasyLife/EasyLifeTests/EasyLife 1.3.0.sqlite", nil),
         ("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite", nil),
         (CoreDataStoreFixture.cartKitStore, nil),
         (CoreDataStoreFixture.swiftDataStore, nil),
