@@ -17,6 +17,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Only for inflating the model cache Core Data keeps in its stores.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CJemalloc",
             pkgConfig: "jemalloc",
@@ -30,7 +36,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
-        .target(name: "Faultline", dependencies: ["FaultlineSQLite"]),
+        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "CZlib"]),
         .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc"]),
         // The user tool's commands over the core (the harness never depends on the core).
         .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite"]),

@@ -11,7 +11,7 @@ GATE_RUN=(--profile quick --iterations 5 --warmup 1 --quiet)
 
 install_dependencies() {
     local missing=()
-    for package in libsqlite3-dev libjemalloc-dev pkg-config sqlite3; do
+    for package in libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config sqlite3; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -3,8 +3,9 @@ import FaultlineSQLite
 import Foundation
 
 /// `faultline-bench store inspect STORE [--model PATH]`: a Core Data store's
-/// entities with row counts, the model version it matches (or why not), its
-/// metadata and the size of each table and index. The store is opened
+/// entities with row counts, the model version it matches (or why not) —
+/// the model given, or else the one Core Data cached in the store's
+/// Z_MODELCACHE — its metadata and the size of each table and index. The store is opened
 /// read-only and never written.
 ///
 /// Exit status 0 on success (a mismatch is a result, not an error), 2 on bad
@@ -13,7 +14,8 @@ public enum StoreCommand {
     public static let usage = """
         usage: faultline-bench store inspect STORE [--model PATH]
           prints the entities of the Core Data SQLite store STORE with row counts, its
-          tables and indexes, Z_METADATA and the size of each table and index
+          tables and indexes, Z_METADATA and the size of each table and index; without
+          --model, matches the store against the model cached in its Z_MODELCACHE
           --model PATH  a .xcdatamodeld, .xcdatamodel or contents file: reports which of its
                         versions the store matches, and each difference for the others
         exit status: 0 success (match or mismatch), 2 bad usage, unreadable store or model
@@ -56,9 +58,7 @@ public enum StoreCommand {
         if let bundle {
             lines += StoreModelMatch.lines(store: URL(fileURLWithPath: path), bundle: bundle)
         } else {
-            lines.append("model: not matched: no --model given, and decoding the store's Z_MODELCACHE "
-                + "(\(contents.hasModelCache ? "present" : "absent") in this store) is not implemented; "
-                + "the entities above come from Z_PRIMARYKEY and the tables from sqlite_master")
+            lines += StoreModelMatch.modelCacheLines(store: URL(fileURLWithPath: path), hasModelCache: contents.hasModelCache)
         }
         lines.append("")
         lines += StoreReport.metadata(contents.connection)

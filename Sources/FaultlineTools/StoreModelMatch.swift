@@ -4,6 +4,23 @@ import Foundation
 /// Which versions of a model file a store matches (`CoreDataStore.inspect`,
 /// read-only), with every difference for the versions it does not match.
 enum StoreModelMatch {
+    /// The model Core Data cached in the store, its entities, and whether the
+    /// store matches it; or why there is none to match.
+    static func modelCacheLines(store: URL, hasModelCache: Bool) -> [String] {
+        guard hasModelCache else {
+            return ["model: not matched: no --model given, and the store has no Z_MODELCACHE (Core Data writes one "
+                + "from about 2015 on); the entities above come from Z_PRIMARYKEY and the tables from sqlite_master"]
+        }
+        let version: ModelBundleVersion
+        do { version = try CompiledModelReader.model(fromModelCacheOf: store) } catch {
+            return ["model cache (Z_MODELCACHE): unreadable: \(error.message)\(error.path.map { " (\($0))" } ?? "")"]
+        }
+        let names = version.model.entities.compactMap(\.name).sorted()
+        var lines = ["model cache (Z_MODELCACHE): \(names.count) entit\(names.count == 1 ? "y" : "ies"): \(names.joined(separator: ", "))"]
+        lines += version.warnings.map { "  warning: \($0.message) (\($0.path))" }
+        return lines + Self.lines(store: store, bundle: ModelBundle(name: "Z_MODELCACHE", versions: [version]))
+    }
+
     static func lines(store: URL, bundle: ModelBundle) -> [String] {
         var lines = ["model \(bundle.name) (\(bundle.versions.count) version\(bundle.versions.count == 1 ? "" : "s")):"]
         var matched: [String] = []

@@ -5,8 +5,9 @@ import Testing
 @testable import FaultlineTools
 
 /// `faultline-bench store inspect` on every fixture store: row counts equal
-/// `SELECT count(*)`, --model reports match or mismatch, bad input exits 2,
-/// and the store files are never written.
+/// `SELECT count(*)`, --model reports match or mismatch, without --model the
+/// store is matched against its own Z_MODELCACHE, bad input exits 2, and the
+/// store files are never written.
 @Suite("Store inspect")
 struct StoreCommandTests {
     private func run(_ arguments: [String]) -> (status: Int32, output: String) {
@@ -33,7 +34,8 @@ struct StoreCommandTests {
         for store in stores {
             let result = run(["inspect", store])
             #expect(result.status == 0, "\(store): \(result.output)")
-            #expect(result.output.contains("decoding the store's Z_MODELCACHE"))
+            #expect(result.output.contains("model cache (Z_MODELCACHE): "))
+            #expect(result.output.contains("Z_MODELCACHE (current): matches"), "\(store): \(result.output)")
             #expect(result.output.contains("metadata (Z_METADATA):\n  Z_UUID "))
             #expect(result.output.contains("sizes"))
             let lines = result.output.split(separator: "\n").map(String.init)
@@ -82,6 +84,45 @@ struct StoreCommandTests {
         #expect(result.status == 0)
         #expect(result.output.contains("Recipes (current): matches"), "\(result.output)")
         #expect(result.output.contains("result: matches Recipes"))
+    }
+
+    @Test("Without --model: the entities of the store's model cache are named and the store matches them")
+    func modelCache() throws {
+        let store = try InspectFixtures.path("linjk__JimGroceryDude/JimGroceryDude/Model/DataModel/DefaultData.sqlite")
+        let result = run(["inspect", store])
+        #expect(result.status == 0)
+        #expect(result.output.contains("model cache (Z_MODELCACHE): 5 entities: Item, Location, LocationAtHome, LocationAtShop, Unit\n"),
+                "\(result.output)")
+        #expect(result.output.contains("result: matches Z_MODELCACHE"))
+    }
+
+    @Test("Without --model: a store without Z_MODELCACHE says it has none")
+    func noModelCache() throws {
+        let directory = try InspectFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent("Recipes.sqlite")
+        try FileManager.default.copyItem(atPath: try InspectFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite"),
+                                         toPath: copy.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
+        try Connection(.file(copy.path)).execute("DROP TABLE Z_MODELCACHE")
+        let result = run(["inspect", copy.path])
+        #expect(result.status == 0)
+        #expect(result.output.contains("model: not matched: no --model given, and the store has no Z_MODELCACHE"), "\(result.output)")
+        #expect(result.output.contains("4 Recipe"))
+    }
+
+    @Test("Without --model: an unreadable model cache is reported, not fatal")
+    func corruptModelCache() throws {
+        let directory = try InspectFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent("Recipes.sqlite")
+        try FileManager.default.copyItem(atPath: try InspectFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite"),
+                                         toPath: copy.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
+        try Connection(.file(copy.path)).execute("UPDATE Z_MODELCACHE SET Z_CONTENT = ?", [.blob(Data([1, 2, 3]))])
+        let result = run(["inspect", copy.path])
+        #expect(result.status == 0)
+        #expect(result.output.contains("model cache (Z_MODELCACHE): unreadable: the model cache is not a valid deflate stream"), "\(result.output)")
     }
 
     @Test("The store files are not modified")

@@ -5,7 +5,7 @@
 // version name. Faultline cannot recompute Core Data's hashes (Apple documents
 // their inputs, not the algorithm), so these are what lets a store written by
 // Core Data be matched to its model exactly. The `.mom` files themselves (keyed
-// archives) are not read.
+// archives) are read by `CompiledModelReader`, which attaches these hashes.
 
 import Foundation
 
