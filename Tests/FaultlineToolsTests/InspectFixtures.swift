@@ -24,14 +24,11 @@ enum InspectFixtures {
 
     static let easyLifeModel = "larromba__EasyLife/EasyLife/EasyLife.xcdatamodeld"
 
-    /// Every non-empty `.sqlite` file under the fixtures (an empty file is no
-    /// store: opening a mistyped path with SQLite leaves one behind).
+    /// Every `.sqlite` file under the fixtures.
     static func stores() throws -> [String] {
         let root = try root()
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey]) else { return [] }
-        return walker.compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "sqlite" && ((try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) > 0 }
-            .map(\.path).sorted()
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix(".sqlite") }.sorted()
     }
 
     /// A model `contents` file with one entity `Item` whose attribute `amount` has `type`.
