@@ -56,7 +56,8 @@ final class UserModelData: ProfiledData {
     /// Opens (or generates) the store at once: the model profile is the only
     /// profile of its run, and its items come from the data.
     init(_ request: ModelProfileRequest) throws {
-        let (model, name) = try ModelProfileStore.readModel(request.modelPath, version: request.version)
+        let (model, name) = try request.modelPath.map { try ModelProfileStore.readModel($0, version: request.version) }
+            ?? ModelProfileStore.readCachedModel(ofStore: request.storePath ?? "")
         let schema = try StoreSchema(compiling: model.checked())
         let tree = try KeyPathTree(entity: request.entity, keyPaths: request.pattern.keyPaths, schema: schema)
         if let storePath = request.storePath {

@@ -107,6 +107,17 @@ struct ModelProfileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == original)
     }
 
+    @Test("Without a model file, the model Core Data cached in the store opens a copy of it")
+    func cachedModel() throws {
+        let storePath = try Self.fixture(Self.recipes + "/Recipes.sqlite")
+        let (model, name) = try ModelProfileStore.readCachedModel(ofStore: storePath)
+        #expect(name == "Z_MODELCACHE of Recipes.sqlite")
+        let store = try ModelProfileStore(model: model, modelName: name, storePath: storePath)
+        defer { store.remove() }
+        let tree = try KeyPathTree(entity: "Recipe", keyPaths: ["ingredients"], schema: store.container.coordinator.schema)
+        #expect(try store.keys(of: tree.root).count == 3)
+    }
+
     @Test("Synthetic data of the model's shape: 4 types × 3 recipes × 3 ingredients, read alike by every strategy")
     func syntheticData() throws {
         let (model, schema) = try Self.schema(Self.recipes + "/Recipes.xcdatamodeld")
@@ -133,11 +144,13 @@ struct ModelProfileTests {
     }
 
     @Test("--model flags: what is accepted and what is refused", arguments: [
-        (["--model", "m", "--keypaths", "a"], "--model needs --entity"),
-        (["--model", "m", "--entity", "E"], "--model needs --keypaths"),
+        (["--model", "m", "--keypaths", "a"], "a model profile needs --entity"),
+        (["--model", "m", "--entity", "E"], "a model profile needs --keypaths"),
+        (["--store", "s.sqlite"], "a model profile needs --entity"),
+        (["--store", "s", "--entity", "E", "--keypaths", "a", "--version", "v"], "--version picks a version of --model"),
+        (["--objects", "5"], "--objects needs --model or --store"),
         (["--model", "m", "--entity", "E", "--keypaths", "a", "--store", "s", "--objects", "5"], "--objects and --fanout"),
         (["--model", "m", "--entity", "E", "--keypaths", "a", "--graph", "10x2"], "--graph profiles the generated graph"),
-        (["--store", "s.sqlite"], "--store needs --model"),
         (["--model", "m", "--entity", "E", "--keypaths", "a", "--fanout", "0"], "--fanout needs a positive integer"),
     ])
     func arguments(_ arguments: [String], message: String) {

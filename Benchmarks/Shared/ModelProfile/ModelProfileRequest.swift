@@ -5,7 +5,8 @@ public struct ModelProfileRequest: Equatable, Sendable {
     public static let flags = ["--model", "--version", "--store", "--entity", "--objects", "--fanout"]
     public static let defaultSizes = (objects: 1_000, fanOut: 10)
 
-    public let modelPath: String
+    /// Nil: the model Core Data cached in the store (`Z_MODELCACHE`).
+    public let modelPath: String?
     public let version: String?
     public let storePath: String?
     public let entity: String
@@ -15,17 +16,22 @@ public struct ModelProfileRequest: Equatable, Sendable {
     public let fanOut: Int
 
     init(_ values: [String: String]) throws(ObjectGraphInputError) {
-        guard let modelPath = values["--model"] else { throw ObjectGraphInputError("--model needs a model file") }
+        guard values["--model"] != nil || values["--store"] != nil else {
+            throw ObjectGraphInputError("a model profile needs --model, --store or both")
+        }
         guard let entity = values["--entity"] else {
-            throw ObjectGraphInputError("--model needs --entity NAME: the entity whose objects are fetched")
+            throw ObjectGraphInputError("a model profile needs --entity NAME: the entity whose objects are fetched")
         }
         guard let keyPaths = values["--keypaths"] else {
-            throw ObjectGraphInputError("--model needs --keypaths: the relationships walked from \(entity), e.g. a,b.c")
+            throw ObjectGraphInputError("a model profile needs --keypaths: the relationships walked from \(entity), e.g. a,b.c")
+        }
+        if values["--model"] == nil, values["--version"] != nil {
+            throw ObjectGraphInputError("--version picks a version of --model's bundle; without --model the store's cached model is used")
         }
         if values["--store"] != nil, values["--objects"] != nil || values["--fanout"] != nil {
             throw ObjectGraphInputError("--objects and --fanout size synthetic data; with --store the store's data is profiled")
         }
-        self.modelPath = modelPath
+        modelPath = values["--model"]
         version = values["--version"]
         storePath = values["--store"]
         self.entity = entity

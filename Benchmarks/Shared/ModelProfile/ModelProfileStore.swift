@@ -74,6 +74,14 @@ public final class ModelProfileStore: @unchecked Sendable {
         return directory
     }
 
+    /// The model Core Data cached in the store at `storePath` (`Z_MODELCACHE`),
+    /// and its label; stand-in transformers are registered for the ones it names.
+    public static func readCachedModel(ofStore storePath: String) throws -> (model: ManagedObjectModel, name: String) {
+        let cached = try CompiledModelReader.model(fromModelCacheOf: URL(fileURLWithPath: storePath))
+        ValueTransformerRegistry.registerMissing(in: cached.model, standIn: PassThroughTransformer())
+        return (cached.model, "Z_MODELCACHE of " + URL(fileURLWithPath: storePath).lastPathComponent)
+    }
+
     /// The current version (or `version`) of the model file at `path`, and its
     /// label; stand-in transformers are registered for the ones it names.
     public static func readModel(_ path: String, version: String?) throws -> (model: ManagedObjectModel, name: String) {

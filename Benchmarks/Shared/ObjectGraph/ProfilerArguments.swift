@@ -29,7 +29,8 @@ public struct ProfilerArguments: Equatable {
         Your own model: --model PATH (.xcdatamodeld, .xcdatamodel or contents) [--version NAME]
           --entity NAME --keypaths a,b.c [--touch F] [--order O], and either --store STORE
           (a Core Data SQLite store; a copy is profiled) or synthetic data: [--objects N]
-          objects of the entity (default 1000) with [--fanout F] per to-many (default 10)
+          objects of the entity (default 1000) with [--fanout F] per to-many (default 10).
+          --store without --model uses the model Core Data cached in the store.
         """
 
     public init(parsing arguments: [String]) throws(ObjectGraphInputError) {
@@ -56,16 +57,16 @@ public struct ProfilerArguments: Equatable {
             }
         }
         self.remaining = remaining
-        if values["--model"] != nil {
+        if values["--model"] != nil || values["--store"] != nil {
             guard values["--graph"] == nil else {
-                throw ObjectGraphInputError("--graph profiles the generated graph; with --model the model gives the shape")
+                throw ObjectGraphInputError("--graph profiles the generated graph; with --model or --store the model gives the shape")
             }
             modelProfile = try ModelProfileRequest(values)
             profiles = []
             return
         }
         for flag in ModelProfileRequest.flags where values[flag] != nil {
-            throw ObjectGraphInputError("\(flag) needs --model")
+            throw ObjectGraphInputError("\(flag) needs --model or --store")
         }
         modelProfile = nil
         if values.isEmpty {
