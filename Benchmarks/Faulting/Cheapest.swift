@@ -15,11 +15,10 @@ enum Cheapest {
 
     private static func cheapest(_ matrix: StrategyMatrix, metric: String) -> String {
         guard let column = matrix.columns.firstIndex(where: { $0.name == metric }) else { return "n/a" }
-        let candidates = matrix.rows.indices.filter { matrix.rows[$0] != "raw" }
-        let values = candidates.compactMap { row in matrix.values[row][column].map { (row, $0) } }
-        guard let best = values.map(\.1).min() else { return "n/a" }
-        let names = values.filter { $0.1 == best }.map { matrix.rows[$0.0] }.joined(separator: "/")
-        let raw = matrix.rows.firstIndex(of: "raw").flatMap { matrix.values[$0][column] }
+        let cheapest = matrix.cheapestStrategies(in: column).sorted()
+        guard let first = cheapest.first, let best = matrix.values[first][column] else { return "n/a" }
+        let names = cheapest.map { matrix.rows[$0] }.joined(separator: "/")
+        let raw = matrix.referenceRows.first.flatMap { matrix.values[$0][column] }
         return "\(names) (\(format(best, metric)))" + (raw.map { ", raw \(format($0, metric))" } ?? "")
     }
 

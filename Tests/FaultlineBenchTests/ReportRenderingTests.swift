@@ -95,6 +95,48 @@ struct ReportRenderingTests {
         #expect(HTMLReport.distinguishingLabels([]).labels.isEmpty)
     }
 
+    @Test("The raw reference is the floor of the matrix, never named its cheapest strategy")
+    func referenceRow() throws {
+        var report = faulting()
+        let raw = BenchmarkResult(
+            id: BenchmarkID.make(name: "faulting.profile", parameters: ["graph": "1000x100", "strategy": "raw"]),
+            suite: "Faulting", name: "faulting.profile", parameters: ["graph": "1000x100", "strategy": "raw"],
+            items: 1000, warmupIterations: 1, iterations: 1, reference: nil,
+            metrics: [Metric.wallTime: MetricResult(unit: "ns", direction: .lowerIsBetter, samples: [1e6]),
+                      "statementsExecuted": MetricResult(unit: "count", direction: .lowerIsBetter, samples: [2])],
+            comparison: nil)
+        report.benchmarks = ReferenceComparison.attach(to: [raw] + report.benchmarks.map { result in
+            var result = result
+            result.reference = "faulting.profile strategy=raw"
+            return result
+        })
+        let matrix = try #require(StrategyMatrix.matrices(from: report).first)
+        #expect(matrix.rows == ["raw", "lazy", "batch-64", "prefetch"])
+        #expect(matrix.referenceRows == [0])
+        #expect(matrix.cheapestRows(in: 0) == [0])
+        #expect(matrix.cheapestStrategies(in: 0) == [2])
+        #expect(matrix.cheapestStrategies(in: 1) == [3])
+        #expect(HTMLReport.render([report]).contains(
+            "Cheapest strategy by wall time: <strong>batch-64</strong> (the reference, raw, is the floor)</p>"))
+    }
+
+    @Test("Long labels are cut in the middle, keeping the distinguishing tail")
+    func truncation() {
+        #expect(LogLogChart.truncated("profile graph=200x20x10 keypaths=books.chapters strategy=batch1000", to: 40)
+                == "profile graph=200x20… strategy=batch1000")
+        #expect(LogLogChart.truncated("short", to: 40) == "short")
+    }
+
+    @Test("Several suites: a link per suite to its section's anchor")
+    func navigation() throws {
+        let page = HTMLReport.render([inserts(), faulting()])
+        try HTMLChecker.check(page)
+        #expect(page.contains("<nav><a href=\"#suite-Inserts\">Inserts</a> · <a href=\"#suite-Faulting\">Faulting</a></nav>"))
+        #expect(page.contains("<section id=\"suite-Faulting\">"))
+        #expect(HTMLReport.anchor("My \"Suite\" <1>") == "suite-My--Suite---1-")
+        #expect(!HTMLReport.render([inserts()]).contains("<nav>"))
+    }
+
     @Test("The heat map appears for strategies, names the cheapest cells, and tolerates ties")
     func heatMap() throws {
         let matrices = StrategyMatrix.matrices(from: faulting())
@@ -108,7 +150,7 @@ struct ReportRenderingTests {
         let page = HTMLReport.render([faulting()])
         try HTMLChecker.check(page)
         #expect(page.contains("heat map"))
-        #expect(page.contains("Cheapest by wall time: <strong>batch-64</strong>"))
+        #expect(page.contains("Cheapest strategy by wall time: <strong>batch-64</strong></p>"))
         #expect(StrategyMatrix.matrices(from: inserts()).isEmpty)
     }
 

@@ -12,6 +12,10 @@ import Foundation
 public enum HTMLReport {
     public static func render(_ reports: [Report]) -> String {
         var body: [String] = ["<h1>Faultline benchmarks</h1>"]
+        if reports.count > 1 {
+            let links = reports.map { "<a href=\"#\(anchor($0.suite))\">\(Markup.escape($0.suite))</a>" }
+            body.append("<nav>" + links.joined(separator: " · ") + "</nav>")
+        }
         for report in reports { body.append(section(report)) }
         return """
             <!DOCTYPE html>
@@ -40,6 +44,11 @@ public enum HTMLReport {
             """
     }
 
+    /// A fragment identifier for a suite's section: letters, digits, `-` and `_`.
+    static func anchor(_ suite: String) -> String {
+        "suite-" + String(suite.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    }
+
     /// Each line's name with only the parameters whose values differ between
     /// the lines, so a long id keeps what tells it apart (a profile's
     /// `strategy`) instead of losing it to truncation; and the parameters every
@@ -58,7 +67,7 @@ public enum HTMLReport {
     }
 
     static func section(_ report: Report) -> String {
-        var parts = ["<section>", "<h2>\(Markup.escape(report.suite))</h2>",
+        var parts = ["<section id=\"\(anchor(report.suite))\">", "<h2>\(Markup.escape(report.suite))</h2>",
                      "<p class=\"run\">\(Markup.escape(ReportText.runSummary(report.metadata)))</p>"]
         if report.metadata.isDebugBuild {
             parts.append("<p class=\"warning\">\(Markup.escape(ResultTable.debugWarning))</p>")
@@ -82,8 +91,10 @@ public enum HTMLReport {
             guard let chart = HeatMap(matrix: matrix).render() else { continue }
             parts.append("<figure>\(chart)</figure>")
             if let column = matrix.columns.firstIndex(where: { $0.name == Metric.wallTime }) {
-                let names = matrix.cheapestRows(in: column).sorted().map { matrix.rows[$0] }
-                parts.append("<p>Cheapest by wall time: <strong>\(Markup.escape(names.joined(separator: ", ")))</strong></p>")
+                let names = matrix.cheapestStrategies(in: column).sorted().map { matrix.rows[$0] }
+                let floor = matrix.referenceRows.sorted().map { matrix.rows[$0] }
+                let reference = floor.isEmpty ? "" : " (the reference, \(Markup.escape(floor.joined(separator: ", "))), is the floor)"
+                parts.append("<p>Cheapest strategy by wall time: <strong>\(Markup.escape(names.joined(separator: ", ")))</strong>\(reference)</p>")
             }
         }
         parts.append("</section>")

@@ -86,7 +86,11 @@ struct LogLogChart {
         value >= 100 || value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.3g", value)
     }
 
+    /// Cut in the middle: a label's head names the benchmark and its tail the
+    /// parameter that tells lines apart (ids sort `strategy=` last).
     static func truncated(_ text: String, to length: Int = 40) -> String {
-        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
+        guard text.count > length else { return text }
+        let tail = (length - 1) / 2
+        return String(text.prefix(length - 1 - tail)) + "…" + String(text.suffix(tail))
     }
 }

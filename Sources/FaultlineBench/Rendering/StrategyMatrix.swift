@@ -20,17 +20,30 @@ public struct StrategyMatrix: Sendable {
     public var columns: [Column]
     /// `values[row][column]`; nil where a strategy lacks the metric.
     public var values: [[Double?]]
+    /// Rows that are the others' reference (the raw SQLite line): the floor to
+    /// read the others against, never a strategy to pick.
+    public var referenceRows: Set<Int>
 
-    public init(title: String, rows: [String], columns: [Column], values: [[Double?]]) {
+    public init(title: String, rows: [String], columns: [Column], values: [[Double?]], referenceRows: Set<Int> = []) {
         self.title = title
         self.rows = rows
         self.columns = columns
         self.values = values
+        self.referenceRows = referenceRows
+    }
+
+    /// The strategies (reference rows left out) with the best value in `column`.
+    public func cheapestStrategies(in column: Int) -> Set<Int> {
+        best(in: column, among: rows.indices.filter { !referenceRows.contains($0) })
     }
 
     /// The rows with the best value in `column` (several on a tie).
     public func cheapestRows(in column: Int) -> Set<Int> {
-        let candidates = rows.indices.compactMap { row in values[row][column].map { (row, $0) } }
+        best(in: column, among: Array(rows.indices))
+    }
+
+    private func best(in column: Int, among rowIndexes: [Int]) -> Set<Int> {
+        let candidates = rowIndexes.compactMap { row in values[row][column].map { (row, $0) } }
         let lowerIsBetter = columns[column].lowerIsBetter
         guard let best = lowerIsBetter ? candidates.map(\.1).min() : candidates.map(\.1).max() else { return [] }
         return Set(candidates.filter { $0.1 == best }.map(\.0))
@@ -82,6 +95,8 @@ public struct StrategyMatrix: Sendable {
             return Column(name: name, unit: metric?.unit ?? "", lowerIsBetter: metric?.direction != .higherIsBetter)
         }
         let values = results.map { result in names.map { result.metrics[$0]?.statistics.median } }
-        return StrategyMatrix(title: title, rows: rows, columns: columns, values: values)
+        let referenced = Set(results.compactMap { $0.comparison?.reference })
+        let referenceRows = Set(results.indices.filter { referenced.contains(results[$0].id) })
+        return StrategyMatrix(title: title, rows: rows, columns: columns, values: values, referenceRows: referenceRows)
     }
 }
