@@ -189,7 +189,14 @@ extension ManagedObjectContext {
             object.isInsertedStorage = false
             insertedIDs.insert(permanent)
         }
-        for object in saved.inserted + saved.updated {
+        for (position, object) in (saved.inserted + saved.updated).enumerated() {
+            // An insert whose row the cache took as written commits that very snapshot.
+            if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],
+               snapshot.values == object.values {
+                object.committed = snapshot
+                object.resetChangeFlags()
+                continue
+            }
             if let refreshed = result.refreshed[object.objectID] {
                 for index in coordinator.plans[object.entityIndex].derivedAttributes { object.values[index] = refreshed.values[index] }
             }

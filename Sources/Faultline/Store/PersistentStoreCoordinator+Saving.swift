@@ -24,8 +24,9 @@ extension PersistentStoreCoordinator {
         } catch let found as ConflictsFound {
             outcome = .failure(SaveConflictList(conflicts: found.conflicts))
         }
-        if case .success(let result) = outcome { updateRowCache(after: request, result: result) }
-        return outcome
+        guard case .success(var result) = outcome else { return outcome }
+        result.insertedSnapshots = updateRowCache(after: request, result: result)
+        return .success(result)
     }
 
     private func perform(_ request: SaveRequest, on connection: Connection) throws -> SaveResult {
@@ -233,7 +234,8 @@ extension PersistentStoreCoordinator {
     /// After a commit: rows this save changed leave the cache (the next reader
     /// re-reads exactly those), new rows enter it, and entities whose derived
     /// attributes the triggers may have rewritten are dropped.
-    private func updateRowCache(after request: SaveRequest, result: SaveResult) {
+    /// Returns the snapshots stored for the inserts, in the request's order.
+    private func updateRowCache(after request: SaveRequest, result: SaveResult) -> [RowSnapshot?] {
         rowCache.invalidate(request.updates.map(\.id) + request.deletes.map(\.id))
         var touched = Set<Int>()
         for insert in request.inserts { touched.insert(insert.id.entityIndex) }
@@ -243,16 +245,26 @@ extension PersistentStoreCoordinator {
         for entity in touched { stale.formUnion(derivedDependents[entity]) }
         rowCache.invalidate(entities: stale)
         var inserted: [(ManagedObjectID, RowSnapshot)] = []
+        inserted.reserveCapacity(request.inserts.count)
+        var snapshots: [RowSnapshot?] = []
+        snapshots.reserveCapacity(request.inserts.count)
         for insert in request.inserts {
-            guard let id = result.permanentIDs[insert.id], !stale.contains(id.entityIndex) else { continue }
+            guard let id = result.permanentIDs[insert.id], !stale.contains(id.entityIndex) else {
+                snapshots.append(nil)
+                continue
+            }
             if let refreshed = result.refreshed[id] {
                 inserted.append((id, refreshed))
+                snapshots.append(nil)
             } else {
                 let toOne = insert.toOne.map { $0.map { result.permanentIDs[$0] ?? $0 } }
-                inserted.append((id, RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)))
+                let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
+                inserted.append((id, snapshot))
+                snapshots.append(snapshot)
             }
         }
         rowCache.store(inserted)
+        return snapshots
     }
 }
 

@@ -95,4 +95,8 @@ struct SaveResult: Sendable {
     var versions: [ManagedObjectID: Int64] = [:]
     /// Rows re-read after the write, for objects with derived attributes.
     var refreshed: [ManagedObjectID: RowSnapshot] = [:]
+    /// The snapshot the row cache now holds for each insert, in the request's
+    /// order (nil where none was stored): the context commits the same one
+    /// instead of building it again.
+    var insertedSnapshots: [RowSnapshot?] = []
 }
