@@ -180,9 +180,9 @@ extension ManagedObjectContext {
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
         for object in saved.discarded { detach(object) }
         var insertedIDs = Set<ManagedObjectID>()
-        for object in saved.inserted {
+        for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
             let temporary = object.objectID
-            guard let permanent = result.permanentIDs[temporary] else { continue }
+            let permanent = result.insertedIDs[position]
             registered[temporary] = nil
             registered[permanent] = object
             object.objectID = permanent

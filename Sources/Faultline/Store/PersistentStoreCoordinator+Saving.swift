@@ -36,12 +36,12 @@ extension PersistentStoreCoordinator {
 
         var result = SaveResult()
         try reserveKeys(for: request.inserts, into: &result, on: connection)
-        let resolve = { (id: ManagedObjectID) in result.permanentIDs[id] ?? id }
+        let resolve = { (id: ManagedObjectID) in result.resolve(id) }
 
         // One statement lookup per entity, not per row: the lookup hashes the SQL text.
         var insertStatements: [Int: Statement] = [:]
-        for insert in request.inserts {
-            let id = resolve(insert.id)
+        for (position, insert) in request.inserts.enumerated() {
+            let id = result.insertedIDs[position]
             let plan = plans[id.entityIndex]
             let statement: Statement
             if let known = insertStatements[id.entityIndex] {
@@ -162,13 +162,20 @@ extension PersistentStoreCoordinator {
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {
-        var byRoot: [Int: [ManagedObjectID]] = [:]
-        for insert in inserts { byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(insert.id) }
-        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let keys = try PrimaryKeyAllocator.reserve(ids.count, rootEntityNumber: root + 1, on: connection)
-            for (offset, id) in ids.enumerated() {
-                result.permanentIDs[id] = ManagedObjectID(
-                    storeIdentifier: identifier, entityIndex: id.entityIndex, primaryKey: keys.lowerBound + Int64(offset))
+        var byRoot: [Int: [Int]] = [:]
+        for (position, insert) in inserts.enumerated() {
+            byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(position)
+        }
+        result.insertedIDs = inserts.map(\.id)
+        result.permanentIDs.reserveCapacity(inserts.count)
+        for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let keys = try PrimaryKeyAllocator.reserve(positions.count, rootEntityNumber: root + 1, on: connection)
+            for (offset, position) in positions.enumerated() {
+                let temporary = inserts[position].id
+                let permanent = ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: temporary.entityIndex, primaryKey: keys.lowerBound + Int64(offset))
+                result.insertedIDs[position] = permanent
+                result.permanentIDs[temporary] = permanent
             }
         }
     }
@@ -248,8 +255,9 @@ extension PersistentStoreCoordinator {
         inserted.reserveCapacity(request.inserts.count)
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(request.inserts.count)
-        for insert in request.inserts {
-            guard let id = result.permanentIDs[insert.id], !stale.contains(id.entityIndex) else {
+        for (position, insert) in request.inserts.enumerated() {
+            let id = result.insertedIDs[position]
+            guard !stale.contains(id.entityIndex) else {
                 snapshots.append(nil)
                 continue
             }
@@ -257,7 +265,7 @@ extension PersistentStoreCoordinator {
                 inserted.append((id, refreshed))
                 snapshots.append(nil)
             } else {
-                let toOne = insert.toOne.map { $0.map { result.permanentIDs[$0] ?? $0 } }
+                let toOne = insert.toOne.map { $0.map(result.resolve) }
                 let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
                 inserted.append((id, snapshot))
                 snapshots.append(snapshot)

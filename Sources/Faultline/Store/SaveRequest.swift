@@ -89,8 +89,12 @@ public enum SaveConflict: Sendable, Equatable {
 
 /// What a successful save wrote.
 struct SaveResult: Sendable {
-    /// Temporary ID → permanent ID of each inserted object.
+    /// Temporary ID → permanent ID of each inserted object, for references
+    /// between objects inserted together.
     var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The permanent ID of each insert, in the request's order: what the
+    /// inserts themselves use, without hashing.
+    var insertedIDs: [ManagedObjectID] = []
     /// New `Z_OPT` of each updated object (inserted rows start at 1).
     var versions: [ManagedObjectID: Int64] = [:]
     /// Rows re-read after the write, for objects with derived attributes.
@@ -99,4 +103,9 @@ struct SaveResult: Sendable {
     /// order (nil where none was stored): the context commits the same one
     /// instead of building it again.
     var insertedSnapshots: [RowSnapshot?] = []
+
+    /// `id` itself when permanent, else the permanent ID it was given.
+    func resolve(_ id: ManagedObjectID) -> ManagedObjectID {
+        id.isTemporaryID ? (permanentIDs[id] ?? id) : id
+    }
 }
