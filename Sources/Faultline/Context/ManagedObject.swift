@@ -33,7 +33,7 @@ public struct ObjectConstruction {
 /// A stored object: dynamic access by key, typed access from subclasses.
 open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's identity; temporary until its first save.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object belongs to (nil once the context is gone).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
     let entityIndex: Int
@@ -42,20 +42,20 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Objects are confined to their context's queue, so the hot fields skip
     // Swift's dynamic exclusivity checks.
     @exclusivity(unchecked) var isFaultStorage = true
-    var isInsertedStorage = false
-    var isDeletedStorage = false
+    @exclusivity(unchecked) var isInsertedStorage = false
+    @exclusivity(unchecked) var isDeletedStorage = false
     /// Whether the context lists the object among its changed ones.
     @exclusivity(unchecked) var isTrackedAsChanged = false
     @exclusivity(unchecked) var values: [AttributeValue] = []
     /// The committed row: last read or saved.
-    var committed: RowSnapshot?
+    @exclusivity(unchecked) var committed: RowSnapshot?
     @exclusivity(unchecked) var toOne: [ToOneState] = []
     @exclusivity(unchecked) var toMany: [ToManyState?] = []
     @exclusivity(unchecked) var changedAttributes = ChangeMask(count: 0)
     @exclusivity(unchecked) var changedRelationships = ChangeMask(count: 0)
     @exclusivity(unchecked) var changeCount = 0
     /// Faults fetched together with `fetchBatchSize`; firing one loads all.
-    var batch: FaultBatch?
+    @exclusivity(unchecked) var batch: FaultBatch?
 
     /// Objects are created by their context (`insertNewObject`, fetches, faults).
     public required init(_ construction: ObjectConstruction) {
@@ -123,11 +123,12 @@ enum ToOneState {
 /// A to-many relationship's state: loaded members (in order for an ordered
 /// relationship), or changes waiting for the relationship to load.
 final class ToManyState {
-    var members: [ManagedObject]?
-    var memberSet = Set<ObjectIdentifier>()
-    var pendingAdds: [ManagedObject] = []
-    private var pendingAddSet = Set<ObjectIdentifier>()
-    var pendingRemoves = Set<ObjectIdentifier>()
+    // Confined to the owning context's queue, like the objects.
+    @exclusivity(unchecked) var members: [ManagedObject]?
+    @exclusivity(unchecked) var memberSet = Set<ObjectIdentifier>()
+    @exclusivity(unchecked) var pendingAdds: [ManagedObject] = []
+    @exclusivity(unchecked) private var pendingAddSet = Set<ObjectIdentifier>()
+    @exclusivity(unchecked) var pendingRemoves = Set<ObjectIdentifier>()
 
     var isLoaded: Bool { members != nil }
 
