@@ -13,8 +13,17 @@ extension ManagedObjectContext {
 
     /// Inserts a new object of a registered subclass.
     public func insertObject<Object: ManagedObject>(_ type: Object.Type) throws -> Object {
-        guard let index = classes.entityIndex(of: type) else {
-            throw ObjectAccessError.unknownKey(entity: "model", key: String(describing: type))
+        let index: Int
+        // Loops insert one class over and over: remember the last one instead of
+        // taking the registry's lock for every object.
+        if let cached = lastInsertedClass, cached.type == ObjectIdentifier(type) {
+            index = cached.entityIndex
+        } else {
+            guard let found = classes.entityIndex(of: type) else {
+                throw ObjectAccessError.unknownKey(entity: "model", key: String(describing: type))
+            }
+            lastInsertedClass = (ObjectIdentifier(type), found)
+            index = found
         }
         guard let object = insertObject(entityIndex: index) as? Object else {
             throw ObjectAccessError.wrongType(entity: String(describing: type), key: "class", expected: "\(type)")

@@ -179,7 +179,7 @@ extension ManagedObjectContext {
 
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
         for object in saved.discarded { detach(object) }
-        var insertedIDs = Set<ManagedObjectID>()
+        var insertedIDs = Set<ManagedObjectID>(minimumCapacity: saved.inserted.count)
         for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
             let temporary = object.objectID
             let permanent = result.insertedIDs[position]

@@ -58,6 +58,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingDeletes: [ManagedObject] = []
     let inbox = Locked<[ContextDidSave]>([])
     @exclusivity(unchecked) private var mutationCounter = 0
+    /// The class `insertObject(_:)` resolved last, and its entity.
+    @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
     /// The class of each entity, read from the registry once per context (so
     /// register subclasses before creating contexts, as the container says).
