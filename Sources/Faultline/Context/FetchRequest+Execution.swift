@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         } else {
             let rows = try coordinator.fetchRows(fetch)
             objects.reserveCapacity(rows.count)
-            registered.reserveCapacity(registered.count + rows.count)
+            registered.reserveStored(rows.count)
             let materializes = !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty
             for (id, snapshot) in rows {
                 let object = self.object(with: id)

@@ -36,7 +36,7 @@ extension ManagedObjectContext {
         let id = ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
         let object = makeObject(id: id, entityIndex: entityIndex)
         object.values = runtime.defaults
-        object.toOne = Array(repeating: .object(nil), count: runtime.isToMany.count)
+        for index in object.toOne.indices { object.toOne[index] = .object(nil) }
         for index in runtime.isToMany.indices where runtime.isToMany[index] {
             let state = ToManyState()
             state.load([])

@@ -180,15 +180,17 @@ extension ManagedObjectContext {
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
         for object in saved.discarded { detach(object) }
         var insertedIDs = Set<ManagedObjectID>(minimumCapacity: saved.inserted.count)
+        var promoted: [ManagedObjectID] = []
+        promoted.reserveCapacity(saved.inserted.count)
         for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
-            let temporary = object.objectID
             let permanent = result.insertedIDs[position]
-            registered[temporary] = nil
+            promoted.append(object.objectID)
             registered[permanent] = object
             object.objectID = permanent
             object.isInsertedStorage = false
             insertedIDs.insert(permanent)
         }
+        registered.dropTemporary(promoted)
         for (position, object) in (saved.inserted + saved.updated).enumerated() {
             // An insert whose row the cache took as written commits that very snapshot.
             if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],

@@ -44,7 +44,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // dynamic exclusivity checks (≈ 4 % of a per-object insert, measured).
     @exclusivity(unchecked) public internal(set) var counters = ObjectGraphCounters()
 
-    @exclusivity(unchecked) var registered: [ManagedObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var registered = ObjectRegistry()
     /// Objects with unsaved changes (each flagged `isTrackedAsChanged`), in the
     /// order they first changed; entries whose flag was cleared are dropped lazily.
     @exclusivity(unchecked) var changeOrder: [ManagedObject] = []
@@ -142,11 +142,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let type = classByEntity[entityIndex]
         let runtime = coordinator.runtimes[entityIndex]
         let object = type.init(ObjectConstruction(context: self, runtime: runtime, id: id))
-        let relationships = runtime.isToMany.count
-        object.toOne = Array(repeating: .id(nil), count: relationships)
-        object.toMany = runtime.hasToMany ? Array(repeating: nil, count: relationships) : []
+        object.toOne = runtime.unloadedToOne
+        object.toMany = runtime.emptyToMany
         object.changedAttributes = ChangeMask(count: runtime.defaults.count)
-        object.changedRelationships = ChangeMask(count: relationships)
+        object.changedRelationships = ChangeMask(count: runtime.isToMany.count)
         counters.objectsMaterialized += 1
         return object
     }

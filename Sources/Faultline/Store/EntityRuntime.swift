@@ -14,6 +14,11 @@ final class EntityRuntime: Sendable {
     /// Whether any attribute is required, has rules, or a relationship has a
     /// count bound or is required: validation has something to check.
     let hasRules: Bool
+    /// What a new object's relationship slots start as, shared copy-on-write:
+    /// a fault that never fires allocates none, an object that fires copies
+    /// once. Only ever `.id(nil)` and `nil`, so sharing across threads is safe.
+    nonisolated(unsafe) let unloadedToOne: [ToOneState]
+    nonisolated(unsafe) let emptyToMany: [ToManyState?]
 
     init(_ entity: CheckedEntity) {
         self.entity = entity
@@ -24,6 +29,8 @@ final class EntityRuntime: Sendable {
         hasConstraints = !entity.uniquenessConstraints.isEmpty
         hasOrderedToMany = entity.relationships.contains { $0.isToMany && $0.isOrdered }
         hasToMany = entity.relationships.contains(where: \.isToMany)
+        unloadedToOne = Array(repeating: .id(nil), count: entity.relationships.count)
+        emptyToMany = hasToMany ? Array(repeating: nil, count: entity.relationships.count) : []
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
             || entity.relationships.contains { relationship in
                 relationship.isToMany
