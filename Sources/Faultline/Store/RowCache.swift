@@ -92,22 +92,30 @@ public final class RowCache: Sendable {
     public func resetCounters() { state.withLock { $0.counters = Counters() } }
 
     private static func insert(_ id: ManagedObjectID, _ snapshot: RowSnapshot, into state: inout State, capacity: Int) {
+        // With a free slot at hand (no eviction to undo), take it first and
+        // insert with one hash: new rows are the common case after a fetch or save.
+        if !state.free.isEmpty || state.slots.count < capacity {
+            let slot = state.free.popLast() ?? state.slots.count
+            if let existing = state.entries.updateValue((slot, snapshot), forKey: id) {
+                state.entries[id] = (existing.slot, snapshot)
+                state.slots[existing.slot].referenced = true
+                if slot < state.slots.count { state.free.append(slot) }
+                return
+            }
+            if slot < state.slots.count {
+                state.slots[slot] = Slot(id: id, referenced: false)
+            } else {
+                state.slots.append(Slot(id: id, referenced: false))
+            }
+            return
+        }
         if let existing = state.entries[id] {
             state.entries[id] = (existing.slot, snapshot)
             state.slots[existing.slot].referenced = true
             return
         }
-        let slot: Int
-        if let reused = state.free.popLast() {
-            slot = reused
-            state.slots[slot] = Slot(id: id, referenced: false)
-        } else if state.slots.count < capacity {
-            slot = state.slots.count
-            state.slots.append(Slot(id: id, referenced: false))
-        } else {
-            slot = evictOne(from: &state)
-            state.slots[slot] = Slot(id: id, referenced: false)
-        }
+        let slot = evictOne(from: &state)
+        state.slots[slot] = Slot(id: id, referenced: false)
         state.entries[id] = (slot, snapshot)
     }
 
