@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The two commands of the README: `./tasks.sh bench` runs every benchmark suite
 # (release build, JSON under Results/), `./tasks.sh test` runs the tests.
-# Each first installs the system libraries Faultline links when they are missing.
+# `./tasks.sh gate` is CI's regression gate and `./tasks.sh baseline` refreshes
+# its baselines. Each first installs the system libraries Faultline links when
+# they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
