@@ -15,7 +15,7 @@ enum InspectModels {
         guard FileManager.default.fileExists(atPath: path) else { throw InspectError("no model file at '\(path)'") }
         let bundle: ModelBundle
         do {
-            bundle = try ModelFileReader().read(at: URL(fileURLWithPath: path))
+            bundle = try ModelBundle.read(at: URL(fileURLWithPath: path))
         } catch {
             throw InspectError("cannot read model '\(path)': \(error)")
         }

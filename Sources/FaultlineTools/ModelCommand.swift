@@ -9,11 +9,12 @@ public enum ModelCommand {
     public static let usage = """
         usage: faultline-bench model inspect PATH
                faultline-bench model diff OLD NEW
-          inspect  every version of a .xcdatamodeld (the current one marked), .xcdatamodel or
-                   contents file: entities, attributes, relationships, the SQL schema Faultline
-                   creates for it (tables, indexes, triggers) and the reader's warnings
-          diff     what changed from OLD to NEW (each a .xcdatamodel, a contents file, or a
-                   .xcdatamodeld meaning its current version) and whether lightweight
+          inspect  every version of a .xcdatamodeld or compiled .momd (the current one marked),
+                   .xcdatamodel, .mom or contents file: entities, attributes, relationships, the
+                   SQL schema Faultline creates for it (tables, indexes, triggers) and the
+                   reader's warnings
+          diff     what changed from OLD to NEW (each a .xcdatamodel, a .mom, a contents file,
+                   or a .xcdatamodeld/.momd meaning its current version) and whether lightweight
                    migration covers it
         exit status: 0 success, 2 bad usage or unreadable model
         """

@@ -50,7 +50,7 @@ enum PredicateSQLExplainer {
     private static func schema(at path: String) throws(PredicateToolError) -> StoreSchema {
         let bundle: ModelBundle
         do {
-            bundle = try ModelFileReader().read(at: URL(fileURLWithPath: path))
+            bundle = try ModelBundle.read(at: URL(fileURLWithPath: path))
         } catch {
             throw PredicateToolError("cannot read model '\(path)': \(error)")
         }

@@ -118,6 +118,16 @@ struct ModelProfileTests {
         #expect(try store.keys(of: tree.root).count == 3)
     }
 
+    @Test("A compiled .momd is a model file too: its current version opens and compiles")
+    func compiledModel() throws {
+        let momd = try Self.fixture("Karim-ezzedine__CartKit/Sources/CartKitStorageCoreData/Resources/CartStorage.momd")
+        let (model, name) = try ModelProfileStore.readModel(momd, version: nil)
+        #expect(name == "CartStorage")
+        let schema = try StoreSchema(compiling: model.checked())
+        let tree = try KeyPathTree(entity: "CDCart", keyPaths: ["items"], schema: schema)
+        #expect(tree.root.edges.map(\.relationship) == ["items"])
+    }
+
     @Test("Synthetic data of the model's shape: 4 types × 3 recipes × 3 ingredients, read alike by every strategy")
     func syntheticData() throws {
         let (model, schema) = try Self.schema(Self.recipes + "/Recipes.xcdatamodeld")

@@ -25,6 +25,22 @@ struct ModelCommandTests {
         #expect(result.output.contains("warnings: none"))
     }
 
+    @Test("inspect reads a compiled .momd and a .mom: CartKit's version, current, with its entities and schema")
+    func inspectCompiled() throws {
+        let momd = try InspectFixtures.path("Karim-ezzedine__CartKit/Sources/CartKitStorageCoreData/Resources/CartStorage.momd")
+        for path in [momd, momd + "/CartStorage.mom"] {
+            let result = run(["inspect", path])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.hasPrefix("model CartStorage: 1 version\n  CartStorage (current)\n"), "\(result.output)")
+            #expect(result.output.contains("entity CDCart"), "\(result.output)")
+            #expect(result.output.contains("CREATE TABLE ZCDCART"), "\(result.output)")
+        }
+        let source = try InspectFixtures.path("Karim-ezzedine__CartKit/Sources/CartKitStorageCoreData/Resources/CartStorage.xcdatamodeld")
+        let diff = run(["diff", source, momd])
+        #expect(diff.status == 0, "\(diff.output)")
+        #expect(diff.output.contains("no changes"), "\(diff.output)")
+    }
+
     @Test("diff 1.3.0 → 1.5.0 lists the new relationships and tables; lightweight covers it")
     func diffVersions() throws {
         let bundle = try InspectFixtures.path(InspectFixtures.easyLifeModel)

@@ -88,7 +88,7 @@ public final class ModelProfileStore: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ObjectGraphInputError("no model file at '\(path)'")
         }
-        let bundle = try ModelFileReader().read(at: URL(fileURLWithPath: path))
+        let bundle = try ModelBundle.read(at: URL(fileURLWithPath: path))
         guard let chosen = version.map({ bundle.version(named: $0) }) ?? bundle.current else {
             let names = bundle.versions.map(\.name).joined(separator: ", ")
             throw ObjectGraphInputError(version.map { "model '\(path)' has no version '\($0)'; its versions: \(names)" }

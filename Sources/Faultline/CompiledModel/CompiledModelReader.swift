@@ -68,6 +68,33 @@ public enum CompiledModelReader {
         return version
     }
 
+    /// A compiled `.mom` as a one-version bundle, that version current.
+    public static func bundle(fromMOM url: URL) throws(CompiledModelError) -> ModelBundle {
+        var version = try model(fromMOM: url)
+        version.isCurrent = true
+        return ModelBundle(name: version.name, versions: [version])
+    }
+
+    /// Reads every version of a compiled `.momd` bundle (each `*.mom` in it),
+    /// marking the one `VersionInfo.plist` names current (the only one, when
+    /// the bundle holds one version).
+    public static func bundle(fromMOMD url: URL) throws(CompiledModelError) -> ModelBundle {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".mom") }.sorted()
+        } catch {
+            throw CompiledModelError(.unreadable, "cannot list the compiled bundle", file: url.path)
+        }
+        guard !names.isEmpty else { throw CompiledModelError(.unreadable, "the bundle holds no .mom file", file: url.path) }
+        var versions: [ModelBundleVersion] = []
+        for name in names { versions.append(try model(fromMOM: url.appendingPathComponent(name))) }
+        let current = (try? CompiledModelInfo.read(momd: url))?.currentVersionName
+        for index in versions.indices {
+            versions[index].isCurrent = versions.count == 1 || versions[index].name == current
+        }
+        return ModelBundle(name: url.deletingPathExtension().lastPathComponent, versions: versions)
+    }
+
     /// Reads the model Core Data cached in the store at `storeURL`, opened
     /// read-only. The version is named `Z_MODELCACHE`.
     ///
