@@ -8,7 +8,8 @@ extension PersistentStoreCoordinator {
     /// Runs `body` in one IMMEDIATE transaction on the writer and records the
     /// SQLite work it did.
     func runBatch(_ body: (Connection) throws -> BatchOutcome) throws -> BatchOutcome {
-        try withWriter { connection in
+        if let writeRefusal { throw writeRefusal }
+        return try withWriter { connection in
             let before = connection.counters
             var outcome = try connection.transaction(.immediate) { try body(connection) }
             outcome.counters.sql = connection.counters - before

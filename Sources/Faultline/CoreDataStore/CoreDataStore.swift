@@ -34,10 +34,17 @@ public struct CoreDataStoreOptions: Sendable {
     /// When set, the store's `NSStoreModelVersionHashes` must equal them.
     public var coreDataEntityVersionHashes: [String: Data]?
     public var rowCacheCapacity: Int
+    /// A store that records persistent history (`ATRANSACTION`, `ACHANGE`)
+    /// refuses saves and batch requests unless this is set: Faultline writes
+    /// no history rows, so history consumers (CloudKit mirroring, extensions
+    /// merging by history token) would never see its changes. Reads never care.
+    public var writesWithoutPersistentHistory: Bool
 
-    public init(coreDataEntityVersionHashes: [String: Data]? = nil, rowCacheCapacity: Int = 100_000) {
+    public init(coreDataEntityVersionHashes: [String: Data]? = nil, rowCacheCapacity: Int = 100_000,
+                writesWithoutPersistentHistory: Bool = false) {
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
         self.rowCacheCapacity = rowCacheCapacity
+        self.writesWithoutPersistentHistory = writesWithoutPersistentHistory
     }
 }
 
@@ -47,6 +54,8 @@ public struct CoreDataStoreInspection: Sendable {
     public let metadata: StoreMetadata
     /// Core Data functions called by triggers → the triggers calling them.
     public let triggerFunctions: [String: [String]]
+    /// Whether the store has Core Data's persistent-history tables.
+    public let recordsPersistentHistory: Bool
     /// Functions among those Faultline refuses (writes firing them fail).
     public var refusedFunctions: [String] {
         triggerFunctions.keys.filter { !CoreDataTriggerFunctions.implemented.contains($0) }.sorted()
@@ -86,7 +95,8 @@ public enum CoreDataStore {
             coreDataEntityVersionHashes: options.coreDataEntityVersionHashes)
         guard differences.isEmpty else { throw CoreDataStoreError.modelMismatch(path: path, differences: differences) }
         return CoreDataStoreInspection(
-            metadata: metadata, triggerFunctions: try CoreDataTriggerFunctions.calledFunctions(on: connection))
+            metadata: metadata, triggerFunctions: try CoreDataTriggerFunctions.calledFunctions(on: connection),
+            recordsPersistentHistory: tables.contains("ATRANSACTION") && tables.contains("ACHANGE"))
     }
 }
 
@@ -99,9 +109,11 @@ extension PersistentStoreCoordinator {
     ) throws -> PersistentStoreCoordinator {
         let schema = try StoreSchema(compiling: model)
         let inspection = try CoreDataStore.inspect(url: url, model: model, schema: schema, options: options)
+        let refusal = inspection.recordsPersistentHistory && !options.writesWithoutPersistentHistory
+            ? CoreDataStoreError.recordsPersistentHistory(path: url.path) : nil
         return try PersistentStoreCoordinator(
             model: model, schema: schema, coreDataStoreAt: url, rowCacheCapacity: options.rowCacheCapacity,
-            values: CoreDataValueAdapter(model: model, storeURL: url)
+            values: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal
         ) { connection in
             try CoreDataTriggerFunctions.registerRefusals(for: inspection.triggerFunctions, on: connection)
         }

@@ -59,6 +59,9 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// A trigger calls a Core Data SQL function Faultline does not implement;
     /// the write that fired it was refused and rolled back.
     case unsupportedFunction(name: String, triggers: [String])
+    /// The store records persistent history, which Faultline does not write;
+    /// nothing was written (see `CoreDataStoreOptions.writesWithoutPersistentHistory`).
+    case recordsPersistentHistory(path: String)
 
     public var description: String {
         switch self {
@@ -73,6 +76,10 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
         case .unsupportedFunction(let name, let triggers):
             return "write refused: trigger \(triggers.joined(separator: ", ")) calls Core Data's SQL function \(name)(), "
                 + "which Faultline does not implement; the transaction was rolled back and the store is unchanged"
+        case .recordsPersistentHistory(let path):
+            return "write refused: \(path) records persistent history (ATRANSACTION, ACHANGE), which Faultline does not "
+                + "write, so history consumers would miss this change; nothing was written. To write anyway, open it with "
+                + "CoreDataStoreOptions(writesWithoutPersistentHistory: true)"
         }
     }
 }

@@ -14,6 +14,7 @@ extension PersistentStoreCoordinator {
     /// Returns the conflicts instead when any is found; the store is then
     /// unchanged.
     func write(_ request: SaveRequest) throws -> Result<SaveResult, SaveConflictList> {
+        if let writeRefusal { throw writeRefusal }
         let outcome: Result<SaveResult, SaveConflictList>
         do {
             outcome = .success(try withWriter { connection in

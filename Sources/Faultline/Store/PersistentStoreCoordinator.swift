@@ -45,11 +45,15 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
     /// encodes its external-binary-data markers. Nil for Faultline's own stores.
     let coreDataValues: CoreDataValueAdapter?
+    /// Why every write to this store is refused before it starts (a Core Data
+    /// store that records persistent history); nil when writes are allowed.
+    let writeRefusal: (any Error & Sendable)?
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
     public init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000) throws {
         self.model = model
+        writeRefusal = nil
         self.location = location
         let schema = try StoreSchema(compiling: model)
         self.schema = schema
@@ -70,7 +74,9 @@ public final class PersistentStoreCoordinator: Sendable {
     /// own model-hash check and bootstrap), so Z_METADATA is neither checked
     /// nor written; `prepare` runs on the writer before any use.
     init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
-         values: CoreDataValueAdapter?, prepare: (Connection) throws -> Void) throws {
+         values: CoreDataValueAdapter?, writeRefusal: (any Error & Sendable)?,
+         prepare: (Connection) throws -> Void) throws {
+        self.writeRefusal = writeRefusal
         self.model = model
         self.location = .file(url)
         self.schema = schema
@@ -91,6 +97,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// reads use the same connection, so they see the uncommitted stage).
     init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation) throws {
         self.model = model
+        writeRefusal = nil
         self.location = location
         let schema = try StoreSchema(compiling: model)
         self.schema = schema

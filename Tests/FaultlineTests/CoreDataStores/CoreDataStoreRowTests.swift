@@ -15,7 +15,7 @@ struct CoreDataStoreRowTests {
     func everyRowMatches(_ fixture: CoreDataStoreFixture) throws {
         let copy = try StoreCopy(fixture.storePath)
         defer { copy.remove() }
-        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model())
+        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model(), options: fixture.options)
         let model = container.model
         let schema = container.coordinator.schema
         let raw = try copy.connection()
@@ -88,7 +88,7 @@ struct CoreDataStoreRowTests {
         let copy = try StoreCopy(fixture.storePath)
         defer { copy.remove() }
         let before = try copy.connection().rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA")
-        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model())
+        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model(), options: fixture.options)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let root = try #require(container.model.entities.first { !$0.isAbstract })

@@ -22,7 +22,7 @@ struct CoreDataStoreSaveTests {
     func saveStaysValid(_ fixture: CoreDataStoreFixture) throws {
         let copy = try StoreCopy(fixture.storePath)
         defer { copy.remove() }
-        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model())
+        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model(), options: fixture.options)
         let model = container.model
         let schema = container.coordinator.schema
         let context = container.newBackgroundContext()
@@ -117,7 +117,7 @@ struct CoreDataStoreSaveTests {
                     "\(fixture.name): no join row for the new \(object.entity.name) \(object.primaryKey): \(joinRows)")
         }
         // A fresh open (matched again, so still the model's store) reads the new objects.
-        let reopened = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model())
+        let reopened = try PersistentContainer(coreDataStoreAt: copy.url, model: fixture.model(), options: fixture.options)
         let check = reopened.newBackgroundContext()
         try check.performAndWait {
             for object in inserted {

@@ -15,6 +15,8 @@ struct CoreDataStoreFixture: Sendable, CustomTestStringConvertible {
     let model: @Sendable () throws -> ManagedObjectModel
     /// Entity of an existing row the save test deletes (nil: none is safe).
     var deletable: String?
+    /// How the save tests open it.
+    var options = CoreDataStoreOptions()
 
     var testDescription: String { name }
 
@@ -42,8 +44,10 @@ struct CoreDataStoreFixture: Sendable, CustomTestStringConvertible {
                              model: { try modelFile(.easyLife, version: "EasyLife 1.5.0") }, deletable: "TodoItem"),
         CoreDataStoreFixture(name: "CartKit Core Data v1 (code model)", storePath: cartKitStore,
                              model: { CartKitFixtureModels.coreDataV1() }, deletable: nil),
+        // SwiftData records persistent history: the save tests opt in to writing without it.
         CoreDataStoreFixture(name: "CartKit SwiftData v1 (code model)", storePath: swiftDataStore,
-                             model: { CartKitFixtureModels.swiftDataV1() }, deletable: nil),
+                             model: { CartKitFixtureModels.swiftDataV1() }, deletable: nil,
+                             options: CoreDataStoreOptions(writesWithoutPersistentHistory: true)),
     ]
 
     /// A version of a fixture's `.xcdatamodeld`, read with `ModelFileReader`
