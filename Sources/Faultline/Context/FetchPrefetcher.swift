@@ -7,6 +7,20 @@ import Foundation
 /// relationship caches, so touching them, or the relationships, costs no SQL.
 /// Key paths sharing a prefix (`books`, `books.chapters`) share its level.
 extension ManagedObjectContext {
+    /// Throws `FetchError.unknownKeyPath` unless every step of every key path
+    /// is a relationship, starting from `entity`.
+    func checkPrefetchKeyPaths(_ keyPaths: [String], from entity: CheckedEntity) throws {
+        for path in keyPaths {
+            var current = entity
+            for step in path.split(separator: ".").map(String.init) {
+                guard let relationship = current.relationship(named: step) else {
+                    throw FetchError.unknownKeyPath(entity: current.name, keyPath: step)
+                }
+                current = coordinator.model.entities[relationship.destinationEntityIndex]
+            }
+        }
+    }
+
     func prefetch(_ keyPaths: [String], for objects: [ManagedObject], entity: CheckedEntity) throws {
         let paths = keyPaths.map { $0.split(separator: ".").map(String.init) }.filter { !$0.isEmpty }
         try prefetch(paths, sources: objects, entityName: entity.name)

@@ -12,6 +12,8 @@ extension ManagedObjectContext {
         let (fetch, entity, _) = try storeFetch(request)
         var objects: [ManagedObject] = []
         if request.fetchBatchSize > 0 {
+            // Checked now: with batches the prefetch runs later, when a fault fires.
+            try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
             let ids = try coordinator.fetchIDs(fetch)
             objects.reserveCapacity(ids.count)
             var batch: [ManagedObject] = []
@@ -21,11 +23,11 @@ extension ManagedObjectContext {
                 objects.append(object)
                 if object.isFaultStorage { batch.append(object) }
                 if batch.count == request.fetchBatchSize {
-                    attach(batch)
+                    attach(batch, prefetching: request.relationshipKeyPathsForPrefetching)
                     batch = []
                 }
             }
-            attach(batch)
+            attach(batch, prefetching: request.relationshipKeyPathsForPrefetching)
         } else {
             let rows = try coordinator.fetchRows(fetch)
             objects.reserveCapacity(rows.count)
@@ -76,9 +78,9 @@ extension ManagedObjectContext {
         return try coordinator.count(fetch)
     }
 
-    private func attach(_ batch: [ManagedObject]) {
+    private func attach(_ batch: [ManagedObject], prefetching keyPaths: [String]) {
         guard !batch.isEmpty else { return }
-        let group = FaultBatch(batch)
+        let group = FaultBatch(batch, prefetching: keyPaths)
         for object in batch { object.batch = group }
     }
 

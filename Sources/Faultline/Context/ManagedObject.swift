@@ -180,5 +180,11 @@ final class ToManyState {
 /// Faults fetched in one batch: firing any loads all that are still faults.
 final class FaultBatch {
     var objects: [ManagedObject]
-    init(_ objects: [ManagedObject]) { self.objects = objects }
+    /// The fetch's `relationshipKeyPathsForPrefetching`: prefetched for the
+    /// whole batch when it fires, as Core Data does batch by batch.
+    let prefetchKeyPaths: [String]
+    init(_ objects: [ManagedObject], prefetching keyPaths: [String] = []) {
+        self.objects = objects
+        prefetchKeyPaths = keyPaths
+    }
 }

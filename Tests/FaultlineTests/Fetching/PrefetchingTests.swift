@@ -137,6 +137,33 @@ struct PrefetchingTests {
         }
     }
 
+    @Test("With fetchBatchSize, each batch prefetches when it fires: 200 authors in batches of 50 take 1 + 4 × 2 statements")
+    func batched() throws {
+        let (container, url) = try populated(authors: 200, books: 5, chapters: 0)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            container.coordinator.resetCounters()
+            var request = FetchRequest(entityName: "Author")
+            request.fetchBatchSize = 50
+            request.relationshipKeyPathsForPrefetching = ["books"]
+            let authors = try context.fetch(request)
+            #expect(statements(container) == 1)
+            var titles = 0
+            for author in authors {
+                _ = author.value(forKey: "name")
+                titles += (author.value(forKey: "books") as? [ManagedObject] ?? []).filter { $0.value(forKey: "title") != nil }.count
+            }
+            #expect(titles == 1_000)
+            #expect(statements(container) == 1 + 4 * 2)
+            #expect(context.counters.relationshipFaultsFired == 0)
+            var unknown = FetchRequest(entityName: "Author")
+            unknown.fetchBatchSize = 50
+            unknown.relationshipKeyPathsForPrefetching = ["books.pages"]
+            #expect(throws: FetchError.unknownKeyPath(entity: "Book", keyPath: "pages")) { try context.fetch(unknown) }
+        }
+    }
+
     @Test("An unknown prefetch key path is a typed error")
     func unknownKeyPath() throws {
         let (container, url) = try populated(authors: 2, books: 1, chapters: 0)
