@@ -80,7 +80,8 @@ extension PredicateSQLBuilder {
         return "\(StoreFunctions.matches)(" + operand(left) + ", " + operand(right) + ", \(options.rawValue))"
     }
 
-    /// CONTAINS, BEGINSWITH and ENDSWITH between two expressions.
+    /// CONTAINS, BEGINSWITH, ENDSWITH and LIKE where the pattern is not a
+    /// constant (a LIKE pattern read from a column turns into GLOB at run time).
     private static func general(_ operation: PredicateOperator, _ text: SQLFragment, _ part: SQLFragment) throws -> SQLFragment {
         switch operation {
         case .contains:
@@ -89,6 +90,8 @@ extension PredicateSQLBuilder {
             return "substr(" + text + ", 1, length(" + part + ")) = " + part
         case .endsWith:
             return "(" + text + " IS NOT NULL AND (" + part + " = '' OR substr(" + text + ", -length(" + part + ")) = " + part + "))"
+        case .like:
+            return text + " GLOB \(StoreFunctions.likeGlob)(" + part + ")"
         default:
             throw FetchError.unsupportedPredicate("\(operation.rawValue) with a key path as its pattern")
         }

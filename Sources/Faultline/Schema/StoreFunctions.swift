@@ -21,6 +21,9 @@ public enum StoreFunctions {
     /// against an ICU regular expression; `options` is the raw value of the
     /// comparison's [c]/[d] options. 1, 0, or NULL for nil text or a bad pattern.
     public static let matches = "FAULTLINE_MATCHES"
+    /// `FAULTLINE_LIKE_GLOB(pattern)`: a LIKE pattern read from a column, as the
+    /// GLOB pattern it means (`*` and `?` as they are, `[` literal).
+    public static let likeGlob = "FAULTLINE_LIKE_GLOB"
 
     /// Registers every function on `connection`.
     public static func register(on connection: Connection) throws {
@@ -43,6 +46,9 @@ public enum StoreFunctions {
             guard let text = arguments.string(at: 0), let pattern = arguments.string(at: 1) else { return .null }
             let options = PredicateComparisonOptions(rawValue: UInt8(truncatingIfNeeded: arguments.int64(at: 2)))
             return RegularExpressionCache.shared.matches(text, pattern, options).map { .integer($0 ? 1 : 0) } ?? .null
+        }
+        try connection.createFunction(likeGlob, argumentCount: 1) { arguments in
+            arguments.string(at: 0).map { .text(PredicateSQLBuilder.glob(like: $0)) } ?? .null
         }
         // Seconds since 2001-01-01 UTC, Core Data's date encoding.
         try connection.createFunction(now, argumentCount: 0, deterministic: false) { _ in
