@@ -104,8 +104,8 @@ extension ManagedObjectContext {
             object.isFaultStorage = true
             object.values = []
             object.committed = nil
-            for index in object.toOne.indices { object.toOne[index] = .id(nil) }
-            for index in object.toMany.indices { object.toMany[index] = nil }
+            object.toOne = object.runtime.unloadedToOne
+            object.toMany = object.runtime.emptyToMany
             object.changedAttributes.clearAll()
             object.changedRelationships.clearAll()
             object.changeCount = 0

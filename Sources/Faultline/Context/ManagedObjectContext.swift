@@ -247,7 +247,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.values = snapshot.values
         object.committed = snapshot
         for index in object.toOne.indices where index < snapshot.toOne.count {
-            object.toOne[index] = .id(snapshot.toOne[index])
+            // Writing only what differs keeps the entity's shared empty slots
+            // shared (no copy) for an object whose to-ones are all nil.
+            let id = snapshot.toOne[index]
+            if case .id(let current) = object.toOne[index], current == id { continue }
+            object.toOne[index] = .id(id)
         }
         object.isFaultStorage = false
         object.awakeFromFetch()
