@@ -141,7 +141,7 @@ extension PersistentStoreCoordinator {
             }
         }
 
-        let saved = request.inserts.map { resolve($0.id) } + request.updates.map(\.id)
+        let saved = result.insertedIDs + request.updates.map(\.id)
         let derived = saved.filter { !plans[$0.entityIndex].derivedAttributes.isEmpty }
         if !derived.isEmpty {
             for (id, snapshot) in try rereadRows(derived, on: connection) { result.refreshed[id] = snapshot }
