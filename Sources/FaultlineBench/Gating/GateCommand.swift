@@ -78,8 +78,8 @@ public enum GateCommand {
                   + "gate reports of the same profile (their sizes differ)\n")
             return 2
         }
-        guard Set(baseline.benchmarks.map(\.id)).contains(where: { id in current.benchmarks.contains { $0.id == id } })
-        else {
+        let currentIDs = Set(current.benchmarks.map(\.id))
+        guard baseline.benchmarks.contains(where: { currentIDs.contains($0.id) }) else {
             write("error: \(files[0]) and \(files[1]) have no benchmark in common: nothing to gate\n")
             return 2
         }
