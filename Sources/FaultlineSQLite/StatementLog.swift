@@ -7,25 +7,20 @@ import Synchronization
 /// Process-wide because a workload's statements run on whichever connection
 /// the coordinator picks. Off, it costs one atomic load per execution.
 public enum StatementLog {
+    /// Also what keeps recordings one at a time: a second one would see the
+    /// first one's statements.
     private static let recording = Atomic<Bool>(false)
     private static let texts = Mutex<(seen: Set<String>, ordered: [String])>((seen: [], ordered: []))
-    /// One recording at a time: a second one would see the first one's statements.
-    private static let owner = Mutex<Bool>(false)
 
     static var isRecording: Bool { recording.load(ordering: .relaxed) }
 
     /// Runs `body` and returns the distinct statements it executed, in the order
     /// each first ran.
     public static func record<Result>(_ body: () throws -> Result) throws -> (result: Result, statements: [String]) {
-        guard owner.withLock({ busy in
-            if busy { return false }
-            busy = true
-            return true
-        }) else { throw StatementLogError.alreadyRecording }
-        defer { owner.withLock { $0 = false } }
-        texts.withLock { $0 = (seen: [], ordered: []) }
-        recording.store(true, ordering: .sequentiallyConsistent)
+        guard recording.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        else { throw StatementLogError.alreadyRecording }
         defer { recording.store(false, ordering: .sequentiallyConsistent) }
+        texts.withLock { $0 = (seen: [], ordered: []) }
         let result = try body()
         return (result, texts.withLock { $0.ordered })
     }
