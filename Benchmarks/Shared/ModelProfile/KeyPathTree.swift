@@ -8,9 +8,10 @@ public struct KeyPathTree: Sendable {
     public struct Node: Sendable {
         public let entity: String
         public let mapping: EntityMapping
-        /// Attributes (and composites) read from every object reached, by name.
+        /// The stored attributes read by name from every object reached
+        /// (composite elements come with the row but are not read by name).
         public let attributeNames: [String]
-        /// Their columns, in the same order.
+        /// Every stored column of the row: what the raw reference reads.
         public let columns: [String]
         public let edges: [Edge]
     }
@@ -52,7 +53,7 @@ public struct KeyPathTree: Sendable {
         var columns: [String] = []
         for attribute in entity.attributes {
             guard let column = mapping.column(forAttributeAt: attribute.index) else { continue }
-            names.append(attribute.name)
+            if attribute.compositeIndex == nil { names.append(attribute.name) }
             columns.append(column)
         }
         var firstSteps: [String] = []
@@ -79,7 +80,7 @@ public struct KeyPathTree: Sendable {
                 destination: try node(destination, paths: (rests[step] ?? []).filter { !$0.isEmpty },
                                       schema: schema, trail: "\(trail).\(step)")))
         }
-        return Node(entity: name, mapping: mapping, attributeNames: names.filter { !$0.contains(".") },
+        return Node(entity: name, mapping: mapping, attributeNames: names,
                     columns: columns, edges: edges)
     }
 }
