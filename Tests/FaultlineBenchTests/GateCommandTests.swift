@@ -13,9 +13,7 @@ struct GateCommandTests {
     }
 
     private func write(_ run: GateFixtures.Run, _ folder: TemporaryFolder, _ name: String) throws -> String {
-        let path = folder.path(name)
-        try ReportFile.write(GateFixtures.report(run), to: path)
-        return path
+        try write(GateFixtures.report(run), folder, name)
     }
 
     private func write(text: String, _ folder: TemporaryFolder, _ name: String) throws -> String {
@@ -118,14 +116,7 @@ struct GateCommandTests {
 /// What the CI job relies on: a profile mismatch or disjoint reports are bad
 /// input, never a vacuous pass; `--advisory time` prints time regressions
 /// without failing while counters and plans still fail.
-@Suite("Gate command in CI")
-struct GateCommandCITests {
-    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
-        var output = ""
-        let status = GateCommand.run(arguments) { output += $0 }
-        return (status, output)
-    }
-
+extension GateCommandTests {
     private func write(_ report: Report, _ folder: TemporaryFolder, _ name: String) throws -> String {
         let path = folder.path(name)
         try ReportFile.write(report, to: path)
