@@ -51,4 +51,14 @@ enum InspectFixtures {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A writable copy of the fixture store at `relative`, in its own temporary
+    /// folder (the shared fixtures are read-only).
+    static func writableCopy(_ relative: String) throws -> (directory: URL, path: String) {
+        let directory = try temporaryDirectory()
+        let copy = directory.appendingPathComponent(URL(fileURLWithPath: relative).lastPathComponent).path
+        try FileManager.default.copyItem(atPath: try path(relative), toPath: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy)
+        return (directory, copy)
+    }
 }

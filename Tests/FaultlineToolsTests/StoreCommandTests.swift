@@ -98,14 +98,10 @@ struct StoreCommandTests {
 
     @Test("Without --model: a store without Z_MODELCACHE says it has none")
     func noModelCache() throws {
-        let directory = try InspectFixtures.temporaryDirectory()
+        let (directory, copy) = try InspectFixtures.writableCopy("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let copy = directory.appendingPathComponent("Recipes.sqlite")
-        try FileManager.default.copyItem(atPath: try InspectFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite"),
-                                         toPath: copy.path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
-        try Connection(.file(copy.path)).execute("DROP TABLE Z_MODELCACHE")
-        let result = run(["inspect", copy.path])
+        try Connection(.file(copy)).execute("DROP TABLE Z_MODELCACHE")
+        let result = run(["inspect", copy])
         #expect(result.status == 0)
         #expect(result.output.contains("model: not matched: no --model given, and the store has no Z_MODELCACHE"), "\(result.output)")
         #expect(result.output.contains("4 Recipe"))
@@ -113,14 +109,10 @@ struct StoreCommandTests {
 
     @Test("Without --model: an unreadable model cache is reported, not fatal")
     func corruptModelCache() throws {
-        let directory = try InspectFixtures.temporaryDirectory()
+        let (directory, copy) = try InspectFixtures.writableCopy("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let copy = directory.appendingPathComponent("Recipes.sqlite")
-        try FileManager.default.copyItem(atPath: try InspectFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite"),
-                                         toPath: copy.path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
-        try Connection(.file(copy.path)).execute("UPDATE Z_MODELCACHE SET Z_CONTENT = ?", [.blob(Data([1, 2, 3]))])
-        let result = run(["inspect", copy.path])
+        try Connection(.file(copy)).execute("UPDATE Z_MODELCACHE SET Z_CONTENT = ?", [.blob(Data([1, 2, 3]))])
+        let result = run(["inspect", copy])
         #expect(result.status == 0)
         #expect(result.output.contains("model cache (Z_MODELCACHE): unreadable: the model cache is not a valid deflate stream"), "\(result.output)")
     }
