@@ -27,10 +27,26 @@ public final class Connection {
         /// How long a statement waits for another connection's lock, in milliseconds.
         public var busyTimeoutMilliseconds: Int32 = 5_000
         public var readOnly = false
+        /// Reads the file exactly as it is, without a `-wal` or `-shm` and
+        /// without locks (SQLite's `immutable=1`), so opening creates no file
+        /// beside it. Implies read-only; only sound while nothing writes to it.
+        public var immutable = false
         public var foreignKeys = true
         /// Statements held by `statementCache`.
         public var statementCacheCapacity = 64
         public init() {}
+
+        /// Read-only, and opening creates no file beside `path`. A read-only
+        /// SQLite connection still creates a WAL database's `-wal` and `-shm`
+        /// and leaves them behind; without a `-wal` there is nothing beyond
+        /// the main file to read and no connection has it open, so the file
+        /// is then read as it is (`immutable`).
+        public static func inspecting(_ path: String) -> Configuration {
+            var configuration = Configuration()
+            configuration.readOnly = true
+            configuration.immutable = !FileManager.default.fileExists(atPath: path + "-wal")
+            return configuration
+        }
     }
 
     let handle: OpaquePointer
@@ -46,10 +62,16 @@ public final class Connection {
         let path: String
         switch location {
         case .inMemory: path = ":memory:"
+        case .file(let file) where configuration.immutable:
+            // SQLite decodes %HH in URI paths; '?' and '#' in a name must not end the path.
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            path = "file:\(file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file)?immutable=1"
         case .file(let file): path = file
         }
+        let readOnly = configuration.readOnly || configuration.immutable
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        flags |= configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
@@ -64,7 +86,7 @@ public final class Connection {
         sqlite3_busy_timeout(db, configuration.busyTimeoutMilliseconds)
         do {
             if configuration.foreignKeys { try execute("PRAGMA foreign_keys = ON") }
-            if case .file = location, !configuration.readOnly {
+            if case .file = location, !readOnly {
                 // Reading a page also proves this is a database at all: a foreign
                 // file fails here with SQLITE_NOTADB instead of at first use.
                 try execute("PRAGMA journal_mode = WAL")

@@ -30,10 +30,8 @@ struct StoreContents {
     /// Opens `path` read-only; throws when it is missing, not SQLite, or not Core Data's.
     init(path: String) throws(InspectError) {
         guard FileManager.default.fileExists(atPath: path) else { throw InspectError("no store at '\(path)'") }
-        var configuration = Connection.Configuration()
-        configuration.readOnly = true
         do {
-            connection = try Connection(.file(path), configuration: configuration)
+            connection = try Connection(.file(path), configuration: .inspecting(path))
             objects = try connection.rows(
                 "SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY type DESC, name"
             ).compactMap { row in

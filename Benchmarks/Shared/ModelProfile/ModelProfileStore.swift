@@ -53,9 +53,7 @@ public final class ModelProfileStore: @unchecked Sendable {
     /// The primary keys of `node`'s entity, ascending: what the workload's
     /// touched indexes refer to.
     public func keys(of node: KeyPathTree.Node) throws -> [Int64] {
-        var configuration = Connection.Configuration()
-        configuration.readOnly = true
-        let connection = try Connection(.file(url.path), configuration: configuration)
+        let connection = try Connection(.file(url.path), configuration: .inspecting(url.path))
         let sql = "SELECT Z_PK FROM \(node.mapping.table)\(RawModelReader.entityFilter(node.mapping, "WHERE")) ORDER BY Z_PK"
         return try connection.rows(sql).compactMap { row in
             if case .integer(let key)? = row.first { return key }

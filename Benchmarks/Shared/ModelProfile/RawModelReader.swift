@@ -26,9 +26,7 @@ public final class RawModelReader {
     /// `keys`: the entity's primary keys in ascending order (the order the
     /// workload's touched indexes refer to).
     public init(storePath: String, workload: ModelWorkload, keys: [Int64]) throws {
-        var configuration = Connection.Configuration()
-        configuration.readOnly = true
-        let connection = try Connection(.file(storePath), configuration: configuration)
+        let connection = try Connection(.file(storePath), configuration: .inspecting(storePath))
         try StoreFunctions.register(on: connection)
         let node = workload.tree.root
         var sql = ["SELECT \(Self.selectList(node)) FROM \(node.mapping.table)\(Self.entityFilter(node.mapping, "WHERE"))"]

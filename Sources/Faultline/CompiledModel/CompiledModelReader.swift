@@ -107,9 +107,7 @@ public enum CompiledModelReader {
         }
         let blob: Data
         do {
-            var configuration = Connection.Configuration()
-            configuration.readOnly = true
-            let connection = try Connection(.file(path), configuration: configuration)
+            let connection = try Connection(.file(path), configuration: .inspecting(path))
             let table = try connection.scalar("SELECT name FROM sqlite_master WHERE type = 'table' AND upper(name) = ?", [.text("Z_MODELCACHE")])
             guard case .text(let name)? = table else {
                 throw CompiledModelError(.noModelCache, "the store has no Z_MODELCACHE table", file: path)

@@ -76,9 +76,7 @@ public enum CoreDataStore {
     ) throws -> CoreDataStoreInspection {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw CoreDataStoreError.missingStore(path: path) }
-        var configuration = Connection.Configuration()
-        configuration.readOnly = true
-        let connection = try Connection(.file(path), configuration: configuration)
+        let connection = try Connection(.file(path), configuration: .inspecting(path))
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
             if case .text(let name)? = row.first { return name.uppercased() }
             return nil
