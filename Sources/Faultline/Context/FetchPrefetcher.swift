@@ -70,6 +70,7 @@ extension ManagedObjectContext {
         var byOwner: [Int64: [ManagedObject]] = [:]
         var destinations: [ManagedObject] = []
         destinations.reserveCapacity(rows.count)
+        registered.reserveStored(rows.count)
         for row in rows {
             let member = object(with: row.id)
             if member.isFaultStorage { materialize(member, from: row.snapshot) }

@@ -116,10 +116,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`: the registered one, or a new fault (no SQL).
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        if let object = registered[id] { return object }
-        let object = makeObject(id: id, entityIndex: id.entityIndex)
-        registered[id] = object
-        return object
+        registered.object(for: id) { makeObject(id: id, entityIndex: id.entityIndex) }
     }
 
     /// The object for `id`, materialised; throws when no such row exists.

@@ -27,13 +27,27 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
             : "x-faultline://\(storeIdentifier)/\(entityNumber)/p\(primaryKey)"
     }
 
-    /// One word into the hasher instead of three: IDs are hashed on every
-    /// registry, row-cache and change-set operation, several times per object
-    /// fetched or saved. Equality still compares every field.
-    public func hash(into hasher: inout Hasher) {
-        let mixed = UInt64(bitPattern: primaryKey) ^ (UInt64(truncatingIfNeeded: entityIndex) << 44)
+    /// The fields folded into one word. Equality still compares every field.
+    @inline(__always)
+    private var hashWord: UInt64 {
+        UInt64(bitPattern: primaryKey) ^ (UInt64(truncatingIfNeeded: entityIndex) << 44)
             ^ (UInt64(storeIdentifier) << 54)
-        hasher.combine(mixed)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(hashWord) }
+
+    /// What `Dictionary` and `Set` call for a key. IDs are hashed on every
+    /// registry, row-cache and change-set operation, several times per object
+    /// fetched or saved, and `Hasher`'s SipHash costs ~100 instructions per
+    /// word; splitmix64's finaliser over the word and the table's seed spreads
+    /// sequential keys as evenly in ~10. Keys are the store's own row numbers,
+    /// not attacker-chosen strings, so SipHash's flooding resistance buys nothing here.
+    @inline(__always)
+    public func _rawHashValue(seed: Int) -> Int {
+        var word = hashWord ^ UInt64(bitPattern: Int64(seed))
+        word = (word ^ (word >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        word = (word ^ (word >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: word ^ (word >> 31))
     }
 
     private static let nextTemporaryKey = Atomic<Int64>(0)

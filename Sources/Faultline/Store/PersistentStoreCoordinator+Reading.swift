@@ -29,13 +29,13 @@ extension PersistentStoreCoordinator {
     func decodeRow(_ statement: Statement, plan: EntityStorePlan) -> (ManagedObjectID, RowSnapshot)? {
         let entityIndex = statement.int(at: 0) - 1
         guard entityIndex >= 0, entityIndex < plan.layouts.count, let layout = plan.layouts[entityIndex] else { return nil }
-        var values = [AttributeValue](repeating: .null, count: layout.attributeCount)
+        var values = [AttributeValue](filledWith: .null, count: layout.attributeCount)
         for attribute in layout.attributes {
             values[attribute.index] = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
         }
         if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
         // No allocation for an entity without to-one keys.
-        var toOne = layout.toOnes.isEmpty ? [] : [ManagedObjectID?](repeating: nil, count: layout.relationshipCount)
+        var toOne = layout.toOnes.isEmpty ? [] : [ManagedObjectID?](filledWith: nil, count: layout.relationshipCount)
         for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
             var destination = relationship.destination
             if relationship.entityPosition >= 0, !statement.isNull(at: relationship.entityPosition) {
