@@ -35,7 +35,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's identity; temporary until its first save.
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object belongs to (nil once the context is gone).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
     let entityIndex: Int
     let runtime: EntityRuntime
 
@@ -125,24 +125,36 @@ enum ToOneState {
 final class ToManyState {
     // Confined to the owning context's queue, like the objects.
     @exclusivity(unchecked) var members: [ManagedObject]?
-    @exclusivity(unchecked) var memberSet = Set<ObjectIdentifier>()
+    /// `members` as identities, built on the first membership question: a
+    /// prefetch loads thousands of to-manys that are only ever iterated.
+    @exclusivity(unchecked) private var memberSetStorage: Set<ObjectIdentifier>?
     @exclusivity(unchecked) var pendingAdds: [ManagedObject] = []
     @exclusivity(unchecked) private var pendingAddSet = Set<ObjectIdentifier>()
     @exclusivity(unchecked) var pendingRemoves = Set<ObjectIdentifier>()
 
     var isLoaded: Bool { members != nil }
 
-    func contains(_ object: ManagedObject) -> Bool { memberSet.contains(ObjectIdentifier(object)) }
+    func contains(_ object: ManagedObject) -> Bool { withMemberSet { $0.contains(ObjectIdentifier(object)) } }
 
     /// Whether `object` waits to be added when the relationship loads.
     func isPendingAdd(_ object: ManagedObject) -> Bool { pendingAddSet.contains(ObjectIdentifier(object)) }
 
+    private func withMemberSet<Result>(_ body: (inout Set<ObjectIdentifier>) -> Result) -> Result {
+        var set = memberSetStorage ?? Set((members ?? []).map(ObjectIdentifier.init))
+        memberSetStorage = nil  // `set` is then the only reference: mutated in place
+        defer { memberSetStorage = set }
+        return body(&set)
+    }
+
     func load(_ stored: [ManagedObject]) {
-        var list = stored.filter { !pendingRemoves.contains(ObjectIdentifier($0)) }
-        var set = Set(list.map(ObjectIdentifier.init))
-        for object in pendingAdds where set.insert(ObjectIdentifier(object)).inserted { list.append(object) }
+        var list = pendingRemoves.isEmpty ? stored : stored.filter { !pendingRemoves.contains(ObjectIdentifier($0)) }
+        memberSetStorage = nil
+        if !pendingAdds.isEmpty {
+            var set = Set(list.map(ObjectIdentifier.init))
+            for object in pendingAdds where set.insert(ObjectIdentifier(object)).inserted { list.append(object) }
+            memberSetStorage = set
+        }
         members = list
-        memberSet = set
         pendingAdds = []
         pendingAddSet = []
         pendingRemoves = []
@@ -157,7 +169,7 @@ final class ToManyState {
             if pendingAddSet.insert(key).inserted { pendingAdds.append(object) }
             return true
         }
-        guard memberSet.insert(key).inserted else { return false }
+        guard withMemberSet({ $0.insert(key).inserted }) else { return false }
         members?.append(object)
         return true
     }
@@ -171,7 +183,7 @@ final class ToManyState {
             pendingRemoves.insert(key)
             return true
         }
-        guard memberSet.remove(key) != nil else { return false }
+        guard withMemberSet({ $0.remove(key) != nil }) else { return false }
         members?.removeAll { $0 === object }
         return true
     }

@@ -55,7 +55,7 @@ extension PersistentStoreCoordinator {
             }
             return rows
         }
-        rowCache.store(rows.map { ($0.id, $0.snapshot) })
+        rowCache.store(rows.lazy.map { ($0.id, $0.snapshot) })
         return rows
     }
 }

@@ -54,7 +54,8 @@ public final class RowCache: Sendable {
     }
 
     /// Stores (or replaces) snapshots.
-    public func store(_ snapshots: [(ManagedObjectID, RowSnapshot)]) {
+    public func store<Snapshots: Collection>(_ snapshots: Snapshots)
+    where Snapshots.Element == (ManagedObjectID, RowSnapshot) {
         state.withLock { state in
             // Grow once for the whole batch rather than rehashing as it fills.
             let wanted = min(capacity, state.entries.count + snapshots.count)
