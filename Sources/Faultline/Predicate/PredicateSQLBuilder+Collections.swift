@@ -3,8 +3,94 @@ import FaultlineSQLite
 
 /// To-many key paths: EXISTS for ANY/ALL/NONE and membership, correlated
 /// subqueries for aggregates, SUBQUERY as a filter on either.
+///
+/// A key path crossing several to-manys (`books.chapters`) is the evaluator's
+/// flattened collection: one row per path reaching an element, so the FROM
+/// list holds one item per to-many crossed, each correlated to the one before
+/// (`@count` counts chapters over all books; ANY holds when some chapter of
+/// some book matches).
 extension PredicateSQLBuilder {
-    /// The FROM list and correlation of a to-many's destinations, in a new scope.
+    /// The rows of a flattened collection: one FROM item per to-many crossed
+    /// (with the to-one joins its scope gathers), their correlations, and the
+    /// element each row stands for.
+    struct FlatCollection {
+        var levels: [(from: String, scope: PredicateSQLScope)] = []
+        var condition = SQLFragment("")
+        var element = PredicateSQLTerm.constant(.null)
+        /// The keys followed inside the last level, to the element.
+        var lastRest: [String]?
+
+        /// Read after every operand is compiled: compiling adds to-one joins.
+        var fromSQL: String { levels.map { $0.from + $0.scope.joinsSQL }.joined(separator: ", ") }
+
+        mutating func add(_ level: (scope: PredicateSQLScope, from: String, where: SQLFragment)) {
+            condition = levels.isEmpty ? level.where : condition + " AND " + level.where
+            levels.append((level.from, level.scope))
+        }
+    }
+
+    /// Opens `collection`, then `tail` from each of its elements, crossing as
+    /// many to-manys as the key paths do. A SUBQUERY filters the elements its
+    /// collection reaches (past further relationships too) before `tail`.
+    func flatten(_ collection: PredicateSQLCollection, tail: [String]) throws -> FlatCollection {
+        var flat = FlatCollection()
+        guard let subquery = collection.subquery, !collection.rest.isEmpty else {
+            try open(collection, keys: collection.rest + tail, into: &flat)
+            return flat
+        }
+        var unfiltered = collection
+        unfiltered.subquery = nil
+        try open(unfiltered, keys: collection.rest, into: &flat)
+        guard let last = flat.levels.last?.scope, let lastRest = flat.lastRest else {
+            throw FetchError.unsupportedPredicate("SUBQUERY over an empty key path")
+        }
+        let (alias, entityIndex) = try joinedObject(lastRest[...], in: last)
+        let saved = variables[subquery.variable]
+        variables[subquery.variable] = (last, alias, entityIndex)
+        defer { variables[subquery.variable] = saved }
+        flat.condition = flat.condition + " AND " + (try compile(subquery.predicate))
+        flat.element = try resolve(tail[...], scope: last, alias: alias, entityIndex: entityIndex)
+        while case .collection(let nested) = flat.element {
+            try open(nested, keys: nested.rest, into: &flat)
+        }
+        return flat
+    }
+
+    /// Adds `collection`'s level and those `keys` cross after it to `flat`,
+    /// leaving the element they reach.
+    private func open(_ collection: PredicateSQLCollection, keys: [String], into flat: inout FlatCollection) throws {
+        var current = collection
+        current.rest = keys
+        while true {
+            let level = try open(current)
+            flat.add(level)
+            flat.lastRest = current.rest
+            flat.element = try resolve(current.rest[...], scope: level.scope, alias: level.scope.alias,
+                                       entityIndex: level.scope.entityIndex)
+            guard case .collection(let nested) = flat.element else { return }
+            current = nested
+        }
+    }
+
+    /// The alias of the object `keys` reach from `scope`'s own alias through
+    /// to-one relationships only, each joined; a SUBQUERY's variable binds to it.
+    private func joinedObject(_ keys: ArraySlice<String>, in scope: PredicateSQLScope) throws -> (String, Int) {
+        var alias = scope.alias, entityIndex = scope.entityIndex
+        for key in keys {
+            let entity = model.entities[entityIndex]
+            guard case .relationship(let index)? = entity.propertyByName[key], !entity.relationships[index].isToMany,
+                  case .foreignKey(let column, _) = schema.entities[entityIndex].relationships[index] else {
+                throw FetchError.unsupportedPredicate("SUBQUERY over \(entity.name).\(key), which is not a relationship to objects")
+            }
+            let destination = entity.relationships[index].destinationEntityIndex
+            (alias, entityIndex) = scope.joined(from: alias, column: column, destination: destination,
+                                                table: schema.entities[destination].table, newAlias: newAlias)
+        }
+        return (alias, entityIndex)
+    }
+
+    /// The FROM item and correlation of a to-many's destinations, in a new
+    /// scope; with a SUBQUERY's filter when it applies to those destinations.
     func open(_ collection: PredicateSQLCollection) throws -> (scope: PredicateSQLScope, from: String, where: SQLFragment) {
         let relationship = collection.relationship
         let destination = relationship.destinationEntityIndex
@@ -33,18 +119,11 @@ extension PredicateSQLBuilder {
         return (scope, from, condition)
     }
 
-    /// `EXISTS (SELECT 1 FROM … WHERE <correlation> AND body(element))`, nested
-    /// once per to-many the key path crosses.
+    /// `EXISTS (SELECT 1 FROM … WHERE <correlations> AND body(element))`.
     func exists(_ collection: PredicateSQLCollection, _ body: (PredicateSQLTerm) throws -> SQLFragment) throws -> SQLFragment {
-        let (scope, from, condition) = try open(collection)
-        let element = try resolve(collection.rest[...], scope: scope, alias: scope.alias, entityIndex: scope.entityIndex)
-        let inner: SQLFragment
-        if case .collection(let nested) = element {
-            inner = try exists(nested, body)
-        } else {
-            inner = try body(element)
-        }
-        return "EXISTS (SELECT 1 FROM \(from)\(scope.joinsSQL) WHERE " + condition + " AND " + inner + ")"
+        let flat = try flatten(collection, tail: [])
+        let inner = try body(flat.element)
+        return "EXISTS (SELECT 1 FROM \(flat.fromSQL) WHERE " + flat.condition + " AND " + inner + ")"
     }
 
     /// `(SELECT COUNT(*) | COALESCE(SUM(x), 0) | AVG(x) | MIN(x) | MAX(x) FROM … WHERE …)`.
@@ -52,37 +131,30 @@ extension PredicateSQLBuilder {
         guard case .collection(let collection) = operand else {
             throw FetchPredicateError.aggregateNeedsCollection(aggregate: aggregate.rawValue, found: operand.kindName)
         }
-        let (scope, from, condition) = try open(collection)
-        let path = collection.rest + keyPath
+        let flat = try flatten(collection, tail: keyPath)
         var selected = SQLFragment("COUNT(*)")
         var kind = PredicateSQLKind.number, kindName = "integer"
-        if aggregate != .count || !collection.rest.isEmpty {
-            let element = try resolve(path[...], scope: scope, alias: scope.alias, entityIndex: scope.entityIndex)
-            if case .collection = element {
-                throw FetchError.unsupportedPredicate("\(aggregate.rawValue) over a key path crossing two to-many relationships")
+        if aggregate != .count {
+            guard case .expression(let value, let elementKind, let elementName, _, _) = flat.element else {
+                throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: flat.element.kindName, right: "number")
             }
-            if aggregate != .count {
-                guard case .expression(let value, let elementKind, let elementName, _, _) = element else {
-                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: element.kindName, right: "number")
+            switch aggregate {
+            case .sum, .avg:
+                guard elementKind.isNumeric else {
+                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: elementName, right: "number")
                 }
-                switch aggregate {
-                case .sum, .avg:
-                    guard elementKind.isNumeric else {
-                        throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: elementName, right: "number")
-                    }
-                    selected = aggregate == .sum ? "COALESCE(SUM(" + value + "), 0)" : "AVG(" + value + ")"
-                    kind = elementKind
-                    kindName = aggregate == .avg ? "double" : elementName
-                default:
-                    guard elementKind.isOrdered else {
-                        throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: elementName, right: "number")
-                    }
-                    selected = (aggregate == .min ? "MIN(" : "MAX(") + value + ")"
-                    (kind, kindName) = (elementKind, elementName)
+                selected = aggregate == .sum ? "COALESCE(SUM(" + value + "), 0)" : "AVG(" + value + ")"
+                kind = elementKind
+                kindName = aggregate == .avg ? "double" : elementName
+            default:
+                guard elementKind.isOrdered else {
+                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: elementName, right: "number")
                 }
+                selected = (aggregate == .min ? "MIN(" : "MAX(") + value + ")"
+                (kind, kindName) = (elementKind, elementName)
             }
         }
-        let sql = "(SELECT " + selected + " FROM \(from)\(scope.joinsSQL) WHERE " + condition + ")"
+        let sql = "(SELECT " + selected + " FROM \(flat.fromSQL) WHERE " + flat.condition + ")"
         return .expression(sql, kind: kind, kindName: kindName, canonical: nil, isColumn: false)
     }
 }

@@ -78,8 +78,8 @@ final class PredicateSQLBuilder {
             guard case .collection(var target) = try resolve(collection) else {
                 throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: try resolve(collection).kindName)
             }
-            guard target.subquery == nil, target.rest.isEmpty else {
-                throw FetchError.unsupportedPredicate("SUBQUERY over a key path past a to-many")
+            guard target.subquery == nil else {
+                throw FetchError.unsupportedPredicate("SUBQUERY over the result of another SUBQUERY")
             }
             target.subquery = (variable, predicate)
             return .collection(target)

@@ -100,7 +100,7 @@ struct PredicateSQLCollection {
     let sourceAlias: String
     let sourceEntityIndex: Int
     let relationship: CheckedRelationship
-    let rest: [String]
+    var rest: [String]
     var subquery: (variable: String, predicate: PredicateNode)?
 }
 

@@ -1,0 +1,76 @@
+import Faultline
+import Foundation
+import Testing
+
+/// Key paths crossing two to-manys (Publisher.authors.books) and SUBQUERY over
+/// such paths: the SQL flattens them as the evaluator does (one row per path
+/// to an element, so a book reached twice counts twice).
+@Suite("Key paths through several to-manys: aggregates, quantifiers and SUBQUERY compile, and agree with the evaluator")
+struct MultiHopCollectionTests {
+    /// Orbit publishes Ana (Café 10 views 9.99, CAFE 20 views 15, café 50 views 7.5);
+    /// Tor publishes Bob (Tea 5 views 3, Naïve Art 100 views 42, Résumé 0 views no price).
+    static let cases: [(entity: String, format: String, expected: Set<String>)] = [
+        ("Publisher", "authors.books.@count == 3", ["Orbit", "Tor"]),
+        ("Publisher", "authors.books.@sum.views > 100", ["Tor"]),
+        ("Publisher", "authors.books.@avg.views < 30", ["Orbit"]),
+        ("Publisher", "authors.books.@min.price < 5", ["Tor"]),
+        ("Publisher", "authors.books.@max.price > 40", ["Tor"]),
+        ("Publisher", "ANY authors.books.title BEGINSWITH[cd] \"cafe\"", ["Orbit"]),
+        ("Publisher", "ALL authors.books.views > 5", ["Orbit"]),
+        ("Publisher", "NONE authors.books.price > 40", ["Orbit"]),
+        ("Publisher", "SUBQUERY(authors.books, $b, $b.views >= 20).@count == 2", ["Orbit"]),
+        ("Publisher", "SUBQUERY(authors.books, $b, $b.author.name == \"Bob\" AND $b.price == nil).@count == 1", ["Tor"]),
+        // Ana's 3 books each lead back to Ana's 3 books: 9 paths, 6 of them to a book with more than 15 views.
+        ("Author", "SUBQUERY(books.author.books, $b, $b.views > 15).@count == 6", ["Ana"]),
+        ("Author", "books.author.books.@count == 9", ["Ana", "Bob"]),
+        // A SUBQUERY over a to-one reached through a to-many binds its variable to the destination.
+        ("Author", "SUBQUERY(books.author, $a, $a.publisher.name == \"Tor\").@count == 3", ["Bob"]),
+        ("Author", "SUBQUERY(books.author.publisher, $p, $p.name == \"Orbit\").@count > 0", ["Ana"]),
+    ]
+
+    @Test("SQL returns what the evaluator returns over the stored objects", arguments: cases.indices)
+    func agrees(_ index: Int) throws {
+        let row = Self.cases[index]
+        let (container, url) = try FetchLibraryStore.make()
+        defer { FetchLibraryStore.remove(url) }
+        let predicate = try FetchPredicate(format: row.format)
+        let context = container.newBackgroundContext()
+        let (fetched, evaluated) = try context.performAndWait {
+            let fetched = Set(try context.fetch(FetchRequest(entityName: row.entity, predicate: predicate)).map(FetchLibraryStore.label))
+            let all = try context.fetch(FetchRequest(entityName: row.entity))
+            return (fetched, Set(try all.filter { try predicate.evaluate(with: $0) }.map(FetchLibraryStore.label)))
+        }
+        #expect(fetched == evaluated, "\(row.format): SQL \(fetched), evaluator \(evaluated)")
+        #expect(fetched == row.expected, "\(row.format)")
+    }
+
+    @Test("Each to-many crossed is one FROM item, correlated to the one before")
+    func sqlText() throws {
+        let (container, url) = try FetchLibraryStore.make()
+        defer { FetchLibraryStore.remove(url) }
+        let schema = container.coordinator.schema
+        let count = try PredicateSQLCompiler.compile(
+            try FetchPredicate(format: "authors.books.@count > %@", 2), entityName: "Publisher", schema: schema)
+        #expect(count.whereClause
+            == "(SELECT COUNT(*) FROM ZAUTHOR t1, ZBOOK t2 WHERE t1.ZPUBLISHER = t0.Z_PK AND t2.ZAUTHOR = t1.Z_PK) > ?")
+        let subquery = try PredicateSQLCompiler.compile(
+            try FetchPredicate(format: "SUBQUERY(books.author, $a, $a.name == %@).@count > 0", "Ana"),
+            entityName: "Author", schema: schema)
+        #expect(subquery.whereClause
+            == "(SELECT COUNT(*) FROM ZBOOK t1 LEFT OUTER JOIN ZAUTHOR t2 ON t2.Z_PK = t1.ZAUTHOR"
+            + " WHERE t1.ZAUTHOR = t0.Z_PK AND t2.ZNAME = ?) > ?")
+    }
+
+    @Test("A SUBQUERY over attribute values, or over another SUBQUERY, is refused with a clear error")
+    func refused() throws {
+        let (container, url) = try FetchLibraryStore.make()
+        defer { FetchLibraryStore.remove(url) }
+        for format in ["SUBQUERY(books.title, $t, $t BEGINSWITH \"C\").@count > 0",
+                       "SUBQUERY(SUBQUERY(books, $b, $b.views > 1), $c, $c.views > 2).@count > 0"] {
+            #expect(throws: FetchError.self, "\(format)") {
+                try PredicateSQLCompiler.compile(try FetchPredicate(format: format), entityName: "Author",
+                                                 schema: container.coordinator.schema)
+            }
+        }
+    }
+}
