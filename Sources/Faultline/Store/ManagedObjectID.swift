@@ -39,15 +39,24 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// What `Dictionary` and `Set` call for a key. IDs are hashed on every
     /// registry, row-cache and change-set operation, several times per object
     /// fetched or saved, and `Hasher`'s SipHash costs ~100 instructions per
-    /// word; splitmix64's finaliser over the word and the table's seed spreads
-    /// sequential keys as evenly in ~10. Keys are the store's own row numbers,
-    /// not attacker-chosen strings, so SipHash's flooding resistance buys nothing here.
+    /// word; splitmix64's finaliser (~10) spreads the keys as evenly. Keys are
+    /// the store's own row numbers, not attacker-chosen strings, so SipHash's
+    /// flooding resistance buys nothing here.
+    ///
+    /// Eight consecutive keys share one mixed group and take consecutive
+    /// buckets: a fetch or prefetch reads rows in key order, and neighbouring
+    /// buckets share cache lines (fetching 100,000 full objects: 4.34x raw ->
+    /// 3.85x; prefetching 1,000 x 100: 4.88x -> 4.15x). Keys that all share
+    /// their low three bits still spread over every group, with linear probing
+    /// filling the group's free neighbours.
     @inline(__always)
     public func _rawHashValue(seed: Int) -> Int {
-        var word = hashWord ^ UInt64(bitPattern: Int64(seed))
-        word = (word ^ (word >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        word = (word ^ (word >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: word ^ (word >> 31))
+        let word = hashWord
+        var group = (word >> 3) ^ UInt64(bitPattern: Int64(seed))
+        group = (group ^ (group >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        group = (group ^ (group >> 27)) &* 0x94D0_49BB_1331_11EB
+        group ^= group >> 31
+        return Int(truncatingIfNeeded: (group << 3) | (word & 7))
     }
 
     private static let nextTemporaryKey = Atomic<Int64>(0)
