@@ -49,8 +49,9 @@ extension PersistentStoreCoordinator {
             let statement = try connection.cachedStatement(sql)
             try statement.bind(list, at: 1)
             var rows: [PrefetchedRow] = []
+            let readAt = DispatchTime.now().uptimeNanoseconds
             while try statement.step() {
-                guard let (id, snapshot) = decodeRow(statement, plan: plan) else { continue }
+                guard let (id, snapshot) = decodeRow(statement, plan: plan, readAt: readAt) else { continue }
                 rows.append(PrefetchedRow(owner: statement.int64(at: ownerPosition), id: id, snapshot: snapshot))
             }
             return rows

@@ -26,7 +26,7 @@ struct StoreFetch: Sendable {
 extension PersistentStoreCoordinator {
     /// Decodes the current row of a hierarchy select of `plan`.
     @inline(__always)
-    func decodeRow(_ statement: Statement, plan: EntityStorePlan) -> (ManagedObjectID, RowSnapshot)? {
+    func decodeRow(_ statement: Statement, plan: EntityStorePlan, readAt: UInt64) -> (ManagedObjectID, RowSnapshot)? {
         let entityIndex = statement.int(at: 0) - 1
         guard entityIndex >= 0, entityIndex < plan.layouts.count, let layout = plan.layouts[entityIndex] else { return nil }
         var values = [AttributeValue](filledWith: .null, count: layout.attributeCount)
@@ -46,7 +46,8 @@ extension PersistentStoreCoordinator {
                 primaryKey: statement.int64(at: relationship.keyPosition))
         }
         let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
-        return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne))
+        return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne,
+                                readAt: readAt))
     }
 
     /// Everything after `FROM <table> t0`: joins, WHERE, ORDER BY, LIMIT.
@@ -77,8 +78,9 @@ extension PersistentStoreCoordinator {
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
             var rows: [(ManagedObjectID, RowSnapshot)] = []
+            let readAt = DispatchTime.now().uptimeNanoseconds
             while try statement.step() {
-                if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+                if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
             }
             return rows
         }
@@ -131,8 +133,9 @@ extension PersistentStoreCoordinator {
                 let statement = try connection.cachedStatement(sql)
                 try statement.bind(list, at: 1)
                 var rows: [(ManagedObjectID, RowSnapshot)] = []
+                let readAt = DispatchTime.now().uptimeNanoseconds
                 while try statement.step() {
-                    if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+                    if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
                 }
                 return rows
             }
@@ -163,8 +166,9 @@ extension PersistentStoreCoordinator {
             let statement = try connection.cachedStatement(sql)
             try statement.bind(source.primaryKey, at: 1)
             var rows: [(ManagedObjectID, RowSnapshot)] = []
+            let readAt = DispatchTime.now().uptimeNanoseconds
             while try statement.step() {
-                if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+                if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
             }
             return rows
         }

@@ -232,8 +232,9 @@ extension PersistentStoreCoordinator {
             let plan = plans[root]
             let statement = try connection.cachedStatement(plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"))
             try statement.bind("[" + keys.map(String.init).joined(separator: ",") + "]", at: 1)
+            let readAt = DispatchTime.now().uptimeNanoseconds
             while try statement.step() {
-                if let row = decodeRow(statement, plan: plan) { rows.append(row) }
+                if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
             }
         }
         return rows

@@ -15,11 +15,13 @@ public struct RowSnapshot: Sendable {
     /// When the row was read (monotonic nanoseconds), for staleness intervals.
     let readAt: UInt64
 
-    init(entityIndex: Int, version: Int64, values: [AttributeValue], toOne: [ManagedObjectID?]) {
+    /// `readAt` defaults to now; a statement reading many rows reads the clock once.
+    init(entityIndex: Int, version: Int64, values: [AttributeValue], toOne: [ManagedObjectID?],
+         readAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         self.entityIndex = entityIndex
         self.version = version
         self.values = values
         self.toOne = toOne
-        self.readAt = DispatchTime.now().uptimeNanoseconds
+        self.readAt = readAt
     }
 }
