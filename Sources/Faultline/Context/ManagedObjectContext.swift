@@ -116,7 +116,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`: the registered one, or a new fault (no SQL).
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        registered.object(for: id) { makeObject(id: id, entityIndex: id.entityIndex) }
+        if let object = registered[id] { return object }
+        // Two lookups on a miss, not one in-place insert: `makeObject` runs a
+        // subclass's initializer, which may ask this context for other objects.
+        let object = makeObject(id: id, entityIndex: id.entityIndex)
+        registered[id] = object
+        return object
     }
 
     /// The object for `id`, materialised; throws when no such row exists.

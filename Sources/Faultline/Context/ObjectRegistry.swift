@@ -13,18 +13,6 @@ struct ObjectRegistry {
         }
     }
 
-    /// The object registered for `id`, or the one `make` creates, registered
-    /// now: one hash lookup where a get then a set takes two.
-    @inline(__always)
-    mutating func object(for id: ManagedObjectID, orMake make: () -> ManagedObject) -> ManagedObject {
-        id.isTemporaryID ? Self.entry(&unsaved[id, default: make()]) : Self.entry(&stored[id, default: make()])
-    }
-
-    /// Passing `&dictionary[key, default: …]` inout inserts the default when the
-    /// key is missing, in the same lookup that finds it.
-    @inline(__always)
-    private static func entry(_ slot: inout ManagedObject) -> ManagedObject { slot }
-
     /// Every object, stored ones first.
     var values: [ManagedObject] { Array(stored.values) + Array(unsaved.values) }
 
