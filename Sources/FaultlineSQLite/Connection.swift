@@ -35,18 +35,6 @@ public final class Connection {
         /// Statements held by `statementCache`.
         public var statementCacheCapacity = 64
         public init() {}
-
-        /// Read-only, and opening creates no file beside `path`. A read-only
-        /// SQLite connection still creates a WAL database's `-wal` and `-shm`
-        /// and leaves them behind; without a `-wal` there is nothing beyond
-        /// the main file to read and no connection has it open, so the file
-        /// is then read as it is (`immutable`).
-        public static func inspecting(_ path: String) -> Configuration {
-            var configuration = Configuration()
-            configuration.readOnly = true
-            configuration.immutable = !FileManager.default.fileExists(atPath: path + "-wal")
-            return configuration
-        }
     }
 
     let handle: OpaquePointer
@@ -63,10 +51,7 @@ public final class Connection {
         switch location {
         case .inMemory: path = ":memory:"
         case .file(let file) where configuration.immutable:
-            // SQLite decodes %HH in URI paths; '?' and '#' in a name must not end the path.
-            var allowed = CharacterSet.urlPathAllowed
-            allowed.remove(charactersIn: "?#%")
-            path = "file:\(file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file)?immutable=1"
+            path = Configuration.immutableURI(file)
         case .file(let file): path = file
         }
         let readOnly = configuration.readOnly || configuration.immutable
