@@ -14,18 +14,35 @@ extension PredicateSQLBuilder {
     /// (with the to-one joins its scope gathers), their correlations, and the
     /// element each row stands for.
     struct FlatCollection {
-        var levels: [(from: String, scope: PredicateSQLScope)] = []
+        /// Each level's FROM text, with what joins it to the one before.
+        var levels: [(joiner: String, from: String, scope: PredicateSQLScope)] = []
         var condition = SQLFragment("")
         var element = PredicateSQLTerm.constant(.null)
         /// The keys followed inside the last level, to the element.
         var lastRest: [String]?
 
         /// Read after every operand is compiled: compiling adds to-one joins.
-        var fromSQL: String { levels.map { $0.from + $0.scope.joinsSQL }.joined(separator: ", ") }
+        var fromSQL: String { levels.map { $0.joiner + $0.from + $0.scope.joinsSQL }.joined() }
 
-        mutating func add(_ level: (scope: PredicateSQLScope, from: String, where: SQLFragment)) {
-            condition = levels.isEmpty ? level.where : condition + " AND " + level.where
-            levels.append((level.from, level.scope))
+        /// Adds a level reached from `source`. From the previous level's own
+        /// rows it is a plain correlated FROM item. From a to-one joined to
+        /// them, which may be nil, it is LEFT JOINed and kept only when it
+        /// matched or the to-one is nil: a nil to-one on the path stays one
+        /// nil element, as the evaluator flattens it.
+        mutating func add(_ level: (scope: PredicateSQLScope, from: String, where: SQLFragment), source: String) {
+            guard let previous = levels.last?.scope else {
+                condition = level.where
+                levels.append(("", level.from, level.scope))
+                return
+            }
+            guard source != previous.alias, level.where.bindings.isEmpty else {
+                condition = condition + " AND " + level.where
+                levels.append((", ", level.from, level.scope))
+                return
+            }
+            let from = level.from.contains(" JOIN ") ? "(\(level.from))" : level.from
+            levels.append((" LEFT JOIN ", from + " ON " + level.where.sql, level.scope))
+            condition = condition + " AND (\(source).Z_PK IS NULL OR \(level.scope.alias).Z_PK IS NOT NULL)"
         }
     }
 
@@ -63,7 +80,7 @@ extension PredicateSQLBuilder {
         current.rest = keys
         while true {
             let level = try open(current)
-            flat.add(level)
+            flat.add(level, source: current.sourceAlias)
             flat.lastRest = current.rest
             flat.element = try resolve(current.rest[...], scope: level.scope, alias: level.scope.alias,
                                        entityIndex: level.scope.entityIndex)

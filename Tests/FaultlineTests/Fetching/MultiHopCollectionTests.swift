@@ -73,4 +73,87 @@ struct MultiHopCollectionTests {
             }
         }
     }
+
+    /// Ana's books: A1 and A3 in series S1, A2 in none; Bob's B1 and B2 in S2;
+    /// Cy has no books. Every book has views (A1 1, others 10).
+    private static func seriesStore() throws -> (PersistentContainer, URL) {
+        let model = ManagedObjectModel {
+            Entity("Author") {
+                Attribute("name", .string)
+                Relationship("books", to: "Book", inverse: "author", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("views", .integer64)
+                Relationship("author", to: "Author", inverse: "books")
+                Relationship("series", to: "Series", inverse: "books")
+            }
+            Entity("Series") {
+                Attribute("name", .string)
+                Relationship("books", to: "Book", inverse: "series", toMany: true)
+            }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-series-\(UUID().uuidString).sqlite")
+        let container = try PersistentContainer(model: model, location: .file(url))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            func insert(_ entity: String, _ values: [String: Any]) throws -> ManagedObject {
+                let object = try context.insertNewObject(forEntityName: entity)
+                for (key, value) in values { try object.setValue(value, forKey: key) }
+                return object
+            }
+            let ana = try insert("Author", ["name": "Ana"]), bob = try insert("Author", ["name": "Bob"])
+            _ = try insert("Author", ["name": "Cy"])
+            let s1 = try insert("Series", ["name": "S1"]), s2 = try insert("Series", ["name": "S2"])
+            for (title, author, series, views) in [("A1", ana, s1, 1), ("A2", ana, nil, 10), ("A3", ana, s1, 10),
+                                                   ("B1", bob, s2, 10), ("B2", bob, s2, 10)] as [(String, ManagedObject, ManagedObject?, Int64)] {
+                _ = try insert("Book", ["title": title, "views": views, "author": author] .merging(series.map { ["series": $0] } ?? [:]) { $1 })
+            }
+            try context.save()
+        }
+        return (container, url)
+    }
+
+    /// A to-one that may be nil between two to-manys (books.series.books): its
+    /// nil is one nil element of the flattened collection, in SQL as in the evaluator.
+    static let nilHopCases: [(format: String, expected: Set<String>)] = [
+        ("books.series.books.@count == 5", ["Ana"]),  // 2 + 1 (A2's nil) + 2
+        ("books.series.books.@count == 4", ["Bob"]),
+        ("books.series.books.@count == 0", ["Cy"]),
+        ("ANY books.series.books == nil", ["Ana"]),
+        ("ALL books.series.books.views > 5", ["Bob", "Cy"]),
+        ("NONE books.series.books.views < 5", ["Bob", "Cy"]),
+        ("books.series.books.@sum.views == 22", ["Ana"]),
+        ("SUBQUERY(books.series.books, $b, $b.views == nil).@count == 1", ["Ana"]),
+        ("SUBQUERY(books.series, $s, $s == nil).@count == 1", ["Ana"]),
+    ]
+
+    @Test("A nil to-one between to-manys is one nil element in SQL as in the evaluator", arguments: nilHopCases.indices)
+    func nilToOneBetweenToManys(_ index: Int) throws {
+        let row = Self.nilHopCases[index]
+        let (container, url) = try Self.seriesStore()
+        defer { FetchLibraryStore.remove(url) }
+        let predicate = try FetchPredicate(format: row.format)
+        let context = container.newBackgroundContext()
+        let (fetched, evaluated) = try context.performAndWait {
+            let name = { (object: ManagedObject) in object.value(forKey: "name") as? String ?? "?" }
+            let fetched = Set(try context.fetch(FetchRequest(entityName: "Author", predicate: predicate)).map(name))
+            let all = try context.fetch(FetchRequest(entityName: "Author"))
+            return (fetched, Set(try all.filter { try predicate.evaluate(with: $0) }.map(name)))
+        }
+        #expect(fetched == evaluated, "\(row.format): SQL \(fetched), evaluator \(evaluated)")
+        #expect(fetched == row.expected, "\(row.format)")
+    }
+
+    @Test("The level past a nullable to-one is LEFT JOINed and kept when it matched or the to-one is nil")
+    func nilHopSQL() throws {
+        let (container, url) = try Self.seriesStore()
+        defer { FetchLibraryStore.remove(url) }
+        let compiled = try PredicateSQLCompiler.compile(
+            try FetchPredicate(format: "books.series.books.@count > 1"), entityName: "Author", schema: container.coordinator.schema)
+        #expect(compiled.whereClause
+            == "(SELECT COUNT(*) FROM ZBOOK t1 LEFT OUTER JOIN ZSERIES t2 ON t2.Z_PK = t1.ZSERIES"
+            + " LEFT JOIN ZBOOK t3 ON t3.ZSERIES = t2.Z_PK"
+            + " WHERE t1.ZAUTHOR = t0.Z_PK AND (t2.Z_PK IS NULL OR t3.Z_PK IS NOT NULL)) > ?")
+    }
 }
