@@ -49,6 +49,13 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// 3.85x; prefetching 1,000 x 100: 4.88x -> 4.15x). Keys that all share
     /// their low three bits still spread over every group, with linear probing
     /// filling the group's free neighbours.
+    ///
+    /// The price: a table of dense key ranges near Swift's maximum load (0.75)
+    /// probes whole groups, so a lookup that misses, in random order, costs
+    /// ~100 ns against ~36 ns for an ungrouped hash; hits and lower loads cost
+    /// the same or less (a standalone -O loop over 95,000 dense keys). Groups
+    /// of four cost ~66 ns there and kept two thirds of the fetch gain and
+    /// most of the prefetch gain (fetch.full 3.8x, prefetch 4.1-4.2x raw).
     @inline(__always)
     public func _rawHashValue(seed: Int) -> Int {
         let word = hashWord
