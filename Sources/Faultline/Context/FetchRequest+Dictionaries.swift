@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         fetch.distinct = request.returnsDistinctResults
         let rows = try coordinator.fetchColumns(fetch, columns: columns)
         return rows.map { row in
-            var dictionary: [String: Any] = [:]
+            var dictionary = [String: Any](minimumCapacity: columns.count)
             for (column, value) in zip(columns, row) {
                 switch value {
                 case .value(let value): if let any = value.anyValue { dictionary[column.keyPath] = any }
