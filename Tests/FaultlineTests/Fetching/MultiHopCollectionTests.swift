@@ -75,7 +75,8 @@ struct MultiHopCollectionTests {
     }
 
     /// Ana's books: A1 and A3 in series S1, A2 in none; Bob's B1 and B2 in S2;
-    /// Cy has no books. Every book has views (A1 1, others 10).
+    /// Cy has no books. Every book has views (A1 1, others 10). S1 is tagged
+    /// x and y, S2 y (many-to-many, through a join table).
     private static func seriesStore() throws -> (PersistentContainer, URL) {
         let model = ManagedObjectModel {
             Entity("Author") {
@@ -91,6 +92,11 @@ struct MultiHopCollectionTests {
             Entity("Series") {
                 Attribute("name", .string)
                 Relationship("books", to: "Book", inverse: "series", toMany: true)
+                Relationship("tags", to: "Tag", inverse: "series", toMany: true)
+            }
+            Entity("Tag") {
+                Attribute("name", .string)
+                Relationship("series", to: "Series", inverse: "tags", toMany: true)
             }
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-series-\(UUID().uuidString).sqlite")
@@ -105,6 +111,10 @@ struct MultiHopCollectionTests {
             let ana = try insert("Author", ["name": "Ana"]), bob = try insert("Author", ["name": "Bob"])
             _ = try insert("Author", ["name": "Cy"])
             let s1 = try insert("Series", ["name": "S1"]), s2 = try insert("Series", ["name": "S2"])
+            let x = try insert("Tag", ["name": "x"]), y = try insert("Tag", ["name": "y"])
+            try s1.addObject(x, toRelationship: "tags")
+            try s1.addObject(y, toRelationship: "tags")
+            try s2.addObject(y, toRelationship: "tags")
             for (title, author, series, views) in [("A1", ana, s1, 1), ("A2", ana, nil, 10), ("A3", ana, s1, 10),
                                                    ("B1", bob, s2, 10), ("B2", bob, s2, 10)] as [(String, ManagedObject, ManagedObject?, Int64)] {
                 _ = try insert("Book", ["title": title, "views": views, "author": author] .merging(series.map { ["series": $0] } ?? [:]) { $1 })
@@ -126,6 +136,13 @@ struct MultiHopCollectionTests {
         ("books.series.books.@sum.views == 22", ["Ana"]),
         ("SUBQUERY(books.series.books, $b, $b.views == nil).@count == 1", ["Ana"]),
         ("SUBQUERY(books.series, $s, $s == nil).@count == 1", ["Ana"]),
+        // The many-to-many past the nullable to-one goes through its join table.
+        ("books.series.tags.@count == 5", ["Ana"]),  // 2 + 1 (A2's nil) + 2
+        ("books.series.tags.@count == 2", ["Bob"]),
+        ("ANY books.series.tags.name == \"x\"", ["Ana"]),
+        ("ANY books.series.tags == nil", ["Ana"]),
+        ("ALL books.series.tags.name == \"y\"", ["Bob", "Cy"]),
+        ("SUBQUERY(books.series.tags, $t, $t.name == nil).@count == 1", ["Ana"]),
     ]
 
     @Test("A nil to-one between to-manys is one nil element in SQL as in the evaluator", arguments: nilHopCases.indices)
@@ -154,6 +171,24 @@ struct MultiHopCollectionTests {
         #expect(compiled.whereClause
             == "(SELECT COUNT(*) FROM ZBOOK t1 LEFT OUTER JOIN ZSERIES t2 ON t2.Z_PK = t1.ZSERIES"
             + " LEFT JOIN ZBOOK t3 ON t3.ZSERIES = t2.Z_PK"
+            + " WHERE t1.ZAUTHOR = t0.Z_PK AND (t2.Z_PK IS NULL OR t3.Z_PK IS NOT NULL)) > ?")
+    }
+
+    @Test("A many-to-many past a nullable to-one LEFT JOINs its join table and destination together")
+    func nilHopJoinTableSQL() throws {
+        let (container, url) = try Self.seriesStore()
+        defer { FetchLibraryStore.remove(url) }
+        let schema = container.coordinator.schema
+        let compiled = try PredicateSQLCompiler.compile(
+            try FetchPredicate(format: "books.series.tags.@count > 1"), entityName: "Author", schema: schema)
+        guard let series = schema.model.entityIndexByName["Series"],
+              case let .joinTable(table, sourceColumn, destinationColumn, _)? = schema.entities[series].relationships.last else {
+            Issue.record("Series.tags is not stored in a join table")
+            return
+        }
+        #expect(compiled.whereClause
+            == "(SELECT COUNT(*) FROM ZBOOK t1 LEFT OUTER JOIN ZSERIES t2 ON t2.Z_PK = t1.ZSERIES"
+            + " LEFT JOIN (\(table) j3 JOIN ZTAG t3 ON t3.Z_PK = j3.\(destinationColumn)) ON j3.\(sourceColumn) = t2.Z_PK"
             + " WHERE t1.ZAUTHOR = t0.Z_PK AND (t2.Z_PK IS NULL OR t3.Z_PK IS NOT NULL)) > ?")
     }
 }
