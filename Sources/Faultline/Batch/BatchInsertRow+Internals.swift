@@ -39,22 +39,21 @@ extension BatchInsertRow {
         wrongType(slot, batchTypeName(value))
     }
 
-    /// Converts exactly to the slot's type, validates and binds.
-    func setValue(_ value: AttributeValue, slot: Int, got: String) {
+    /// Converts exactly to the slot's type, validates and binds. `got` names
+    /// the caller's type for an error only, so it is built only on failure.
+    func setValue(_ value: AttributeValue, slot: Int, got: @autoclosure () -> String) {
         let type: AttributeType
         switch plan.slots[slot].kind {
         case .attribute(_, let attributeType): type = attributeType
         case .lookup(_, let keyType): type = keyType
-        case .toOne: return wrongType(slot, got)
+        case .toOne: return wrongType(slot, got())
         }
-        guard let converted = value.coerced(to: type) else { return wrongType(slot, got) }
+        guard let converted = value.coerced(to: type) else { return wrongType(slot, got()) }
         if validates { validate(converted, slot) }
         let parameter = parameters[slot]
         bind { try ValueCoding.bind(converted, to: statement, at: parameter) }
         mark(slot)
     }
-
-    func setSlow(_ value: AttributeValue, slot: Int, got: String) { setValue(value, slot: slot, got: got) }
 
     func setDestination(_ destination: ManagedObjectID?, slot: Int) {
         guard case .toOne(_, _, let hasEntityColumn) = plan.slots[slot].kind else {

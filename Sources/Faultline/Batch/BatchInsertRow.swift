@@ -97,7 +97,7 @@ public final class BatchInsertRow {
             bind { try statement.bind(value, at: parameter) }
         default:
             // Exact conversions only (a whole Double for an integer, a decimal).
-            return setSlow(.double(value), slot: slot, got: "Double")
+            return setValue(.double(value), slot: slot, got: "Double")
         }
         if validates { validate(.double(value), slot) }
         mark(slot)
@@ -141,17 +141,17 @@ public final class BatchInsertRow {
 
     public func set(_ value: UUID, at handle: AttributeHandle) {
         guard let slot = slot(handle) else { return }
-        setSlow(.uuid(value), slot: slot, got: "UUID")
+        setValue(.uuid(value), slot: slot, got: "UUID")
     }
 
     public func set(_ value: Decimal, at handle: AttributeHandle) {
         guard let slot = slot(handle) else { return }
-        setSlow(.decimal(value), slot: slot, got: "Decimal")
+        setValue(.decimal(value), slot: slot, got: "Decimal")
     }
 
     public func set(_ value: URL, at handle: AttributeHandle) {
         guard let slot = slot(handle) else { return }
-        setSlow(.uri(value), slot: slot, got: "URL")
+        setValue(.uri(value), slot: slot, got: "URL")
     }
 
     /// Sets NULL (nil); the default is not applied.
