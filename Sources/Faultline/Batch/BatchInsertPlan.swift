@@ -114,8 +114,8 @@ struct BatchInsertPlan {
         let uniqueIndexes = coordinator.schema.indexes.filter { $0.isUnique && $0.table == plan.table }
         var constraints: [(columns: [String], names: [String])] = []
         for constraint in entity.uniquenessConstraints {
-            let constrained = constraint.flatMap { Self.columns(of: $0, entity: entity, mapping: plan.mapping) }
-            let names = constraint.map { Self.name(of: $0, entity: entity) }
+            let constrained = constraint.flatMap { plan.mapping.columns(of: $0, in: entity) }
+            let names = constraint.map { entity.name(of: $0) ?? "?" }
             if !constrained.isEmpty { constraints.append((constrained, names)) }
         }
 
@@ -166,28 +166,6 @@ struct BatchInsertPlan {
         }
         assignments.append("Z_OPT = Z_OPT + 1")
         return " DO UPDATE SET \(assignments.joined(separator: ", "))"
-    }
-
-    private static func columns(of property: PropertyReference, entity: CheckedEntity, mapping: EntityMapping) -> [String] {
-        switch property {
-        case .attribute(let index): return mapping.column(forAttributeAt: index).map { [$0] } ?? []
-        case .relationship(let index):
-            guard mapping.relationships.indices.contains(index),
-                  case .foreignKey(let column, _) = mapping.relationships[index] else { return [] }
-            return [column]
-        case .composite(let index):
-            guard entity.composites.indices.contains(index) else { return [] }
-            return entity.composites[index].leafAttributeIndexes.compactMap { mapping.column(forAttributeAt: $0) }
-        }
-    }
-
-    private static func name(of property: PropertyReference, entity: CheckedEntity) -> String {
-        switch property {
-        case .attribute(let index): return entity.attributes.indices.contains(index) ? entity.attributes[index].name : "?"
-        case .relationship(let index):
-            return entity.relationships.indices.contains(index) ? entity.relationships[index].name : "?"
-        case .composite(let index): return entity.composites.indices.contains(index) ? entity.composites[index].name : "?"
-        }
     }
 
     @inline(__always)

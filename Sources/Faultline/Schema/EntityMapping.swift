@@ -18,6 +18,21 @@ public struct EntityMapping: Sendable, Hashable {
     public func column(forAttributeAt index: Int) -> String? {
         attributeColumns.indices.contains(index) ? attributeColumns[index] : nil
     }
+
+    /// The columns of a property of `entity`: one for an attribute or to-one,
+    /// every leaf's for a composite, none for anything unstored.
+    func columns(of property: PropertyReference, in entity: CheckedEntity) -> [String] {
+        switch property {
+        case .attribute(let index):
+            return column(forAttributeAt: index).map { [$0] } ?? []
+        case .relationship(let index):
+            guard relationships.indices.contains(index), case .foreignKey(let column, _) = relationships[index] else { return [] }
+            return [column]
+        case .composite(let index):
+            guard entity.composites.indices.contains(index) else { return [] }
+            return entity.composites[index].leafAttributeIndexes.compactMap { column(forAttributeAt: $0) }
+        }
+    }
 }
 
 /// How a relationship is stored.

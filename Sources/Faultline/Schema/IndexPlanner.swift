@@ -31,7 +31,7 @@ struct IndexPlanner {
             let mapping = layout.mappings[entity.index]
             for fetchIndex in entity.fetchIndexes where fetchIndex.declaringEntityIndex == entity.index {
                 let terms = fetchIndex.elements.flatMap { element in
-                    columns(of: element.property, in: entity, mapping: mapping)
+                    mapping.columns(of: element.property, in: entity)
                         .map { "\($0) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")" }
                 }
                 guard !terms.isEmpty else { continue }
@@ -39,9 +39,9 @@ struct IndexPlanner {
                                terms: terms, kind: .fetchIndex, whereClause: nil))
             }
             for constraint in ownConstraints(of: entity) {
-                let constrained = constraint.flatMap { columns(of: $0, in: entity, mapping: mapping) }
+                let constrained = constraint.flatMap { mapping.columns(of: $0, in: entity) }
                 guard !constrained.isEmpty else { continue }
-                let names = constraint.compactMap { propertyName($0, in: entity) }
+                let names = constraint.compactMap { entity.name(of: $0) }
                 add(StoreIndex(
                     name: "Z_\(entity.name)_UNIQUE_\(names.joined(separator: "_"))", table: mapping.table,
                     terms: constrained.map { "\($0) COLLATE BINARY ASC" }, kind: .uniqueness,
@@ -66,30 +66,5 @@ struct IndexPlanner {
     private func ownConstraints(of entity: CheckedEntity) -> [[PropertyReference]] {
         guard let parent = entity.superentityIndex.map({ model.entities[$0] }) else { return entity.uniquenessConstraints }
         return entity.uniquenessConstraints.filter { !parent.uniquenessConstraints.contains($0) }
-    }
-
-    /// The columns of a property: one for an attribute or to-one, every leaf's
-    /// for a composite, none for anything unstored.
-    private func columns(of property: PropertyReference, in entity: CheckedEntity, mapping: EntityMapping) -> [String] {
-        switch property {
-        case .attribute(let index):
-            return mapping.column(forAttributeAt: index).map { [$0] } ?? []
-        case .relationship(let index):
-            guard mapping.relationships.indices.contains(index),
-                  case .foreignKey(let column, _) = mapping.relationships[index] else { return [] }
-            return [column]
-        case .composite(let index):
-            guard entity.composites.indices.contains(index) else { return [] }
-            return entity.composites[index].leafAttributeIndexes.compactMap { mapping.column(forAttributeAt: $0) }
-        }
-    }
-
-    private func propertyName(_ property: PropertyReference, in entity: CheckedEntity) -> String? {
-        switch property {
-        case .attribute(let index): return entity.attributes.indices.contains(index) ? entity.attributes[index].name : nil
-        case .relationship(let index):
-            return entity.relationships.indices.contains(index) ? entity.relationships[index].name : nil
-        case .composite(let index): return entity.composites.indices.contains(index) ? entity.composites[index].name : nil
-        }
     }
 }

@@ -58,6 +58,15 @@ public struct CheckedEntity: Hashable, Sendable {
         return relationships[index]
     }
 
+    /// The name of the property `reference` points at; nil when it is out of range.
+    func name(of reference: PropertyReference) -> String? {
+        switch reference {
+        case .attribute(let index): attributes.indices.contains(index) ? attributes[index].name : nil
+        case .relationship(let index): relationships.indices.contains(index) ? relationships[index].name : nil
+        case .composite(let index): composites.indices.contains(index) ? composites[index].name : nil
+        }
+    }
+
     /// The composite attribute with this name or key path.
     public func composite(named name: String) -> CheckedComposite? {
         guard case .composite(let index)? = propertyByName[name] else { return nil }
