@@ -51,65 +51,52 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
-    public init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000) throws {
-        self.model = model
-        writeRefusal = nil
-        self.location = location
+    public convenience init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000) throws {
         let schema = try StoreSchema(compiling: model)
-        self.schema = schema
-        self.rowCache = RowCache(capacity: rowCacheCapacity)
-        self.identifier = UInt32.random(in: 1...UInt32.max)
-        self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
-        self.runtimes = model.entities.map(EntityRuntime.init)
-        self.derivedDependents = DerivedDependencies.dependents(in: model)
         let connection = try Self.open(location)
         try Self.prepareStore(schema: schema, on: connection)
-        writer = LockedConnection(connection)
-        readsOnWriter = location == .inMemory
-        coreDataValues = nil
+        self.init(model: model, schema: schema, location: location, connection: connection,
+                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: location == .inMemory)
     }
 
     /// Core Data stores only (CoreDataStore/): a coordinator over a store the
     /// caller has already matched to `model`. Skips `prepareStore` (Faultline's
     /// own model-hash check and bootstrap), so Z_METADATA is neither checked
     /// nor written; `prepare` runs on the writer before any use.
-    init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
-         values: CoreDataValueAdapter?, writeRefusal: (any Error & Sendable)?,
-         prepare: (Connection) throws -> Void) throws {
-        self.writeRefusal = writeRefusal
-        self.model = model
-        self.location = .file(url)
-        self.schema = schema
-        self.rowCache = RowCache(capacity: rowCacheCapacity)
-        self.identifier = UInt32.random(in: 1...UInt32.max)
-        self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
-        self.runtimes = model.entities.map(EntityRuntime.init)
-        self.derivedDependents = DerivedDependencies.dependents(in: model)
+    convenience init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
+                     values: CoreDataValueAdapter?, writeRefusal: (any Error & Sendable)?,
+                     prepare: (Connection) throws -> Void) throws {
         let connection = try Self.open(.file(url))
         try prepare(connection)
-        writer = LockedConnection(connection)
-        readsOnWriter = false
-        coreDataValues = values
+        self.init(model: model, schema: schema, location: .file(url), connection: connection,
+                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: false, values: values, writeRefusal: writeRefusal)
     }
 
     /// Migration only: a coordinator over `connection`, which the migration
     /// owns and may hold inside an open transaction (saves nest as savepoints;
     /// reads use the same connection, so they see the uncommitted stage).
-    init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation) throws {
-        self.model = model
-        writeRefusal = nil
-        self.location = location
+    convenience init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation) throws {
         let schema = try StoreSchema(compiling: model)
+        try Self.prepareStore(schema: schema, on: connection)
+        self.init(model: model, schema: schema, location: location, connection: connection,
+                  rowCacheCapacity: 10_000, readsOnWriter: true)
+    }
+
+    private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,
+                 rowCacheCapacity: Int, readsOnWriter: Bool, values: CoreDataValueAdapter? = nil,
+                 writeRefusal: (any Error & Sendable)? = nil) {
+        self.model = model
         self.schema = schema
-        self.rowCache = RowCache(capacity: 10_000)
+        self.location = location
+        self.rowCache = RowCache(capacity: rowCacheCapacity)
         self.identifier = UInt32.random(in: 1...UInt32.max)
         self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
         self.runtimes = model.entities.map(EntityRuntime.init)
         self.derivedDependents = DerivedDependencies.dependents(in: model)
-        try Self.prepareStore(schema: schema, on: connection)
-        writer = LockedConnection(connection)
-        readsOnWriter = true
-        coreDataValues = nil
+        self.writer = LockedConnection(connection)
+        self.readsOnWriter = readsOnWriter
+        self.coreDataValues = values
+        self.writeRefusal = writeRefusal
     }
 
     static func open(_ location: StoreLocation) throws -> Connection {
