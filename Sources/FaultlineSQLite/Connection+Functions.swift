@@ -25,7 +25,7 @@ public struct FunctionArguments {
         let argument = value(index)
         guard let text = sqlite3_value_text(argument) else { return nil }
         let count = Int(sqlite3_value_bytes(argument))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        return UTF8Text.string(UnsafeBufferPointer(start: text, count: count))
     }
 
     public func data(at index: Int) -> Data? {

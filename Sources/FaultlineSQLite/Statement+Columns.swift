@@ -68,7 +68,7 @@ extension Statement {
         // Order matters: column_text converts first, column_bytes then measures.
         guard let text = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        return UTF8Text.string(UnsafeBufferPointer(start: text, count: count))
     }
 
     /// The column as bytes, copied once; `nil` for NULL, empty for an empty BLOB.
