@@ -67,29 +67,52 @@ extension ManagedObjectContext {
         guard let first = pending.first else { return [] }
         let rows = try coordinator.prefetchToMany(
             sourceKeys: pending.map(\.objectID.primaryKey), sourceEntityIndex: first.entityIndex, relationship: relationship)
-        var byOwner: [Int64: [ManagedObject]] = [:]
+        // Rows arrive grouped by owner as a rule (SQLite walks the IN list in
+        // key order), so only a change of owner costs a hash lookup; counting
+        // first gives each member array its exact capacity.
+        let positions = Dictionary(pending.indices.map { (pending[$0].objectID.primaryKey, $0) }) { first, _ in first }
+        var ownerOfRow: [Int] = []
+        ownerOfRow.reserveCapacity(rows.count)
+        var counts = [Int](filledWith: 0, count: pending.count)
+        var lastOwner: Int64?
+        var lastPosition = -1
+        for row in rows.indices {
+            let owner = rows[row].owner
+            if owner != lastOwner {
+                lastOwner = owner
+                lastPosition = positions[owner] ?? -1
+            }
+            ownerOfRow.append(lastPosition)
+            if lastPosition >= 0 { counts[lastPosition] &+= 1 }
+        }
+        var groups: [[ManagedObject]] = counts.map { count in
+            var members: [ManagedObject] = []
+            members.reserveCapacity(count)
+            return members
+        }
         var destinations: [ManagedObject] = []
         destinations.reserveCapacity(rows.count)
         registered.reserveStored(rows.count)
-        for row in rows {
-            let member = object(with: row.id)
-            if member.isFaultStorage { materialize(member, from: row.snapshot) }
-            byOwner[row.owner, default: []].append(member)
-            destinations.append(member)
-        }
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
-        for source in pending {
-            var members = byOwner[source.objectID.primaryKey] ?? []
-            if let inverse {
-                // Members whose in-memory inverse now points elsewhere have moved.
-                members = members.filter { member in
-                    guard inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse] else { return true }
-                    return owner === source
-                }
+        for row in rows.indices {
+            let member = object(with: rows[row].id)
+            if member.isFaultStorage { materialize(member, from: rows[row].snapshot) }
+            destinations.append(member)
+            let position = ownerOfRow[row]
+            guard position >= 0 else { continue }
+            // A member whose in-memory inverse now points elsewhere has moved.
+            if let inverse, inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse],
+               owner !== pending[position] {
+                continue
             }
+            groups[position].append(member)
+        }
+        for source in pending {
+            // By key: a many-to-many level can list one source twice.
+            guard let position = positions[source.objectID.primaryKey] else { continue }
             let state = source.toMany[index] ?? ToManyState()
             source.toMany[index] = state
-            state.load(members)
+            state.load(groups[position])
         }
         return destinations
     }

@@ -164,6 +164,68 @@ struct PrefetchingTests {
         }
     }
 
+    @Test("Shelves sharing books: shelves.books.chapters gives every shared book its chapters, in 3 statements")
+    func manyToManySharedMembers() throws {
+        let (container, url) = try populated(authors: 4, books: 3, chapters: 2)
+        defer { LibraryModel.remove(url) }
+        let setUp = container.newBackgroundContext()
+        try setUp.performAndWait {
+            let books = try setUp.fetch(FetchRequest(entityName: "Book"))
+            // Every book on two of three shelves: each book is a destination twice.
+            for number in 0..<3 {
+                let shelf = try setUp.insertNewObject(forEntityName: "Shelf")
+                for (position, book) in books.enumerated() where position % 3 != number {
+                    try shelf.addObject(book, toRelationship: "books")
+                }
+            }
+            try setUp.save()
+        }
+        container.coordinator.rowCache.removeAll()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            container.coordinator.resetCounters()
+            var request = FetchRequest(entityName: "Shelf")
+            request.relationshipKeyPathsForPrefetching = ["books", "books.chapters"]
+            let shelves = try context.fetch(request)
+            #expect(statements(container) == 3)
+            var placements = 0
+            for shelf in shelves {
+                for book in shelf.value(forKey: "books") as? [ManagedObject] ?? [] {
+                    placements += 1
+                    #expect((book.value(forKey: "chapters") as? [ManagedObject])?.count == 2)
+                }
+            }
+            #expect(placements == 24)
+            #expect(statements(container) == 3)
+            #expect(context.counters.relationshipFaultsFired == 0)
+        }
+    }
+
+    @Test("A book moved to another author in memory is not prefetched back under its stored author")
+    func movedMember() throws {
+        let (container, url) = try populated(authors: 2, books: 2, chapters: 0)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var byName = FetchRequest(entityName: "Author")
+            byName.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let authors = try context.fetch(byName)
+            let titled = try FetchRequest(entityName: "Book", format: "title == %@", "Book 0-0")
+            let moved = try #require(try context.fetch(titled).first)
+            try moved.setValue(authors[1], forKey: "author")
+            var request = FetchRequest(entityName: "Author")
+            request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            request.relationshipKeyPathsForPrefetching = ["books"]
+            let prefetched = try context.fetch(request)
+            let first = prefetched[0].value(forKey: "books") as? [ManagedObject] ?? []
+            let second = prefetched[1].value(forKey: "books") as? [ManagedObject] ?? []
+            #expect(first.count == 1)
+            #expect(!first.contains { $0 === moved })
+            #expect(second.count == 3)
+            #expect(second.contains { $0 === moved })
+        }
+    }
+
     @Test("An unknown prefetch key path is a typed error")
     func unknownKeyPath() throws {
         let (container, url) = try populated(authors: 2, books: 1, chapters: 0)
