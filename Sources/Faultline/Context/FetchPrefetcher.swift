@@ -121,7 +121,7 @@ extension ManagedObjectContext {
         var wanted: [ManagedObjectID] = []
         var seen = Set<ManagedObjectID>()
         for source in sources where index < source.toOne.count {
-            switch source.toOne[index] {
+            switch source.toOneState(at: index) {
             case .id(let id?) where seen.insert(id).inserted: wanted.append(id)
             case .object(let object?) where seen.insert(object.objectID).inserted: wanted.append(object.objectID)
             default: break
@@ -135,7 +135,7 @@ extension ManagedObjectContext {
             }
         }
         for source in sources where index < source.toOne.count {
-            if case .id(let id?) = source.toOne[index] { source.toOne[index] = .object(object(with: id)) }
+            if case .id(let id?) = source.toOneState(at: index) { source.toOne[index] = .object(object(with: id)) }
         }
         return wanted.map { object(with: $0) }
     }

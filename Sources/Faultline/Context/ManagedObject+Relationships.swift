@@ -6,14 +6,38 @@ extension ManagedObject {
     func destination(at index: Int) -> ManagedObject? {
         fireFault()
         guard index < toOne.count else { return nil }
+        let id: ManagedObjectID?
         switch toOne[index] {
         case .object(let object):
             return object
-        case .id(let id):
-            guard let id, let context = managedObjectContext else { return nil }
-            let object = context.object(with: id)
-            toOne[index] = .object(object)
-            return object
+        case .committed:
+            id = committedDestination(at: index)
+        case .id(let stored):
+            id = stored
+        }
+        guard let id, let context = managedObjectContext else { return nil }
+        let object = context.object(with: id)
+        toOne[index] = .object(object)
+        return object
+    }
+
+    /// The destination the committed snapshot holds for the to-one at `index`.
+    func committedDestination(at index: Int) -> ManagedObjectID? {
+        guard let committed, index < committed.toOne.count else { return nil }
+        return committed.toOne[index]
+    }
+
+    /// The to-one state at `index`, `.committed` read out as the ID it stands for.
+    func toOneState(at index: Int) -> ToOneState {
+        if case .committed = toOne[index] { return .id(committedDestination(at: index)) }
+        return toOne[index]
+    }
+
+    /// Turns `.committed` states into the IDs they stand for, before the
+    /// committed snapshot is replaced by a row this object's state did not come from.
+    func pinCommittedToOnes() {
+        for index in toOne.indices {
+            if case .committed = toOne[index] { toOne[index] = .id(committedDestination(at: index)) }
         }
     }
 

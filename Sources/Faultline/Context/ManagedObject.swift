@@ -116,6 +116,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 /// A to-one relationship's state: a destination ID read from the store (not
 /// yet resolved to an object) or a resolved object.
 enum ToOneState {
+    /// The destination in the committed snapshot, not resolved yet. Every
+    /// to-one of a fetched object starts here, sharing the entity's array, so
+    /// materialising one allocates nothing for its to-ones.
+    case committed
     case id(ManagedObjectID?)
     case object(ManagedObject?)
 }

@@ -46,6 +46,7 @@ extension ManagedObjectContext {
             let keepsOwn = object.changedAttributes[index] || mergePolicy == .overwrite
             if !keepsOwn { object.values[index] = row.values[index] }
         }
+        object.pinCommittedToOnes()
         object.committed = row
         recomputeChangeFlags(object, against: row)
         if object.isDeletedStorage, mergePolicy == .mergeByPropertyStoreTrump {

@@ -57,6 +57,7 @@ extension ManagedObjectContext {
 
     private func toOneID(_ object: ManagedObject, _ index: Int) -> ManagedObjectID? {
         switch object.toOne[index] {
+        case .committed: return object.committedDestination(at: index)
         case .id(let id): return id
         case .object(let destination): return destination?.objectID
         }

@@ -248,23 +248,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func materialize(_ object: ManagedObject, from snapshot: RowSnapshot) {
         object.values = snapshot.values
         object.committed = snapshot
-        // Writing only when something differs keeps the entity's shared empty
-        // slots shared (no copy) for an object whose to-ones are all nil; a new
-        // array is built by appending, which runs specialized code where
-        // copying the shared one calls a value witness per element.
-        let toOne = object.toOne
-        if let first = toOne.indices.first(where: { index in
-            guard index < snapshot.toOne.count else { return false }
-            if case .id(let current) = toOne[index], current == snapshot.toOne[index] { return false }
-            return true
-        }) {
-            var fresh: [ToOneState] = []
-            fresh.reserveCapacity(toOne.count)
-            for index in toOne.indices {
-                fresh.append(index >= first && index < snapshot.toOne.count ? .id(snapshot.toOne[index]) : toOne[index])
-            }
-            object.toOne = fresh
-        }
+        // Every to-one reads the snapshot (a fault's slots are these already).
+        object.toOne = object.runtime.unloadedToOne
         object.isFaultStorage = false
         object.awakeFromFetch()
     }

@@ -15,8 +15,10 @@ final class EntityRuntime: Sendable {
     /// count bound or is required: validation has something to check.
     let hasRules: Bool
     /// What a new object's relationship slots start as, shared copy-on-write:
-    /// a fault that never fires allocates none, an object that fires copies
-    /// once. Only ever `.id(nil)` and `nil`, so sharing across threads is safe.
+    /// a fault that never fires allocates none, nor does firing it (its
+    /// to-ones read the committed snapshot); an object copies on its first
+    /// relationship change. Only ever `.committed` and `nil`, so sharing
+    /// across threads is safe.
     nonisolated(unsafe) let unloadedToOne: [ToOneState]
     nonisolated(unsafe) let emptyToMany: [ToManyState?]
 
@@ -29,7 +31,7 @@ final class EntityRuntime: Sendable {
         hasConstraints = !entity.uniquenessConstraints.isEmpty
         hasOrderedToMany = entity.relationships.contains { $0.isToMany && $0.isOrdered }
         hasToMany = entity.relationships.contains(where: \.isToMany)
-        unloadedToOne = Array(repeating: .id(nil), count: entity.relationships.count)
+        unloadedToOne = Array(repeating: .committed, count: entity.relationships.count)
         emptyToMany = hasToMany ? Array(repeating: nil, count: entity.relationships.count) : []
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
             || entity.relationships.contains { relationship in
