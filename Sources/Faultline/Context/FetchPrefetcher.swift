@@ -65,19 +65,19 @@ extension ManagedObjectContext {
         let index = relationship.index
         let pending = sources.filter { !$0.objectID.isTemporaryID && $0.toMany[index]?.isLoaded != true }
         guard let first = pending.first else { return [] }
-        let rows = try coordinator.prefetchToMany(
+        let prefetched = try coordinator.prefetchToMany(
             sourceKeys: pending.map(\.objectID.primaryKey), sourceEntityIndex: first.entityIndex, relationship: relationship)
         // Rows arrive grouped by owner as a rule (SQLite walks the IN list in
         // key order), so only a change of owner costs a hash lookup; counting
         // first gives each member array its exact capacity.
         let positions = Dictionary(pending.indices.map { (pending[$0].objectID.primaryKey, $0) }) { first, _ in first }
+        let rows = prefetched.rows
         var ownerOfRow: [Int] = []
         ownerOfRow.reserveCapacity(rows.count)
         var counts = [Int](filledWith: 0, count: pending.count)
         var lastOwner: Int64?
         var lastPosition = -1
-        for row in rows.indices {
-            let owner = rows[row].owner
+        for owner in prefetched.owners {
             if owner != lastOwner {
                 lastOwner = owner
                 lastPosition = positions[owner] ?? -1
@@ -95,8 +95,8 @@ extension ManagedObjectContext {
         registered.reserveStored(rows.count)
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
         for row in rows.indices {
-            let member = object(with: rows[row].id)
-            if member.isFaultStorage { materialize(member, from: rows[row].snapshot) }
+            let member = object(with: rows[row].0)
+            if member.isFaultStorage { materialize(member, from: rows[row].1) }
             destinations.append(member)
             let position = ownerOfRow[row]
             guard position >= 0 else { continue }

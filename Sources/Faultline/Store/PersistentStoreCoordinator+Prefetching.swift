@@ -14,11 +14,12 @@ import FaultlineSQLite
 //
 // To-one destinations go through `rows(for:)`, the batch-fault statement.
 
-/// One prefetched destination row and the key of the source it belongs to.
-struct PrefetchedRow: Sendable {
-    let owner: Int64
-    let id: ManagedObjectID
-    let snapshot: RowSnapshot
+/// Prefetched destination rows and, at the same positions, the keys of the
+/// sources they belong to. Two arrays rather than one of triples: the rows go
+/// to the row cache as they are, with no per-row copy into pairs.
+struct PrefetchedRows: Sendable {
+    var rows: [(ManagedObjectID, RowSnapshot)] = []
+    var owners: [Int64] = []
 }
 
 extension PersistentStoreCoordinator {
@@ -27,8 +28,8 @@ extension PersistentStoreCoordinator {
     /// cache; in relationship order for an ordered one.
     func prefetchToMany(
         sourceKeys: [Int64], sourceEntityIndex: Int, relationship: CheckedRelationship
-    ) throws -> [PrefetchedRow] {
-        guard !sourceKeys.isEmpty else { return [] }
+    ) throws -> PrefetchedRows {
+        guard !sourceKeys.isEmpty else { return PrefetchedRows() }
         let plan = plans[relationship.destinationEntityIndex]
         let ownerPosition = Int32(plan.selectList.components(separatedBy: ", ").count)
         let keys = "(SELECT value FROM json_each(?))"
@@ -42,21 +43,22 @@ extension PersistentStoreCoordinator {
                 + " ON t0.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) IN \(keys)"
                 + (order.map { " ORDER BY j.\(sourceColumn), j.\($0)" } ?? "")
         case .foreignKey, .transient:
-            return []
+            return PrefetchedRows()
         }
         let list = "[" + sourceKeys.map(String.init).joined(separator: ",") + "]"
-        let rows = try withReader { connection -> [PrefetchedRow] in
+        let prefetched = try withReader { connection -> PrefetchedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(list, at: 1)
-            var rows: [PrefetchedRow] = []
+            var prefetched = PrefetchedRows()
             let readAt = DispatchTime.now().uptimeNanoseconds
             while try statement.step() {
-                guard let (id, snapshot) = decodeRow(statement, plan: plan, readAt: readAt) else { continue }
-                rows.append(PrefetchedRow(owner: statement.int64(at: ownerPosition), id: id, snapshot: snapshot))
+                guard let row = decodeRow(statement, plan: plan, readAt: readAt) else { continue }
+                prefetched.rows.append(row)
+                prefetched.owners.append(statement.int64(at: ownerPosition))
             }
-            return rows
+            return prefetched
         }
-        rowCache.store(rows.lazy.map { ($0.id, $0.snapshot) })
-        return rows
+        rowCache.store(prefetched.rows)
+        return prefetched
     }
 }
