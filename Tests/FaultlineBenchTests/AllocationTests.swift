@@ -15,6 +15,14 @@ struct AllocationTests {
         #expect(Allocations.version?.hasPrefix("5.") == true)
     }
 
+    @Test("The purge delays in effect are read from jemalloc, as a run's metadata records them")
+    func settings() throws {
+        let settings = try #require(Allocations.settings)
+        // jemalloc's own values, whatever MALLOC_CONF the test run had.
+        #expect(settings.wholeMatch(of: /dirty_decay_ms:-?\d+ muzzy_decay_ms:-?\d+( \(MALLOC_CONF=.*\))?/) != nil)
+        #expect(RunMetadata.current().allocatorSettings == settings)
+    }
+
     @Test("N class instances count at least N mallocs and their bytes", arguments: [1, 100, 10_000])
     func countsKnownAllocations(count: Int) {
         var nodes: [Node] = []

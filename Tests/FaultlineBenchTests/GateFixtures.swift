@@ -27,6 +27,7 @@ enum GateFixtures {
         var extraStatementsPerFault = 0
         var categoryPlan = "SEARCH ZARTICLE USING INDEX ZARTICLE_ZCATEGORY_INDEX (ZCATEGORY=?)"
         var buildConfiguration = "release"
+        var allocatorSettings: String? = "dirty_decay_ms:10000 muzzy_decay_ms:0"
         /// Relative jitter of mallocsPerItem (allocator noise).
         var mallocNoise = 0.0
     }
@@ -49,6 +50,7 @@ enum GateFixtures {
         ]
         var metadata = Fixtures.metadata()
         metadata.buildConfiguration = run.buildConfiguration
+        metadata.allocatorSettings = run.allocatorSettings
         return Report(suite: "Test", metadata: metadata, benchmarks: ReferenceComparison.attach(to: benchmarks))
     }
 

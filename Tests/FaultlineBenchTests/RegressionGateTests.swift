@@ -97,6 +97,17 @@ struct RegressionGateTests {
         #expect(result.notes.contains { $0.contains("time gating refused") && $0.contains("debug build") })
     }
 
+    @Test("Different allocator settings are noted, once, and gate nothing by themselves")
+    func allocatorSettings() {
+        let tuned = Run(seed: 2, allocatorSettings: "dirty_decay_ms:-1 muzzy_decay_ms:-1 (MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1)")
+        let result = gate(Run(seed: 1), tuned)
+        #expect(result.passed)
+        #expect(result.notes.filter { $0.contains("allocator settings differ") && $0.contains("MALLOC_CONF=dirty_decay_ms:-1") }.count == 1)
+        #expect(!gate(Run(seed: 1), Run(seed: 2)).notes.contains { $0.contains("allocator settings") })
+        // A report from before the field existed has nothing to compare.
+        #expect(!gate(Run(seed: 1, allocatorSettings: nil), tuned).notes.contains { $0.contains("allocator settings") })
+    }
+
     @Test("Reference lines are listed as not time-gated")
     func unreferenced() {
         let result = gate(Run(seed: 1), Run(seed: 2))

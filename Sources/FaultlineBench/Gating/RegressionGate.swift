@@ -60,6 +60,12 @@ public struct RegressionGate: Sendable {
         let now = Dictionary(current.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let gateTimes = Self.timeGatingRefusal(baseline, current, baselineName, currentName)
         if let refusal = gateTimes { notes.append(refusal) }
+        if let before = baseline.metadata.allocatorSettings, let now = current.metadata.allocatorSettings, before != now {
+            // Not a refusal: the ratio to the raw line, which hardly allocates, still
+            // holds; but the page faults behind system time move with these settings.
+            notes.append("allocator settings differ (\(baselineName): \(before); \(currentName): \(now)):"
+                         + " time and memory figures may move for that reason alone")
+        }
         var unreferenced: [String] = []
         for result in current.benchmarks {
             guard let old = before[result.id] else {

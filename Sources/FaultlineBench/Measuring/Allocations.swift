@@ -1,4 +1,5 @@
 import CJemalloc
+import Foundation
 
 /// Allocation counts and bytes from jemalloc, which this process links as its
 /// malloc (SQLite's, the Swift runtime's and Foundation's allocations all count).
@@ -32,6 +33,20 @@ public enum Allocations {
         return String(cString: pointer)
     }
 
+    /// The settings that change what a run measures: jemalloc's purge delays
+    /// and `MALLOC_CONF` when set, e.g. `dirty_decay_ms:10000 muzzy_decay_ms:0`.
+    /// Freed pages purged sooner come back as page faults (system time) when
+    /// the next iteration allocates, so reports with different settings do not
+    /// compare on time. Nil without jemalloc.
+    public static var settings: String? {
+        guard let dirty = readInt("opt.dirty_decay_ms"), let muzzy = readInt("opt.muzzy_decay_ms") else { return nil }
+        var text = "dirty_decay_ms:\(dirty) muzzy_decay_ms:\(muzzy)"
+        if let environment = ProcessInfo.processInfo.environment["MALLOC_CONF"], !environment.isEmpty {
+            text += " (MALLOC_CONF=\(environment))"
+        }
+        return text
+    }
+
     /// Totals so far. Not itself free: it flushes the thread cache, so take
     /// snapshots outside the measured region.
     public static func snapshot() -> AllocationSnapshot {
@@ -47,6 +62,14 @@ public enum Allocations {
     private static func refreshEpoch() -> Bool {
         var epoch: UInt64 = 1
         return mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0
+    }
+
+    /// A signed `ssize_t` option such as `opt.dirty_decay_ms` (-1: never purge).
+    private static func readInt(_ name: String) -> Int? {
+        var value = 0
+        var size = MemoryLayout<Int>.size
+        guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
+        return value
     }
 
     private static func readUInt64(_ name: String) -> UInt64? {

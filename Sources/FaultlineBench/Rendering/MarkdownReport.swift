@@ -78,6 +78,6 @@ enum ReportText {
             metadata.buildConfiguration, commit, metadata.timestamp,
             "\(metadata.cpuModel), \(metadata.coreCount) cores", metadata.operatingSystem,
             "Swift \(metadata.swiftVersion)", "SQLite \(metadata.sqliteVersion)",
-        ].joined(separator: " · ")
+        ].joined(separator: " · ") + (metadata.allocatorSettings.map { " · jemalloc \($0)" } ?? "")
     }
 }

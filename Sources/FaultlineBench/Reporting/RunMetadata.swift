@@ -16,6 +16,8 @@ public struct RunMetadata: Codable, Sendable {
     public var swiftVersion: String
     public var sqliteVersion: String
     public var jemallocVersion: String?
+    /// `Allocations.settings` when the run started; absent in older reports.
+    public var allocatorSettings: String?
     /// "release" or "debug". Debug figures are not comparable with release ones.
     public var buildConfiguration: String
     /// Whether the per-iteration peak memory could be reset (see PeakMemory).
@@ -42,6 +44,7 @@ public struct RunMetadata: Codable, Sendable {
             swiftVersion: compilerVersion,
             sqliteVersion: Connection.sqliteVersion,
             jemallocVersion: Allocations.version,
+            allocatorSettings: Allocations.settings,
             buildConfiguration: buildConfiguration,
             peakMemoryIsPerIteration: PeakMemory.canReset,
             arguments: Array(arguments.dropFirst()))
