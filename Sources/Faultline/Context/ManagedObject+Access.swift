@@ -78,8 +78,8 @@ extension ManagedObject {
         values[index] = try stored(value, for: entity.attributes[index], in: entity)
     }
 
-    /// Attributes and to-one relationships changed since the object was last
-    /// read or saved, with their new values.
+    /// Attributes and relationships changed since the object was last read or
+    /// saved, with their new values.
     public func changedValues() -> [String: Any] {
         guard let entity else { return [:] }
         var result: [String: Any] = [:]
@@ -94,12 +94,23 @@ extension ManagedObject {
         return result
     }
 
-    /// The last read or saved values of `keys` (all attributes when nil).
+    /// The last read or saved values of the stored properties named in `keys`
+    /// (every stored property when nil), as Core Data reports them: nil as
+    /// `NSNull`, a to-one as its destination (a fault unless registered), a
+    /// to-many as its members then. Transient properties are left out; an
+    /// object never saved has none.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        guard let entity, let committed else { return [:] }
+        guard let entity, let committed, let context = managedObjectContext else { return [:] }
         var result: [String: Any] = [:]
-        for attribute in entity.attributes where keys?.contains(attribute.name) ?? true {
+        for attribute in entity.attributes where !attribute.isTransient && keys?.contains(attribute.name) ?? true {
             result[attribute.name] = anyValue(of: attribute, stored: committed.values[attribute.index]) ?? NSNull()
+        }
+        for relationship in entity.relationships where !relationship.isTransient && keys?.contains(relationship.name) ?? true {
+            if relationship.isToMany {
+                result[relationship.name] = context.committedMembers(of: self, at: relationship.index)
+            } else {
+                result[relationship.name] = committedDestination(at: relationship.index).map(context.object(with:)) ?? NSNull()
+            }
         }
         return result
     }

@@ -95,6 +95,18 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The members a to-many had when last read or saved: the loaded ones while
+    /// the relationship is unchanged, else the store's (one statement, which
+    /// leaves the relationship's own state alone).
+    func committedMembers(of object: ManagedObject, at index: Int) -> [ManagedObject] {
+        if index < object.toMany.count, let state = object.toMany[index], let members = state.members,
+           !object.changedRelationships[index] {
+            return members
+        }
+        let ids = (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
+        return ids.map { self.object(with: $0) }
+    }
+
     /// Loads a to-many relationship's members from the store (one statement),
     /// then applies the changes made while it was not loaded.
     func loadToMany(of object: ManagedObject, at index: Int, into state: ToManyState) {

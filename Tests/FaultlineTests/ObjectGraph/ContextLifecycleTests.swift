@@ -29,6 +29,64 @@ struct ContextLifecycleTests {
         }
     }
 
+    @Test("committedValues reports relationships as last read or saved, and leaves out transient properties")
+    func committedRelationships() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let setUp = container.newBackgroundContext()
+        let (ursula, leGuin) = try setUp.performAndWait {
+            let ursula = try setUp.insertNewObject(forEntityName: "Author")
+            try ursula.setValue("Ursula", forKey: "name")
+            let leGuin = try setUp.insertNewObject(forEntityName: "Author")
+            try leGuin.setValue("Le Guin", forKey: "name")
+            for title in ["Earthsea", "Tehanu"] {
+                let book = try setUp.insertNewObject(forEntityName: "Book")
+                try book.setValue(title, forKey: "title")
+                try book.setValue(ursula, forKey: "author")
+            }
+            try setUp.save()
+            return (ursula.objectID, leGuin.objectID)
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let earthsea = try #require(try context.fetch(FetchRequest(entityName: "Book", format: "title == %@", "Earthsea")).first)
+            let newAuthor = try context.existingObject(with: leGuin)
+            try earthsea.setValue(newAuthor, forKey: "author")
+            try earthsea.setValue("A Wizard of Earthsea", forKey: "title")
+            let committed = earthsea.committedValues(forKeys: nil)
+            #expect(committed["title"] as? String == "Earthsea")
+            #expect((committed["author"] as? ManagedObject)?.objectID == ursula)
+            #expect(committed["chapters"] as? [ManagedObject] == [])
+            #expect(Set(committed.keys) == ["title", "pages", "price", "author", "chapters", "shelves"])
+            #expect(earthsea.committedValues(forKeys: ["author"]).keys.map { $0 } == ["author"])
+            // The old author's books in memory lost Earthsea; committed, it still has both.
+            let oldAuthor = context.object(with: ursula)
+            #expect((oldAuthor.value(forKey: "books") as? [ManagedObject])?.count == 1)
+            let committedBooks = oldAuthor.committedValues(forKeys: ["books"])["books"] as? [ManagedObject] ?? []
+            #expect(Set(committedBooks.compactMap { $0.value(forKey: "title") as? String }) == ["A Wizard of Earthsea", "Tehanu"])
+            #expect(newAuthor.committedValues(forKeys: ["books"])["books"] as? [ManagedObject] == [])
+            #expect((oldAuthor.value(forKey: "books") as? [ManagedObject])?.count == 1)
+            let unsaved = try context.insertNewObject(forEntityName: "Author")
+            #expect(unsaved.committedValues(forKeys: nil).isEmpty)
+        }
+        let drafts = ManagedObjectModel {
+            Entity("Note") {
+                Attribute("text", .string)
+                Attribute("draft", .string).transient()
+            }
+        }
+        let (notes, notesURL) = try LibraryModel.container(drafts)
+        defer { LibraryModel.remove(notesURL) }
+        let noteContext = notes.newBackgroundContext()
+        try noteContext.performAndWait {
+            let note = try noteContext.insertNewObject(forEntityName: "Note")
+            try note.setValue("saved", forKey: "text")
+            try note.setValue("typing…", forKey: "draft")
+            try noteContext.save()
+            #expect(Set(note.committedValues(forKeys: nil).keys) == ["text"])
+        }
+    }
+
     @Test("Rollback discards inserts, updates and deletes")
     func rollback() throws {
         let (container, url) = try LibraryModel.container()
