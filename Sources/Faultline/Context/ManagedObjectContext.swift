@@ -67,12 +67,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         classes.type(forEntityIndex: $0)
     }
 
+    /// What this context's objects reach it through.
+    let handle = ContextHandle()
+
     init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?) {
         self.coordinator = coordinator
         self.classes = classes
         self.isMainQueue = queue == nil
         self.queue = queue ?? .main
         self.name = name
+        handle.context = self
         coordinator.observers.register(self)
     }
 
@@ -143,7 +147,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func makeObject(id: ManagedObjectID, entityIndex: Int) -> ManagedObject {
         let type = classByEntity[entityIndex]
         let runtime = coordinator.runtimes[entityIndex]
-        let object = type.init(ObjectConstruction(context: self, runtime: runtime, id: id))
+        let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
         object.toOne = runtime.unloadedToOne
         object.toMany = runtime.emptyToMany
         object.changedAttributes = ChangeMask(count: runtime.defaults.count)
