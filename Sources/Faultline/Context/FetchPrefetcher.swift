@@ -96,12 +96,14 @@ extension ManagedObjectContext {
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
         for row in rows.indices {
             let member = object(with: rows[row].0)
-            if member.isFaultStorage { materialize(member, from: rows[row].1) }
+            let wasFault = member.isFaultStorage
+            if wasFault { materialize(member, from: rows[row].1) }
             destinations.append(member)
             let position = ownerOfRow[row]
             guard position >= 0 else { continue }
-            // A member whose in-memory inverse now points elsewhere has moved.
-            if let inverse, inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse],
+            // A member whose in-memory inverse now points elsewhere has moved
+            // (never one just materialised: its to-ones are the row's).
+            if !wasFault, let inverse, inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse],
                owner !== pending[position] {
                 continue
             }

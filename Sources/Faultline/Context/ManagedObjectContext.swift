@@ -61,11 +61,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
-    /// The class of each entity, read from the registry once per context (so
-    /// register subclasses before creating contexts, as the container says).
-    lazy var classByEntity: [ManagedObject.Type] = coordinator.model.entities.indices.map {
-        classes.type(forEntityIndex: $0)
-    }
+    /// The class of each entity, read from the registry when the context makes
+    /// its first object (so register subclasses before that, as the container
+    /// says). Not a lazy property: its getter would retain the array per object.
+    @exclusivity(unchecked) private var classByEntity: [ManagedObject.Type] = []
 
     /// What this context's objects reach it through.
     let handle = ContextHandle()
@@ -145,6 +144,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
 
     func makeObject(id: ManagedObjectID, entityIndex: Int) -> ManagedObject {
+        if classByEntity.isEmpty {
+            classByEntity = coordinator.model.entities.indices.map { classes.type(forEntityIndex: $0) }
+        }
         let type = classByEntity[entityIndex]
         let runtime = coordinator.runtimes[entityIndex]
         let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
