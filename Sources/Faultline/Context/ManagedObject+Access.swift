@@ -98,13 +98,16 @@ extension ManagedObject {
     /// (every stored property when nil), as Core Data reports them: nil as
     /// `NSNull`, a to-one as its destination (a fault unless registered), a
     /// to-many as its members then. Transient properties are left out; an
-    /// object never saved has none.
+    /// object never saved has none. A fault fires first; an object no longer
+    /// in a context reports attributes only.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        guard let entity, let committed, let context = managedObjectContext else { return [:] }
+        fireFault()
+        guard let entity, let committed else { return [:] }
         var result: [String: Any] = [:]
         for attribute in entity.attributes where !attribute.isTransient && keys?.contains(attribute.name) ?? true {
             result[attribute.name] = anyValue(of: attribute, stored: committed.values[attribute.index]) ?? NSNull()
         }
+        guard let context = managedObjectContext else { return result }
         for relationship in entity.relationships where !relationship.isTransient && keys?.contains(relationship.name) ?? true {
             if relationship.isToMany {
                 result[relationship.name] = context.committedMembers(of: self, at: relationship.index)

@@ -186,9 +186,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         changeOrder.removeAll()
     }
 
-    /// Changed objects in the order they first changed.
+    /// Changed objects in the order they first changed. An object whose
+    /// changes were forgotten (refresh, rollback) and that changed again has an
+    /// entry from each time: the first one left counts.
     var changedInOrder: [ManagedObject] {
-        if changeOrder.count != trackedCount { changeOrder = changeOrder.filter(\.isTrackedAsChanged) }
+        if changeOrder.count != trackedCount {
+            var seen = Set<ObjectIdentifier>()
+            changeOrder = changeOrder.filter { $0.isTrackedAsChanged && seen.insert(ObjectIdentifier($0)).inserted }
+        }
         return changeOrder
     }
 
@@ -202,7 +207,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         counters.faultsFired += 1
         if object.objectID.isTemporaryID { return false }
         let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
-        if let batch = object.batch {
+        let batch = object.batch
+        object.batch = nil
+        // A batch that already fired (perhaps while this object, materialised
+        // by another path, was no fault) holds nothing for it: one row then.
+        if let batch, batch.objects.contains(where: { $0 === object }) {
             // Members whose rows are cached cost nothing; the rest come in one statement.
             var missing: [ManagedObject] = []
             let members = batch.objects

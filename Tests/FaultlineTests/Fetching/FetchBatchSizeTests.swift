@@ -41,4 +41,42 @@ struct FetchBatchSizeTests {
             #expect(books.filter { !$0.isFault }.count == 1_000)
         }
     }
+    @Test("An object of a fired batch, materialised elsewhere and refreshed, fires on its own, edits and saves")
+    func refreshedMemberOfFiredBatch() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let setUp = container.newBackgroundContext()
+        try setUp.performAndWait {
+            for name in ["Ann", "Bea", "Cid"] {
+                let author = try setUp.insertNewObject(forEntityName: "Author")
+                try author.setValue(name, forKey: "name")
+            }
+            try setUp.save()
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var byName = FetchRequest(entityName: "Author")
+            byName.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            byName.fetchBatchSize = 10
+            let batched = try context.fetch(byName)
+            // Materialised by a full fetch while still members of the unfired batch.
+            var full = FetchRequest(entityName: "Author")
+            full.returnsObjectsAsFaults = false
+            _ = try context.fetch(full)
+            let (ann, bea) = (batched[0], batched[1])
+            context.refresh(bea, mergeChanges: false)
+            #expect(bea.value(forKey: "name") as? String == "Bea")  // fires the batch: only Bea was a fault
+            context.refresh(ann, mergeChanges: false)
+            #expect(ann.isFault)
+            #expect(ann.value(forKey: "name") as? String == "Ann")
+            #expect(!ann.isFault)
+            try ann.setValue("Anna", forKey: "name")
+            try context.save()
+        }
+        let check = container.newBackgroundContext()
+        try check.performAndWait {
+            let renamed = try FetchRequest(entityName: "Author", format: "name == %@", "Anna")
+            #expect(try check.count(for: renamed) == 1)
+        }
+    }
 }

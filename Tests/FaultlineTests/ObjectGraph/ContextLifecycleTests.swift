@@ -68,6 +68,15 @@ struct ContextLifecycleTests {
             #expect((oldAuthor.value(forKey: "books") as? [ManagedObject])?.count == 1)
             let unsaved = try context.insertNewObject(forEntityName: "Author")
             #expect(unsaved.committedValues(forKeys: nil).isEmpty)
+            // A fault fires first.
+            context.refresh(oldAuthor, mergeChanges: false)
+            #expect(oldAuthor.committedValues(forKeys: ["name"])["name"] as? String == "Ursula")
+            // Deleted and saved, out of the context: attributes still, relationships not.
+            context.delete(unsaved)
+            context.delete(oldAuthor)
+            try context.save()
+            #expect(oldAuthor.managedObjectContext == nil)
+            #expect(oldAuthor.committedValues(forKeys: nil).keys.sorted() == ["born", "name"])
         }
         let drafts = ManagedObjectModel {
             Entity("Note") {
@@ -84,6 +93,31 @@ struct ContextLifecycleTests {
             try note.setValue("typing…", forKey: "draft")
             try noteContext.save()
             #expect(Set(note.committedValues(forKeys: nil).keys) == ["text"])
+        }
+    }
+
+    @Test("Changed, refreshed without merging, changed again: one update, no conflict with itself")
+    func changeAfterRefresh() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            try context.save()
+            try author.setValue("Discarded", forKey: "name")
+            context.refresh(author, mergeChanges: false)
+            try author.setValue("Ursula K.", forKey: "name")
+            #expect(context.updatedObjects == [author])
+            container.coordinator.resetCounters()
+            try context.save()
+            // BEGIN, the uniqueness check on name, one UPDATE, COMMIT.
+            #expect(container.coordinator.sqlCounters.statementsExecuted == 4)
+        }
+        let check = container.newBackgroundContext()
+        try check.performAndWait {
+            let renamed = try FetchRequest(entityName: "Author", format: "name == %@", "Ursula K.")
+            #expect(try check.count(for: renamed) == 1)
         }
     }
 
