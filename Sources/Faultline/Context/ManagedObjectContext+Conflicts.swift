@@ -108,6 +108,22 @@ extension ManagedObjectContext {
         return try? existingObject(with: id)
     }
 
+    /// Changed objects that are still faults once fired lost their rows to
+    /// another context (a fault changes only through an inverse, which marks it
+    /// without reading it). Under `.error` that is a conflict, the context
+    /// keeping its changes; under any other policy the store's deletion wins, as
+    /// for every vanished row, and references to the object are cleared.
+    func resolveVanishedFaults() throws {
+        let vanished = changedInOrder.filter { object in
+            object.isFaultStorage && !object.isInsertedStorage && !object.isDeletedStorage && !fulfill(object)
+        }
+        guard !vanished.isEmpty else { return }
+        if mergePolicy == .error {
+            throw SaveError.conflicts(vanished.map { .optimisticLocking($0.objectID, expectedVersion: 0, storeVersion: nil) })
+        }
+        for object in vanished { replace(object, with: nil) }
+    }
+
     /// Points every reference to `object` at `replacement`, then drops `object`.
     func replace(_ object: ManagedObject, with replacement: ManagedObject?) {
         for other in registered.values where other !== object && !other.isFaultStorage {

@@ -15,6 +15,7 @@ extension ManagedObjectContext {
         mergeInbox()
         try propagateDeletes()
         guard hasChanges else { return }
+        try resolveVanishedFaults()
         try runWillSave()
         try propagateDeletes()
         let issues = validate()

@@ -80,7 +80,8 @@ struct SaveRequest: Sendable {
 
 /// A conflict found while saving; the context resolves it by merge policy.
 public enum SaveConflict: Sendable, Equatable {
-    /// The row changed (or vanished, `storeVersion` nil) since the object read it.
+    /// The row changed (or vanished, `storeVersion` nil) since the object read it
+    /// (`expectedVersion` 0: the object never read it, a fault changed only through an inverse).
     case optimisticLocking(ManagedObjectID, expectedVersion: Int64, storeVersion: Int64?)
     /// Another row already holds the object's values of a uniqueness constraint.
     /// `existing` is a temporary ID when the other object is unsaved in the same context.

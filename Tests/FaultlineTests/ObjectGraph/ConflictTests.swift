@@ -118,6 +118,40 @@ struct ConflictTests {
         }
     }
 
+    @Test("A fault whose row another context deleted, changed through an inverse: the save reports or drops it, never traps",
+          arguments: [MergePolicy.error, .mergeByPropertyObjectTrump])
+    func changedFaultOfDeletedRow(policy: MergePolicy) throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let id = try seeded(container)
+        let context = container.newBackgroundContext()
+        context.mergePolicy = policy
+        let gone = context.performAndWait { context.object(with: id) }
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            other.delete(try other.existingObject(with: id))
+            try other.save()
+        }
+        try context.performAndWait {
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("Orphan", forKey: "title")
+            // Adding the book to the author's books fires its fault, which finds no row.
+            try book.setValue(gone, forKey: "author")
+            #expect(gone.isFault)
+            if policy == .error {
+                let error = #expect(throws: SaveError.self) { try context.save() }
+                guard case .conflicts(let conflicts) = error else { Issue.record("expected conflicts, got \(String(describing: error))"); return }
+                #expect(conflicts == [.optimisticLocking(id, expectedVersion: 0, storeVersion: nil)])
+                #expect(context.hasChanges)
+            } else {
+                try context.save()
+                #expect(gone.managedObjectContext == nil)
+                #expect(book.value(forKey: "author") == nil)
+                #expect(!context.hasChanges)
+            }
+        }
+    }
+
     @Test("A failed save leaves the store's content unchanged and the context holding its changes")
     func failedSaveChangesNothing() throws {
         let (container, url) = try LibraryModel.container()
