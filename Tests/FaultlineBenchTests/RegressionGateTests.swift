@@ -104,6 +104,9 @@ struct RegressionGateTests {
         #expect(result.passed)
         #expect(result.notes.filter { $0.contains("allocator settings differ") && $0.contains("MALLOC_CONF=dirty_decay_ms:-1") }.count == 1)
         #expect(!gate(Run(seed: 1), Run(seed: 2)).notes.contains { $0.contains("allocator settings") })
+        // The same values asked for through MALLOC_CONF are the same settings.
+        let spelledOut = Run(seed: 2, allocatorSettings: "dirty_decay_ms:10000 muzzy_decay_ms:0 (MALLOC_CONF=dirty_decay_ms:10000)")
+        #expect(!gate(Run(seed: 1), spelledOut).notes.contains { $0.contains("allocator settings") })
         // A report from before the field existed has nothing to compare.
         #expect(!gate(Run(seed: 1, allocatorSettings: nil), tuned).notes.contains { $0.contains("allocator settings") })
     }

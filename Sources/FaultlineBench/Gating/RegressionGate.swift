@@ -60,7 +60,8 @@ public struct RegressionGate: Sendable {
         let now = Dictionary(current.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let gateTimes = Self.timeGatingRefusal(baseline, current, baselineName, currentName)
         if let refusal = gateTimes { notes.append(refusal) }
-        if let before = baseline.metadata.allocatorSettings, let now = current.metadata.allocatorSettings, before != now {
+        if let before = baseline.metadata.allocatorSettings, let now = current.metadata.allocatorSettings,
+           Self.effectiveSettings(before) != Self.effectiveSettings(now) {
             // Not a refusal: the ratio to the raw line, which hardly allocates, still
             // holds; but the page faults behind system time move with these settings.
             notes.append("allocator settings differ (\(baselineName): \(before); \(currentName): \(now)):"
@@ -87,6 +88,12 @@ public struct RegressionGate: Sendable {
         if !unreferenced.isEmpty {
             notes.append("not time-gated (no reference line to take a ratio to): " + unreferenced.joined(separator: ", "))
         }
+    }
+
+    /// jemalloc's values, without how they were asked for: `MALLOC_CONF`
+    /// spelling out the defaults changes nothing.
+    private static func effectiveSettings(_ settings: String) -> String {
+        settings.components(separatedBy: " (MALLOC_CONF=")[0]
     }
 
     private static func timeGatingRefusal(_ baseline: Report, _ current: Report,
