@@ -17,15 +17,36 @@ extension ManagedObjectContext {
         var (fetch, _, columns) = try storeFetch(request, selecting: keyPaths)
         fetch.distinct = request.returnsDistinctResults
         let rows = try coordinator.fetchColumns(fetch, columns: columns)
+        // Each key's position, hashed once: a row without nils maps this table's
+        // values in place (`mapValues` keeps the hash table), where inserting
+        // key by key hashed every key string again for every row. A key listed
+        // twice takes its last column, as the inserts below would.
+        let positions = [String: Int](columns.indices.map { (columns[$0].keyPath, $0) }) { _, last in last }
         return rows.map { row in
+            if row.allSatisfy(\.isPresent) { return positions.mapValues { row[$0].presentValue } }
             var dictionary = [String: Any](minimumCapacity: columns.count)
-            for (column, value) in zip(columns, row) {
-                switch value {
-                case .value(let value): if let any = value.anyValue { dictionary[column.keyPath] = any }
-                case .object(let id): if let id { dictionary[column.keyPath] = id }
-                }
+            for (column, value) in zip(columns, row) where value.isPresent {
+                dictionary[column.keyPath] = value.presentValue
             }
             return dictionary
+        }
+    }
+}
+
+extension SelectedValue {
+    /// Core Data leaves nil values out of dictionary results.
+    fileprivate var isPresent: Bool {
+        switch self {
+        case .value(let value): value != .null
+        case .object(let id): id != nil
+        }
+    }
+
+    /// The value as a dictionary result holds it; only for a present one.
+    fileprivate var presentValue: Any {
+        switch self {
+        case .value(let value): value.anyValue ?? NSNull()
+        case .object(let id): if let id { id } else { NSNull() }
         }
     }
 }

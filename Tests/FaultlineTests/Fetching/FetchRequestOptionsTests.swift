@@ -58,6 +58,41 @@ struct FetchRequestOptionsTests {
         }
     }
 
+    @Test("Dictionary rows: present values under their key paths, nils left out, a to-one as its object ID")
+    func dictionaryRows() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            let owned = try context.insertNewObject(forEntityName: "Book")
+            try owned.setValue("Earthsea", forKey: "title")
+            try owned.setValue(Int64(200), forKey: "pages")
+            try owned.setValue(Decimal(string: "9.5"), forKey: "price")
+            try owned.setValue(author, forKey: "author")
+            let orphan = try context.insertNewObject(forEntityName: "Book")
+            try orphan.setValue("Tehanu", forKey: "title")
+            try context.save()
+            var request = FetchRequest(entityName: "Book")
+            request.propertiesToFetch = ["title", "pages", "author", "title"]
+            request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+            let rows = try context.fetchDictionaries(request)
+            #expect(rows.count == 2)
+            #expect(Set(rows[0].keys) == ["title", "pages", "author"])
+            #expect(rows[0]["title"] as? String == "Earthsea")
+            #expect(rows[0]["pages"] as? Int64 == 200)
+            #expect(rows[0]["author"] as? ManagedObjectID == author.objectID)
+            #expect(Set(rows[1].keys) == ["title", "pages"])
+            #expect(rows[1]["pages"] as? Int64 == 0)
+            request.propertiesToFetch = []
+            let all = try context.fetchDictionaries(request)
+            #expect(Set(all[0].keys) == ["title", "pages", "price"])
+            #expect(all[0]["price"] as? Decimal == Decimal(string: "9.5"))
+            #expect(Set(all[1].keys) == ["title", "pages"])
+        }
+    }
+
     @Test("Pending inserted and changed objects are matched in memory; includesPendingChanges = false leaves them out")
     func pendingChanges() throws {
         try withLibrary { _, context in
