@@ -74,14 +74,17 @@ struct UTF8TextTests {
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
     }
 
-    @Test("Empty text is an empty string, not NULL")
+    @Test("Empty text, and an empty BLOB read as text, are empty strings; only NULL is nil")
     func emptyText() throws {
         let connection = try Connection(.inMemory)
-        let statement = try connection.cachedStatement("SELECT '', NULL")
+        let statement = try connection.cachedStatement("SELECT '', NULL, x'', CAST(x'' AS TEXT)")
         defer { statement.reset() }
         #expect(try statement.step())
         #expect(statement.string(at: 0) == "")
         #expect(statement.string(at: 1) == nil)
+        // Only NULL reads as nil: an empty BLOB read as text is empty text.
+        #expect(statement.string(at: 2) == "")
+        #expect(statement.string(at: 3) == "")
     }
 
     @Test("Ill-formed bytes stored as TEXT read back repaired, as String(decoding:) repairs them")

@@ -30,7 +30,7 @@ enum ValueCoding {
     /// Reads a column as a value of `type`; NULL reads as `.null`.
     @inline(__always)
     static func read(_ statement: Statement, at index: Int32, as type: AttributeType) -> AttributeValue {
-        if statement.isNull(at: index) { return .null }
+        if type != .stringAttributeType, statement.isNull(at: index) { return .null }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             return .integer(statement.int64(at: index))
@@ -41,7 +41,8 @@ enum ValueCoding {
         case .dateAttributeType:
             return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
         case .stringAttributeType:
-            return .string(statement.string(at: index) ?? "")
+            // No separate NULL check above: SQLite hands back no pointer for NULL text.
+            return statement.string(at: index).map { .string($0) } ?? .null
         case .URIAttributeType, .objectIDAttributeType:
             guard let text = statement.string(at: index), let url = URL(string: text) else { return .null }
             return .uri(url)
