@@ -50,6 +50,17 @@ extension PersistentStoreCoordinator {
                                 readAt: readAt))
     }
 
+    /// Steps `statement` (a hierarchy select of `plan`) to the end, decoding
+    /// every row; the rows share one clock reading for their staleness stamp.
+    func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> [(ManagedObjectID, RowSnapshot)] {
+        var rows: [(ManagedObjectID, RowSnapshot)] = []
+        let readAt = DispatchTime.now().uptimeNanoseconds
+        while try statement.step() {
+            if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
+        }
+        return rows
+    }
+
     /// Everything after `FROM <table> t0`: joins, WHERE, ORDER BY, LIMIT.
     func clauses(_ fetch: StoreFetch) -> String {
         let plan = plans[fetch.entityIndex]
@@ -77,12 +88,7 @@ extension PersistentStoreCoordinator {
         let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
-            var rows: [(ManagedObjectID, RowSnapshot)] = []
-            let readAt = DispatchTime.now().uptimeNanoseconds
-            while try statement.step() {
-                if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
-            }
-            return rows
+            return try decodeRows(statement, plan: plan)
         }
         rowCache.store(rows)
         return rows
@@ -132,12 +138,7 @@ extension PersistentStoreCoordinator {
             result += try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
                 let statement = try connection.cachedStatement(sql)
                 try statement.bind(list, at: 1)
-                var rows: [(ManagedObjectID, RowSnapshot)] = []
-                let readAt = DispatchTime.now().uptimeNanoseconds
-                while try statement.step() {
-                    if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
-                }
-                return rows
+                return try decodeRows(statement, plan: plan)
             }
         }
         rowCache.store(result)
@@ -165,12 +166,7 @@ extension PersistentStoreCoordinator {
         let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(source.primaryKey, at: 1)
-            var rows: [(ManagedObjectID, RowSnapshot)] = []
-            let readAt = DispatchTime.now().uptimeNanoseconds
-            while try statement.step() {
-                if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
-            }
-            return rows
+            return try decodeRows(statement, plan: plan)
         }
         rowCache.store(rows)
         return rows.map(\.0)
