@@ -207,11 +207,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         counters.faultsFired += 1
         if object.objectID.isTemporaryID { return false }
         let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
-        let batch = object.batch
-        object.batch = nil
-        // A batch that already fired (perhaps while this object, materialised
-        // by another path, was no fault) holds nothing for it: one row then.
-        if let batch, batch.objects.contains(where: { $0 === object }) {
+        // A fault's batch has not fired: firing and materialising clear it.
+        if let batch = object.batch {
             // Members whose rows are cached cost nothing; the rest come in one statement.
             var missing: [ManagedObject] = []
             let members = batch.objects
@@ -263,6 +260,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func materialize(_ object: ManagedObject, from snapshot: RowSnapshot) {
         object.values = snapshot.values
         object.committed = snapshot
+        // Materialised by any path, the object leaves its fetch batch: refreshed
+        // into a fault later, it fires on its own, not through a spent batch.
+        object.batch = nil
         // Every to-one reads the snapshot (a fault's slots are these already).
         object.toOne = object.runtime.unloadedToOne
         object.isFaultStorage = false
