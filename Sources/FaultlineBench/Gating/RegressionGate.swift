@@ -61,7 +61,7 @@ public struct RegressionGate: Sendable {
         let gateTimes = Self.timeGatingRefusal(baseline, current, baselineName, currentName)
         if let refusal = gateTimes { notes.append(refusal) }
         if let before = baseline.metadata.allocatorSettings, let now = current.metadata.allocatorSettings,
-           Self.effectiveSettings(before) != Self.effectiveSettings(now) {
+           Allocations.effectiveSettings(before) != Allocations.effectiveSettings(now) {
             // Not a refusal: the ratio to the raw line, which hardly allocates, still
             // holds; but the page faults behind system time move with these settings.
             notes.append("allocator settings differ (\(baselineName): \(before); \(currentName): \(now)):"
@@ -88,12 +88,6 @@ public struct RegressionGate: Sendable {
         if !unreferenced.isEmpty {
             notes.append("not time-gated (no reference line to take a ratio to): " + unreferenced.joined(separator: ", "))
         }
-    }
-
-    /// jemalloc's values, without how they were asked for: `MALLOC_CONF`
-    /// spelling out the defaults changes nothing.
-    private static func effectiveSettings(_ settings: String) -> String {
-        settings.components(separatedBy: " (MALLOC_CONF=")[0]
     }
 
     private static func timeGatingRefusal(_ baseline: Report, _ current: Report,

@@ -47,6 +47,12 @@ public enum Allocations {
         return text
     }
 
+    /// jemalloc's values in a `settings` text, without how they were asked
+    /// for: `MALLOC_CONF` spelling out the defaults changes nothing.
+    public static func effectiveSettings(_ settings: String) -> String {
+        settings.components(separatedBy: " (MALLOC_CONF=")[0]
+    }
+
     /// Totals so far. Not itself free: it flushes the thread cache, so take
     /// snapshots outside the measured region.
     public static func snapshot() -> AllocationSnapshot {
