@@ -37,7 +37,7 @@ extension ManagedObject {
     /// committed snapshot is replaced by a row this object's state did not come from.
     func pinCommittedToOnes() {
         for index in toOne.indices {
-            if case .committed = toOne[index] { toOne[index] = .id(committedDestination(at: index)) }
+            if case .committed = toOne[index] { toOne[index] = toOneState(at: index) }
         }
     }
 
