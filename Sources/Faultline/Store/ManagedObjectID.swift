@@ -10,10 +10,22 @@ import Synchronization
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// Tells stores apart, so an ID from one coordinator never matches another's.
     let storeIdentifier: UInt32
-    /// The concrete entity's index in the checked model.
-    public let entityIndex: Int
+    // 32 bits beside the store's, so an ID takes two words instead of three:
+    // IDs are keys of the registry and the row cache, fields of every object
+    // and elements of every to-one array.
+    private let entityIndex32: Int32
     /// `Z_PK`, or a negative number for a temporary ID.
     public let primaryKey: Int64
+
+    /// The concrete entity's index in the checked model.
+    @inline(__always)
+    public var entityIndex: Int { Int(entityIndex32) }
+
+    init(storeIdentifier: UInt32, entityIndex: Int, primaryKey: Int64) {
+        self.storeIdentifier = storeIdentifier
+        entityIndex32 = Int32(truncatingIfNeeded: entityIndex)
+        self.primaryKey = primaryKey
+    }
 
     /// Whether the object has not been saved yet.
     public var isTemporaryID: Bool { primaryKey < 0 }
