@@ -1,41 +1,54 @@
 /// Which properties of an object changed, as bits: an object with up to 64
-/// attributes (or relationships) tracks them without allocating.
-struct ChangeMask: MutableCollection, RandomAccessCollection {
+/// attributes (or relationships) tracks them without allocating. Two words and
+/// no count: every managed object holds two masks, and the set bits are all a
+/// caller ever walks.
+struct ChangeMask {
     private var low: UInt64 = 0
+    /// Bits 64 and up, grown on the first change past 64.
     private var high: [UInt64] = []
-    let count: Int
-
-    init(count: Int) {
-        self.count = count
-        if count > 64 { high = Array(repeating: 0, count: (count - 64 + 63) / 64) }
-    }
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
 
     subscript(index: Int) -> Bool {
         get {
             if index < 64 { return (low >> UInt64(index)) & 1 == 1 }
             let bit = index - 64
+            guard bit >> 6 < high.count else { return false }
             return (high[bit >> 6] >> UInt64(bit & 63)) & 1 == 1
         }
         set {
             if index < 64 {
                 let mask: UInt64 = 1 << UInt64(index)
                 low = newValue ? low | mask : low & ~mask
-            } else {
-                let bit = index - 64
-                let mask: UInt64 = 1 << UInt64(bit & 63)
-                high[bit >> 6] = newValue ? high[bit >> 6] | mask : high[bit >> 6] & ~mask
+                return
             }
+            let bit = index - 64
+            let word = bit >> 6
+            if word >= high.count {
+                guard newValue else { return }
+                high.append(contentsOf: repeatElement(0, count: word - high.count + 1))
+            }
+            let mask: UInt64 = 1 << UInt64(bit & 63)
+            high[word] = newValue ? high[word] | mask : high[word] & ~mask
         }
     }
 
-    /// Whether any bit is set.
+    /// Whether no bit is set.
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+
+    /// The indexes of the set bits, ascending.
+    var setIndices: [Int] {
+        var indices: [Int] = []
+        for (word, bits) in ([low] + high).enumerated() {
+            var remaining = bits
+            while remaining != 0 {
+                indices.append(word * 64 + remaining.trailingZeroBitCount)
+                remaining &= remaining - 1
+            }
+        }
+        return indices
+    }
 
     mutating func clearAll() {
         low = 0
-        for index in high.indices { high[index] = 0 }
+        high = []
     }
 }

@@ -83,11 +83,11 @@ extension ManagedObject {
     public func changedValues() -> [String: Any] {
         guard let entity else { return [:] }
         var result: [String: Any] = [:]
-        for (index, changed) in changedAttributes.enumerated() where changed {
+        for index in changedAttributes.setIndices {
             let attribute = entity.attributes[index]
             result[attribute.name] = anyValue(of: attribute, stored: values[index]) ?? NSNull()
         }
-        for (index, changed) in changedRelationships.enumerated() where changed {
+        for index in changedRelationships.setIndices {
             let relationship = entity.relationships[index]
             result[relationship.name] = relationship.isToMany ? members(at: index) : (destination(at: index) ?? NSNull())
         }
@@ -150,10 +150,7 @@ extension ManagedObject {
         values[index] = value
         let committedValue = committed.map { $0.values[index] } ?? .null
         let isChanged = isInsertedStorage || value != committedValue
-        if isChanged != changedAttributes[index] {
-            changedAttributes[index] = isChanged
-            changeCount += isChanged ? 1 : -1
-        }
+        changedAttributes[index] = isChanged
         managedObjectContext?.noteChange(self)
     }
 

@@ -40,33 +40,36 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         set { contextHandle = newValue?.handle }
     }
     @exclusivity(unchecked) var contextHandle: ContextHandle?
-    let entityIndex: Int
     let runtime: EntityRuntime
+    /// The concrete entity's index (its ID's, which a save keeps).
+    var entityIndex: Int { objectID.entityIndex }
 
     // Objects are confined to their context's queue, so the hot fields skip
-    // Swift's dynamic exclusivity checks.
-    @exclusivity(unchecked) var isFaultStorage = true
-    @exclusivity(unchecked) var isInsertedStorage = false
-    @exclusivity(unchecked) var isDeletedStorage = false
-    /// Whether the context lists the object among its changed ones.
-    @exclusivity(unchecked) var isTrackedAsChanged = false
+    // Swift's dynamic exclusivity checks. The fields are ordered so the flags
+    // come last and an object fits jemalloc's 160-byte size class.
     @exclusivity(unchecked) var values: [AttributeValue] = []
     /// The committed row: last read or saved.
     @exclusivity(unchecked) var committed: RowSnapshot?
     @exclusivity(unchecked) var toOne: [ToOneState] = []
     @exclusivity(unchecked) var toMany: [ToManyState?] = []
-    @exclusivity(unchecked) var changedAttributes = ChangeMask(count: 0)
-    @exclusivity(unchecked) var changedRelationships = ChangeMask(count: 0)
-    @exclusivity(unchecked) var changeCount = 0
+    @exclusivity(unchecked) var changedAttributes = ChangeMask()
+    @exclusivity(unchecked) var changedRelationships = ChangeMask()
     /// Faults fetched together with `fetchBatchSize`; firing one loads all.
     @exclusivity(unchecked) var batch: FaultBatch?
+    @exclusivity(unchecked) var isFaultStorage = true
+    @exclusivity(unchecked) var isInsertedStorage = false
+    @exclusivity(unchecked) var isDeletedStorage = false
+    /// Whether the context lists the object among its changed ones.
+    @exclusivity(unchecked) var isTrackedAsChanged = false
+
+    /// Whether an attribute or relationship changed.
+    var hasChangedProperties: Bool { !changedAttributes.isEmpty || !changedRelationships.isEmpty }
 
     /// Objects are created by their context (`insertNewObject`, fetches, faults).
     public required init(_ construction: ObjectConstruction) {
         objectID = construction.id
         contextHandle = construction.handle
         runtime = construction.runtime
-        entityIndex = construction.runtime.entity.index
     }
 
     public static func == (left: ManagedObject, right: ManagedObject) -> Bool { left === right }
@@ -80,9 +83,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var isInserted: Bool { isInsertedStorage }
     public var isDeleted: Bool { isDeletedStorage }
     /// Whether a saved object has unsaved changes.
-    public var isUpdated: Bool { !isInsertedStorage && !isDeletedStorage && changeCount > 0 }
+    public var isUpdated: Bool { !isInsertedStorage && !isDeletedStorage && hasChangedProperties }
     /// Whether the object has unsaved changes of any kind.
-    public var hasChanges: Bool { isInsertedStorage || isDeletedStorage || changeCount > 0 }
+    public var hasChanges: Bool { isInsertedStorage || isDeletedStorage || hasChangedProperties }
 
     open var description: String {
         let name = entity?.name ?? "?"

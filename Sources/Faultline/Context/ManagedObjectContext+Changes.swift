@@ -97,7 +97,7 @@ extension ManagedObjectContext {
     /// (`mergeChanges: true`). Inserted objects are left alone.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.managedObjectContext === self, !object.isInsertedStorage else { return }
-        let keepsChanges = mergeChanges && object.changeCount > 0
+        let keepsChanges = mergeChanges && object.hasChangedProperties
         if !keepsChanges {
             forgetChanges(of: object)
             object.isDeletedStorage = false
@@ -106,9 +106,7 @@ extension ManagedObjectContext {
             object.committed = nil
             object.toOne = object.runtime.unloadedToOne
             object.toMany = object.runtime.emptyToMany
-            object.changedAttributes.clearAll()
-            object.changedRelationships.clearAll()
-            object.changeCount = 0
+            object.resetChangeFlags()
             return
         }
         guard let row = try? coordinator.rows(for: [object.objectID]).first?.1 else { return }

@@ -55,13 +55,9 @@ extension ManagedObjectContext {
     }
 
     private func recomputeChangeFlags(_ object: ManagedObject, against row: RowSnapshot) {
-        let relationshipChanges = object.changedRelationships.filter { $0 }.count
-        var attributeChanges = 0
         for index in object.values.indices {
             object.changedAttributes[index] = object.values[index] != row.values[index]
-            if object.changedAttributes[index] { attributeChanges += 1 }
         }
-        object.changeCount = attributeChanges + relationshipChanges
         // Even with no column left to change, the version must move past the store's.
         noteChange(object)
     }
@@ -76,7 +72,6 @@ extension ManagedObjectContext {
                 for case .attribute(let index) in constraint where object.changedAttributes[index] {
                     object.values[index] = committed.values[index]
                     object.changedAttributes[index] = false
-                    object.changeCount -= 1
                 }
             }
             return true
@@ -157,7 +152,7 @@ extension ManagedObjectContext {
     func resolveDuplicatesWithinContext() throws {
         var seen: [String: ManagedObject] = [:]
         var conflicts: [SaveConflict] = []
-        for object in changedInOrder where !object.isDeletedStorage && (object.isInsertedStorage || object.changeCount > 0) {
+        for object in changedInOrder where !object.isDeletedStorage && (object.isInsertedStorage || object.hasChangedProperties) {
             for check in uniquenessChecks(for: object, onlyChanged: false) where !check.values.contains(.null) {
                 let key = check.table + "|" + check.columns.joined(separator: ",") + "|" + check.values.map { "\($0)" }.joined(separator: "|")
                 guard let first = seen[key] else {

@@ -7,10 +7,7 @@ extension ManagedObjectContext {
     }
 
     func markRelationshipChanged(_ object: ManagedObject, _ index: Int) {
-        if !object.changedRelationships[index] {
-            object.changedRelationships[index] = true
-            object.changeCount += 1
-        }
+        object.changedRelationships[index] = true
         noteChange(object)
     }
 

@@ -80,14 +80,14 @@ extension ManagedObjectContext {
             } else if object.isDeletedStorage {
                 saved.deleted.append(object)
                 request.deletes.append(SaveRequest.Delete(id: object.objectID, version: object.committed?.version ?? 1))
-            } else if object.changeCount > 0 {
+            } else if object.hasChangedProperties {
                 saved.updated.append(object)
                 var attributes: [(index: Int, value: AttributeValue)] = []
-                for (index, isChanged) in object.changedAttributes.enumerated() where isChanged && runtime.isWritten[index] {
+                for index in object.changedAttributes.setIndices where runtime.isWritten[index] {
                     attributes.append((index, object.values[index]))
                 }
                 var toOne: [(index: Int, destination: ManagedObjectID?)] = []
-                for (index, isChanged) in object.changedRelationships.enumerated() where isChanged && !runtime.isToMany[index] {
+                for index in object.changedRelationships.setIndices where !runtime.isToMany[index] {
                     toOne.append((index, toOneID(object, index)))
                 }
                 request.updates.append(SaveRequest.Update(
@@ -121,7 +121,7 @@ extension ManagedObjectContext {
     private func appendPositions(of object: ManagedObject, to request: inout SaveRequest) {
         guard !object.isDeletedStorage else { return }
         let relationships = object.runtime.entity.relationships
-        for (index, isChanged) in object.changedRelationships.enumerated() where isChanged && relationships[index].isOrdered {
+        for index in object.changedRelationships.setIndices where relationships[index].isOrdered {
             guard let members = object.toMany[index]?.members else { continue }
             switch coordinator.plans[object.entityIndex].mapping.relationships[index] {
             case let .destinationKey(table, _, order?, _):
@@ -227,7 +227,7 @@ extension ManagedObjectContext {
         if !stale.isEmpty {
             let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
             for object in registered.values
-            where stale.contains(object.entityIndex) && !savedSet.contains(ObjectIdentifier(object)) && object.changeCount == 0 {
+            where stale.contains(object.entityIndex) && !savedSet.contains(ObjectIdentifier(object)) && !object.hasChangedProperties {
                 refresh(object, mergeChanges: false)
             }
         }
@@ -257,6 +257,5 @@ extension ManagedObject {
     func resetChangeFlags() {
         changedAttributes.clearAll()
         changedRelationships.clearAll()
-        changeCount = 0
     }
 }

@@ -152,8 +152,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
         object.toOne = runtime.unloadedToOne
         object.toMany = runtime.emptyToMany
-        object.changedAttributes = ChangeMask(count: runtime.defaults.count)
-        object.changedRelationships = ChangeMask(count: runtime.isToMany.count)
         counters.objectsMaterialized += 1
         return object
     }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Change flags are bits with no stored count: the first 64 properties in one
+/// word, the rest in words grown on demand. These prove both halves, and that
+/// an object's change state follows its values on either side of bit 64.
+@Suite("Change tracking past 64 properties")
+struct ChangeTrackingTests {
+    @Test("A mask sets, clears and lists bits on both sides of 64, growing only for a set bit")
+    func maskBits() {
+        var mask = ChangeMask()
+        #expect(mask.isEmpty)
+        mask[200] = false
+        #expect(mask.isEmpty && mask.setIndices.isEmpty)
+        for index in [0, 63, 64, 127, 128, 200] { mask[index] = true }
+        #expect(mask.setIndices == [0, 63, 64, 127, 128, 200])
+        #expect(mask[200] && mask[64] && !mask[65] && !mask[500])
+        for index in [0, 63, 64, 127, 128, 200] { mask[index] = false }
+        #expect(mask.isEmpty)
+        mask[70] = true
+        mask.clearAll()
+        #expect(mask.isEmpty && !mask[70])
+    }
+
+    @Test("An object with 70 attributes tracks, saves and reverts a change to attribute 66")
+    func wideEntity() throws {
+        let model = ManagedObjectModel {
+            Entity("Wide") {
+                for index in 0..<70 { Attribute("a\(index)", .integer64).optional() }
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let object = try context.insertNewObject(forEntityName: "Wide")
+            try object.setValue(Int64(1), forKey: "a66")
+            try context.save()
+            #expect(!object.hasChanges)
+
+            try object.setValue(Int64(2), forKey: "a66")
+            #expect(object.isUpdated)
+            #expect(object.changedValues().keys.sorted() == ["a66"])
+            try object.setValue(Int64(1), forKey: "a66")
+            #expect(!object.isUpdated && object.changedValues().isEmpty)
+
+            try object.setValue(Int64(3), forKey: "a66")
+            try object.setValue(Int64(4), forKey: "a2")
+            #expect(object.changedValues().keys.sorted() == ["a2", "a66"])
+            try context.save()
+            #expect(!object.hasChanges)
+            let stored = try container.coordinator.withReader { try $0.rows("SELECT ZA2, ZA66 FROM ZWIDE") }
+            #expect(stored == [[.integer(4), .integer(3)]])
+        }
+    }
+}
