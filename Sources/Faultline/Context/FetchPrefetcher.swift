@@ -94,10 +94,10 @@ extension ManagedObjectContext {
         destinations.reserveCapacity(rows.count)
         registered.reserveStored(rows.count)
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
-        for row in rows.indices {
-            let member = object(with: rows[row].0)
+        for (row, (id, snapshot)) in rows.enumerated() {
+            let member = object(with: id)
             let wasFault = member.isFaultStorage
-            if wasFault { materialize(member, from: rows[row].1) }
+            if wasFault { materialize(member, from: snapshot) }
             destinations.append(member)
             let position = ownerOfRow[row]
             guard position >= 0 else { continue }

@@ -15,10 +15,10 @@ import FaultlineSQLite
 // To-one destinations go through `rows(for:)`, the batch-fault statement.
 
 /// Prefetched destination rows and, at the same positions, the keys of the
-/// sources they belong to. Two arrays rather than one of triples: the rows go
-/// to the row cache as they are, with no per-row copy into pairs.
+/// sources they belong to. Apart rather than as triples: the rows go to the
+/// row cache as they are, with no per-row copy into pairs.
 struct PrefetchedRows: Sendable {
-    var rows: [(ManagedObjectID, RowSnapshot)] = []
+    var rows = DecodedRows()
     var owners: [Int64] = []
 }
 

@@ -52,8 +52,8 @@ extension PersistentStoreCoordinator {
 
     /// Steps `statement` (a hierarchy select of `plan`) to the end, decoding
     /// every row; the rows share one clock reading for their staleness stamp.
-    func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> [(ManagedObjectID, RowSnapshot)] {
-        var rows: [(ManagedObjectID, RowSnapshot)] = []
+    func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> DecodedRows {
+        var rows = DecodedRows()
         let readAt = DispatchTime.now().uptimeNanoseconds
         while try statement.step() {
             if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
@@ -82,10 +82,10 @@ extension PersistentStoreCoordinator {
     }
 
     /// Reads every matching row in full and caches it.
-    func fetchRows(_ fetch: StoreFetch) throws -> [(ManagedObjectID, RowSnapshot)] {
+    func fetchRows(_ fetch: StoreFetch) throws -> DecodedRows {
         let plan = plans[fetch.entityIndex]
         let sql = plan.select(clauses(fetch))
-        let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
+        let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
             return try decodeRows(statement, plan: plan)
@@ -135,7 +135,7 @@ extension PersistentStoreCoordinator {
             let plan = plans[root]
             let sql = plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))")
             let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
-            result += try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
+            result += try withReader { connection -> DecodedRows in
                 let statement = try connection.cachedStatement(sql)
                 try statement.bind(list, at: 1)
                 return try decodeRows(statement, plan: plan)
@@ -163,7 +163,7 @@ extension PersistentStoreCoordinator {
         case .foreignKey, .transient:
             return []
         }
-        let rows = try withReader { connection -> [(ManagedObjectID, RowSnapshot)] in
+        let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(source.primaryKey, at: 1)
             return try decodeRows(statement, plan: plan)

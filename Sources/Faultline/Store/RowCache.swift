@@ -54,11 +54,11 @@ public final class RowCache: Sendable {
     }
 
     /// Stores (or replaces) snapshots.
-    public func store<Snapshots: Collection>(_ snapshots: Snapshots)
+    public func store<Snapshots: Sequence>(_ snapshots: Snapshots)
     where Snapshots.Element == (ManagedObjectID, RowSnapshot) {
         state.withLock { state in
             // Grow once for the whole batch rather than rehashing as it fills.
-            let wanted = min(capacity, state.entries.count + snapshots.count)
+            let wanted = min(capacity, state.entries.count + snapshots.underestimatedCount)
             if wanted > state.entries.capacity { state.entries.reserveCapacity(wanted) }
             if wanted > state.slots.capacity { state.slots.reserveCapacity(wanted) }
             for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
