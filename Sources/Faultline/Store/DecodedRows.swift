@@ -15,7 +15,9 @@ struct DecodedRows: Sequence, Sendable {
     var isEmpty: Bool { count == 0 }
     var underestimatedCount: Int { count }
 
-    mutating func append(_ row: Row) {
+    /// `consuming`, like `RowCache`'s insert: the decoded row moves in
+    /// instead of being copied through a generic outlined copy.
+    mutating func append(_ row: consuming Row) {
         if let last = chunks.indices.last, chunks[last].count < chunks[last].capacity {
             chunks[last].append(row)
         } else {

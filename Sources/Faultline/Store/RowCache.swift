@@ -20,8 +20,13 @@ public final class RowCache: Sendable {
         var referenced: Bool
     }
 
+    private struct Entry {
+        var slot: Int
+        var snapshot: RowSnapshot
+    }
+
     private struct State {
-        var entries: [ManagedObjectID: (slot: Int, snapshot: RowSnapshot)] = [:]
+        var entries: [ManagedObjectID: Entry] = [:]
         var slots: [Slot] = []
         var hand = 0
         var free: [Int] = []
@@ -92,13 +97,16 @@ public final class RowCache: Sendable {
     public var counters: Counters { state.withLock { $0.counters } }
     public func resetCounters() { state.withLock { $0.counters = Counters() } }
 
-    private static func insert(_ id: ManagedObjectID, _ snapshot: RowSnapshot, into state: inout State, capacity: Int) {
+    // `consuming`: the caller's copy moves into the table. Borrowed, it was
+    // copied once more through an outlined copy that the optimiser had merged
+    // with others and that called the runtime's generic tuple witness.
+    private static func insert(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, into state: inout State, capacity: Int) {
         // With a free slot at hand (no eviction to undo), take it first and
         // insert with one hash: new rows are the common case after a fetch or save.
         if !state.free.isEmpty || state.slots.count < capacity {
             let slot = state.free.popLast() ?? state.slots.count
-            if let existing = state.entries.updateValue((slot, snapshot), forKey: id) {
-                state.entries[id] = (existing.slot, snapshot)
+            if let existing = state.entries.updateValue(Entry(slot: slot, snapshot: snapshot), forKey: id) {
+                state.entries[id]?.slot = existing.slot
                 state.slots[existing.slot].referenced = true
                 if slot < state.slots.count { state.free.append(slot) }
                 return
@@ -111,13 +119,13 @@ public final class RowCache: Sendable {
             return
         }
         if let existing = state.entries[id] {
-            state.entries[id] = (existing.slot, snapshot)
+            state.entries[id] = Entry(slot: existing.slot, snapshot: snapshot)
             state.slots[existing.slot].referenced = true
             return
         }
         let slot = evictOne(from: &state)
         state.slots[slot] = Slot(id: id, referenced: false)
-        state.entries[id] = (slot, snapshot)
+        state.entries[id] = Entry(slot: slot, snapshot: snapshot)
     }
 
     /// Advances the hand to an unreferenced live slot, evicts its row and returns it.

@@ -35,6 +35,22 @@ struct RowCacheTests {
         #expect(cache.snapshot(for: id(2)) == nil)
     }
 
+    @Test("Storing a cached row again replaces its snapshot in the same slot, full or not")
+    func replacement() {
+        let cache = RowCache(capacity: 3)
+        cache.store([(id(1), snapshot(1)), (id(2), snapshot(2))])
+        cache.store([(id(1), snapshot(10))])
+        #expect(cache.count == 2)
+        cache.store([(id(3), snapshot(3))])
+        #expect(cache.count == 3 && cache.counters.evictions == 0)
+        cache.store([(id(3), snapshot(30))])
+        #expect(cache.count == 3 && cache.counters.evictions == 0)
+        #expect(cache.snapshot(for: id(1))?.version == 10)
+        #expect(cache.snapshot(for: id(3))?.version == 30)
+        cache.store([(id(4), snapshot(4))])
+        #expect(cache.count == 3 && cache.counters.evictions == 1)
+    }
+
     @Test("Invalidation by ID and by entity")
     func invalidation() {
         let cache = RowCache(capacity: 10)
