@@ -6,10 +6,18 @@
 struct DecodedRows: Sequence, Sendable {
     typealias Row = (ManagedObjectID, RowSnapshot)
 
+    /// Stored as a struct, handed out as a tuple: an array of tuples is
+    /// destroyed element by element through the runtime's generic tuple
+    /// witness, a struct's through its own.
+    struct Stored: Sendable {
+        let id: ManagedObjectID
+        let snapshot: RowSnapshot
+    }
+
     private static let firstChunk = 32
     private static let largestChunk = 4096
 
-    private(set) var chunks: [[Row]] = []
+    private(set) var chunks: [[Stored]] = []
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
@@ -19,11 +27,11 @@ struct DecodedRows: Sequence, Sendable {
     /// instead of being copied through a generic outlined copy.
     mutating func append(_ row: consuming Row) {
         if let last = chunks.indices.last, chunks[last].count < chunks[last].capacity {
-            chunks[last].append(row)
+            chunks[last].append(Stored(id: row.0, snapshot: row.1))
         } else {
-            var chunk: [Row] = []
+            var chunk: [Stored] = []
             chunk.reserveCapacity(chunks.last.map { Swift.min($0.count * 2, Self.largestChunk) } ?? Self.firstChunk)
-            chunk.append(row)
+            chunk.append(Stored(id: row.0, snapshot: row.1))
             chunks.append(chunk)
         }
         count += 1
@@ -35,12 +43,12 @@ struct DecodedRows: Sequence, Sendable {
     /// optimiser left generic (a runtime value-witness call per row); holds
     /// the current chunk itself, so a row costs one array access.
     struct Iterator: IteratorProtocol {
-        private let chunks: [[Row]]
-        private var current: [Row] = []
+        private let chunks: [[Stored]]
+        private var current: [Stored] = []
         private var chunk = 0
         private var index = 0
 
-        fileprivate init(chunks: [[Row]]) { self.chunks = chunks }
+        fileprivate init(chunks: [[Stored]]) { self.chunks = chunks }
 
         mutating func next() -> Row? {
             while index == current.count {
@@ -50,7 +58,7 @@ struct DecodedRows: Sequence, Sendable {
                 index = 0
             }
             defer { index += 1 }
-            return current[index]
+            return (current[index].id, current[index].snapshot)
         }
     }
 }
