@@ -214,7 +214,11 @@ extension ManagedObject {
     @inlinable
     public subscript<Destination>(key: ToManyKey<Destination>) -> [Destination] {
         guard let index = key.slot.index(in: self, attribute: false) else { return [] }
-        return members(at: index).compactMap { $0 as? Destination }
+        let members = members(at: index)
+        // Untyped keys get the members as they are: no new array, no cast per
+        // member (the check folds away once specialised).
+        if Destination.self == ManagedObject.self { return unsafeBitCast(members, to: [Destination].self) }
+        return members.compactMap { $0 as? Destination }
     }
 
     public func add<Destination>(_ member: Destination, to key: ToManyKey<Destination>) {
