@@ -4,7 +4,7 @@
 /// validated before they become a `String`. The standard library's validator
 /// walks a string that is not entirely ASCII one byte at a time; text read
 /// from a store is mostly ASCII with an accented word here and there, so this
-/// one skips ASCII eight bytes at a time and checks only the multi-byte
+/// one skips ASCII sixteen bytes at a time (a short tail in one word) and checks only the multi-byte
 /// sequences (Unicode 15, table 3-7), then hands the validated bytes to
 /// `String(copying:)` without a second scan. Ill-formed input takes the
 /// standard library's repairing path, so the result is always exactly
@@ -29,20 +29,47 @@ public enum UTF8Text {
         guard let base = bytes.baseAddress else { return .ascii }
         let count = bytes.count
         let raw = UnsafeRawPointer(base)
+        @inline(__always) func highBits(at offset: Int) -> UInt64 {
+            raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian & 0x8080_8080_8080_8080
+        }
         var ascii = true
         var index = 0
         while index < count {
-            if index &+ 8 <= count {
-                let high = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian & 0x8080_8080_8080_8080
+            let remaining = count &- index
+            // `high` marks the non-ASCII bytes of the next word, its lowest
+            // byte being `index`.
+            let high: UInt64
+            if remaining >= 16 {
+                let first = highBits(at: index)
+                let second = highBits(at: index &+ 8)
+                if first | second == 0 {
+                    index &+= 16
+                    continue
+                }
+                if first == 0 {
+                    index &+= 8
+                    high = second
+                } else {
+                    high = first
+                }
+            } else if remaining >= 8 {
+                high = highBits(at: index)
                 if high == 0 {
                     index &+= 8
                     continue
                 }
-                index &+= high.trailingZeroBitCount >> 3
-            } else if base[index] < 0x80 {
-                index &+= 1
-                continue
+            } else if count >= 8 {
+                // The tail: the last eight bytes, shifted past those checked.
+                high = highBits(at: count &- 8) >> UInt64((8 &- remaining) &* 8)
+                if high == 0 { break }
+            } else {
+                if base[index] < 0x80 {
+                    index &+= 1
+                    continue
+                }
+                high = 0x80
             }
+            index &+= high.trailingZeroBitCount >> 3
             ascii = false
             let length = sequenceLength(base, at: index, count: count)
             if length == 0 { return .illFormed }
