@@ -29,6 +29,8 @@ final class EntityStorePlan: Sendable {
     let mapping: EntityMapping
     /// Columns of the hierarchy select, after `Z_ENT, Z_PK, Z_OPT`.
     let selectList: String
+    /// The position of each column of `selectList` in a row.
+    let columnPositions: [String: Int32]
     /// Layout per concrete entity of the hierarchy, by entity index (nil for
     /// entities outside the hierarchy).
     let layouts: [RowLayout?]
@@ -79,6 +81,7 @@ final class EntityStorePlan: Sendable {
                 attributeCount: concrete.attributes.count, relationshipCount: concrete.relationships.count)
         }
         self.layouts = layouts
+        columnPositions = positionOf
         selectList = (["t0.Z_ENT", "t0.Z_PK", "t0.Z_OPT"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
 
         var written: [WrittenColumn] = []
