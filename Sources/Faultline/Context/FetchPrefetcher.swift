@@ -34,8 +34,9 @@ extension ManagedObjectContext {
             rests[path[0], default: []].append(Array(path.dropFirst()))
         }
         for name in order {
-            let destinations = try prefetchLevel(name, sources: sources, entityName: entityName)
             let deeper = (rests[name] ?? []).filter { !$0.isEmpty }
+            let destinations = try prefetchLevel(
+                name, sources: sources, entityName: entityName, returnsDestinations: !deeper.isEmpty)
             if !deeper.isEmpty, !destinations.isEmpty {
                 let destinationName = destinations[0].entity?.name ?? name
                 try prefetch(deeper, sources: destinations, entityName: destinationName)
@@ -43,8 +44,12 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Prefetches the relationship `name` of `sources`; returns the destinations.
-    private func prefetchLevel(_ name: String, sources: [ManagedObject], entityName: String) throws -> [ManagedObject] {
+    /// Prefetches the relationship `name` of `sources`; returns the
+    /// destinations when a deeper level needs them (the last level of a path
+    /// does not collect them: 100,000 books are 100,000 retains and releases).
+    private func prefetchLevel(
+        _ name: String, sources: [ManagedObject], entityName: String, returnsDestinations: Bool
+    ) throws -> [ManagedObject] {
         guard let first = sources.first, let entity = first.entity else { return [] }
         guard let relationship = entity.relationship(named: name) else {
             throw FetchError.unknownKeyPath(entity: entityName, keyPath: name)
@@ -57,11 +62,13 @@ extension ManagedObjectContext {
                 && index < (relationship.isToMany ? $0.toMany.count : $0.toOne.count)
         }
         return relationship.isToMany
-            ? try prefetchToMany(relationship, of: eligible)
+            ? try prefetchToMany(relationship, of: eligible, returnsDestinations: returnsDestinations)
             : try prefetchToOne(index, of: eligible)
     }
 
-    private func prefetchToMany(_ relationship: CheckedRelationship, of sources: [ManagedObject]) throws -> [ManagedObject] {
+    private func prefetchToMany(
+        _ relationship: CheckedRelationship, of sources: [ManagedObject], returnsDestinations: Bool
+    ) throws -> [ManagedObject] {
         let index = relationship.index
         let pending = sources.filter { !$0.objectID.isTemporaryID && $0.toMany[index]?.isLoaded != true }
         guard let first = pending.first else { return [] }
@@ -91,14 +98,14 @@ extension ManagedObjectContext {
             return members
         }
         var destinations: [ManagedObject] = []
-        destinations.reserveCapacity(rows.count)
+        if returnsDestinations { destinations.reserveCapacity(rows.count) }
         registered.reserveStored(rows.count)
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
         for (row, (id, snapshot)) in rows.enumerated() {
             let member = object(with: id)
             let wasFault = member.isFaultStorage
             if wasFault { materialize(member, from: snapshot) }
-            destinations.append(member)
+            if returnsDestinations { destinations.append(member) }
             let position = ownerOfRow[row]
             guard position >= 0 else { continue }
             // A member whose in-memory inverse now points elsewhere has moved
