@@ -106,7 +106,9 @@ public final class RowCache: Sendable {
         if !state.free.isEmpty || state.slots.count < capacity {
             let slot = state.free.popLast() ?? state.slots.count
             if let existing = state.entries.updateValue(Entry(slot: slot, snapshot: snapshot), forKey: id) {
-                state.entries[id]?.slot = existing.slot
+                // Through the index: `entries[id]?.slot = …` cost three
+                // allocations per replaced row (the Faulting gate caught it).
+                if let index = state.entries.index(forKey: id) { state.entries.values[index].slot = existing.slot }
                 state.slots[existing.slot].referenced = true
                 if slot < state.slots.count { state.free.append(slot) }
                 return
