@@ -39,7 +39,10 @@ extension PersistentStoreCoordinator {
         for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
             var destination = relationship.destination
             if relationship.entityPosition >= 0, !statement.isNull(at: relationship.entityPosition) {
-                destination = statement.int(at: relationship.entityPosition) - 1
+                // A number no entity has (a damaged or foreign store) is not
+                // trusted: the declared destination stands, as without the column.
+                let stored = statement.int(at: relationship.entityPosition) - 1
+                if stored >= 0, stored < model.entities.count { destination = stored }
             }
             toOne[relationship.index] = ManagedObjectID(
                 storeIdentifier: identifier, entityIndex: destination,
