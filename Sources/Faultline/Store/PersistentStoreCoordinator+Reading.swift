@@ -100,14 +100,18 @@ extension PersistentStoreCoordinator {
     /// Reads only the IDs of the matching rows (the first statement of a
     /// batched fetch).
     func fetchIDs(_ fetch: StoreFetch) throws -> [ManagedObjectID] {
-        let sql = "SELECT t0.Z_ENT, t0.Z_PK FROM \(plans[fetch.entityIndex].table) t0\(clauses(fetch))"
+        let plan = plans[fetch.entityIndex]
+        let sql = "SELECT t0.Z_ENT, t0.Z_PK FROM \(plan.table) t0\(clauses(fetch))"
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
             var ids: [ManagedObjectID] = []
             while try statement.step() {
-                ids.append(ManagedObjectID(
-                    storeIdentifier: identifier, entityIndex: statement.int(at: 0) - 1, primaryKey: statement.int64(at: 1)))
+                // Skipped like a full row of an entity outside the hierarchy
+                // (`decodeRow`): a damaged Z_ENT must not name a bogus entity.
+                let entityIndex = statement.int(at: 0) - 1
+                guard entityIndex >= 0, entityIndex < plan.layouts.count, plan.layouts[entityIndex] != nil else { continue }
+                ids.append(ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1)))
             }
             return ids
         }

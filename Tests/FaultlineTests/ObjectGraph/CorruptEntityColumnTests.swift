@@ -46,4 +46,31 @@ struct CorruptEntityColumnTests {
             }
         }
     }
+
+    @Test("A row whose Z_ENT names no entity of the hierarchy is left out of ID fetches and batched fetches, as of full fetches")
+    func corruptZENT() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for name in ["Ann", "Bob", "Cy"] {
+                let author = try context.insertNewObject(forEntityName: "Author")
+                try author.setValue(name + "-author", forKey: "name")
+            }
+            try context.save()
+        }
+        try Connection(.file(url.path)).execute("UPDATE ZAUTHOR SET Z_ENT = 4294967297 WHERE ZNAME = 'Bob-author'")
+        try context.performAndWait {
+            context.reset()
+            var request = FetchRequest(entityName: "Author")
+            request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let ids = try context.fetchObjectIDs(request)
+            let full = try context.fetch(request).compactMap { $0.value(forKey: "name") as? String }
+            request.fetchBatchSize = 2
+            let batched = try context.fetch(request).compactMap { $0.value(forKey: "name") as? String }
+            #expect(ids.count == 2)
+            #expect(full == ["Ann-author", "Cy-author"])
+            #expect(batched == ["Ann-author", "Cy-author"])
+        }
+    }
 }
