@@ -101,7 +101,7 @@ struct BatchDeleter {
             for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
                 rows += try connection.keyPairs(
                     "SELECT Z_PK, Z_ENT FROM \(coordinator.schema.entities[root].table) WHERE Z_PK IN (SELECT value FROM json_each(?))",
-                    [jsonKeyList(keys)])
+                    [jsonKeyList(keys)], entityCount: model.entities.count)
             }
             return rows
         }
@@ -111,7 +111,7 @@ struct BatchDeleter {
         let query = try BatchPredicateSQL.keys(
             of: entity.index, matching: request.predicate, includesSubentities: request.includesSubentities,
             coordinator: coordinator, columns: "t0.Z_PK, t0.Z_ENT")
-        return try connection.keyPairs(query.sql, query.bindings)
+        return try connection.keyPairs(query.sql, query.bindings, entityCount: model.entities.count)
     }
 
     mutating func run(_ named: [Row]) throws {
@@ -174,14 +174,14 @@ struct BatchDeleter {
         case .foreignKey(let column, _):
             return try connection.keyPairs(
                 "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(mapping.table) "
-                    + "WHERE Z_PK IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL)", [list])
+                    + "WHERE Z_PK IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL)", [list], entityCount: model.entities.count)
         case .destinationKey(let table, let column, _, _):
             return try connection.keyPairs(
-                "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?))", [list])
+                "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?))", [list], entityCount: model.entities.count)
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
             return try connection.keyPairs(
                 "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(destinationColumn) FROM \(table) "
-                    + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)))", [list])
+                    + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)))", [list], entityCount: model.entities.count)
         case .transient:
             return []
         }
@@ -230,7 +230,7 @@ struct BatchDeleter {
                 assignments.append("Z_OPT = Z_OPT + 1")
                 let rows = try connection.keyPairs(
                     "UPDATE \(clear.table) SET \(assignments.joined(separator: ", ")) WHERE \(clear.column) IN "
-                        + "(SELECT value FROM json_each(?)) RETURNING Z_PK, Z_ENT", [list])
+                        + "(SELECT value FROM json_each(?)) RETURNING Z_PK, Z_ENT", [list], entityCount: model.entities.count)
                 for row in rows where !isDeleted(row) {
                     updated.append(ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: row.entityIndex, primaryKey: row.key))
                     touched.insert(row.entityIndex)

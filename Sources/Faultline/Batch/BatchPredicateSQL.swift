@@ -49,11 +49,20 @@ enum BatchPredicateSQL {
 
 extension Connection {
     /// Runs a query returning `(Z_PK, Z_ENT)` pairs, as (key, entity index).
-    func keyPairs(_ sql: String, _ bindings: [SQLValue]) throws -> [(key: Int64, entityIndex: Int)] {
+    /// A `Z_ENT` that names none of the model's `entityCount` entities (a
+    /// damaged store) throws, so the batch rolls back instead of trapping.
+    func keyPairs(_ sql: String, _ bindings: [SQLValue], entityCount: Int) throws -> [(key: Int64, entityIndex: Int)] {
         let statement = try cachedStatement(sql)
         try statement.bind(bindings)
         var pairs: [(key: Int64, entityIndex: Int)] = []
-        while try statement.step() { pairs.append((statement.int64(at: 0), statement.int(at: 1) - 1)) }
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            let number = statement.int64(at: 1)
+            guard number >= 1, number <= Int64(entityCount) else {
+                throw StoreError.unknownEntityNumber(number, primaryKey: key)
+            }
+            pairs.append((key, Int(number) - 1))
+        }
         return pairs
     }
 }

@@ -66,7 +66,7 @@ extension PersistentStoreCoordinator {
         let storeIdentifier = identifier
         let outcome = try runBatch { connection in
             var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
-            for pair in try connection.keyPairs(sql, bindings + rows.bindings) {
+            for pair in try connection.keyPairs(sql, bindings + rows.bindings, entityCount: model.entities.count) {
                 outcome.changes.updatedObjectIDs.append(
                     ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: pair.entityIndex, primaryKey: pair.key))
                 outcome.touchedEntities.insert(pair.entityIndex)

@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case foreignObjectID(String)
     /// No row exists for the ID.
     case objectNotFound(String)
+    /// A row's `Z_ENT` names no entity of the model (a damaged or foreign store).
+    case unknownEntityNumber(Int64, primaryKey: Int64)
 
     public var description: String {
         switch self {
@@ -16,6 +18,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .notAStore(let reason): return "not a Faultline store: \(reason)"
         case .foreignObjectID(let id): return "object ID \(id) does not belong to this store"
         case .objectNotFound(let id): return "no object with ID \(id) exists in the store"
+        case .unknownEntityNumber(let number, let key):
+            return "the row with Z_PK \(key) has Z_ENT \(number), which names no entity of the model"
         }
     }
 }
