@@ -40,6 +40,8 @@ struct BatchInserter {
     let storeIdentifier: UInt32
     let wantsIDs: Bool
     let rootEntityNumber: Int
+    /// The model's entity count, to check the `Z_ENT` an upsert returns.
+    let entityCount: Int
     let connection: Connection
     var keys: BatchKeyBlocks
     var outcome: BatchOutcome
@@ -53,6 +55,7 @@ struct BatchInserter {
                              validates: request.validatesValues)
         wantsIDs = request.resultType == .objectIDs
         rootEntityNumber = request.entity.rootEntityIndex + 1
+        entityCount = coordinator.model.entities.count
         self.connection = connection
         keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, connection: connection, expectedCount: nil)
         outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: coordinator.identifier))
@@ -119,9 +122,16 @@ struct BatchInserter {
         if plan.isUpsert {
             var returned: (key: Int64, entity: Int)?
             do {
-                while try statement.step() { returned = (statement.int64(at: 0), statement.int(at: 1) - 1) }
+                while try statement.step() {
+                    let key = statement.int64(at: 0)
+                    returned = (key, try statement.entityIndex(at: 1, primaryKey: key, entityCount: entityCount))
+                }
             } catch let error as SQLiteError {
                 throw mapped(error, row: index)
+            } catch {
+                // A damaged Z_ENT thrown mid-step: reset, as `keyPairs` does.
+                statement.reset()
+                throw error
             }
             if let returned {
                 let id = ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: returned.entity, primaryKey: returned.key)

@@ -53,17 +53,29 @@ extension Connection {
     /// damaged store) throws, so the batch rolls back instead of trapping.
     func keyPairs(_ sql: String, _ bindings: [SQLValue], entityCount: Int) throws -> [(key: Int64, entityIndex: Int)] {
         let statement = try cachedStatement(sql)
+        // Reset on every exit: left stepping after a throw, the statement would
+        // keep its read snapshot and the connection's next write would fail.
+        defer { statement.reset() }
         try statement.bind(bindings)
         var pairs: [(key: Int64, entityIndex: Int)] = []
         while try statement.step() {
             let key = statement.int64(at: 0)
-            let number = statement.int64(at: 1)
-            guard number >= 1, number <= Int64(entityCount) else {
-                throw StoreError.unknownEntityNumber(number, primaryKey: key)
-            }
-            pairs.append((key, Int(number) - 1))
+            pairs.append((key, try statement.entityIndex(at: 1, primaryKey: key, entityCount: entityCount)))
         }
         return pairs
+    }
+}
+
+extension Statement {
+    /// The entity index a `Z_ENT` column names; throws for a number no entity
+    /// of the model has (a damaged or foreign store), which must not become an
+    /// ID (an index past 32 bits would wrap onto a real entity).
+    func entityIndex(at column: Int32, primaryKey: Int64, entityCount: Int) throws -> Int {
+        let number = int64(at: column)
+        guard number >= 1, number <= Int64(entityCount) else {
+            throw StoreError.unknownEntityNumber(number, primaryKey: primaryKey)
+        }
+        return Int(number) - 1
     }
 }
 

@@ -129,7 +129,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, materialised; throws when no such row exists.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
-        guard id.storeIdentifier == coordinator.identifier, id.entityIndex < coordinator.model.entities.count else {
+        guard id.storeIdentifier == coordinator.identifier, coordinator.model.entities.indices.contains(id.entityIndex) else {
             throw StoreError.foreignObjectID(id.description)
         }
         let object = self.object(with: id)

@@ -39,10 +39,12 @@ extension PersistentStoreCoordinator {
         for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
             var destination = relationship.destination
             if relationship.entityPosition >= 0, !statement.isNull(at: relationship.entityPosition) {
-                // A number no entity has (a damaged or foreign store) is not
-                // trusted: the declared destination stands, as without the column.
+                // A number naming no entity of the destination's hierarchy (a
+                // damaged or foreign store) is not trusted: the declared
+                // destination stands, as without the column.
                 let stored = statement.int(at: relationship.entityPosition) - 1
-                if stored >= 0, stored < model.entities.count { destination = stored }
+                let hierarchy = plans[relationship.destination].layouts
+                if stored >= 0, stored < hierarchy.count, hierarchy[stored] != nil { destination = stored }
             }
             toOne[relationship.index] = ManagedObjectID(
                 storeIdentifier: identifier, entityIndex: destination,

@@ -202,12 +202,17 @@ extension PersistentStoreCoordinator {
                 + check.columns.map { "\($0) = ?" }.joined(separator: " AND ")
             if let filter = check.entityFilter { sql += " AND \(filter)" }
             let statement = try connection.cachedStatement(sql)
+            // Reset on every exit (see `keyPairs`): a damaged row throws mid-step.
+            defer { statement.reset() }
             for (offset, value) in check.values.enumerated() {
                 try ValueCoding.bind(value, to: statement, at: Int32(offset + 1))
             }
             while try statement.step() {
+                let key = statement.int64(at: 1)
                 let existing = ManagedObjectID(
-                    storeIdentifier: identifier, entityIndex: statement.int(at: 0) - 1, primaryKey: statement.int64(at: 1))
+                    storeIdentifier: identifier,
+                    entityIndex: try statement.entityIndex(at: 0, primaryKey: key, entityCount: model.entities.count),
+                    primaryKey: key)
                 if existing != check.id, !deleted.contains(existing) {
                     conflicts.append(.uniqueness(check.id, existing: existing, constraint: check.constraint))
                 }

@@ -23,5 +23,12 @@ struct BatchCorruptRowTests {
         let delete = BatchDeleteRequest(entityName: "Article", predicate: try FetchPredicate(format: "views >= 1"))
         #expect(throws: StoreError.unknownEntityNumber(4_294_967_297, primaryKey: 5)) { try container.coordinator.execute(delete) }
         #expect(try BatchModel.rows(container, "SELECT Z_PK, Z_ENT, Z_OPT, ZVIEWS FROM ZARTICLE ORDER BY Z_PK") == before)
+
+        // Repaired by another connection, the store takes the same update: the
+        // failed statements left no stale read snapshot on the writer.
+        let article = try #require(container.model.entity(named: "Article"))
+        try Connection(.file(url.path)).execute("UPDATE ZARTICLE SET Z_ENT = \(article.index + 1) WHERE Z_PK = 5")
+        try container.coordinator.execute(update)
+        #expect(try BatchModel.rows(container, "SELECT count(*) FROM ZARTICLE WHERE ZVIEWS = 9") == [[6]])
     }
 }

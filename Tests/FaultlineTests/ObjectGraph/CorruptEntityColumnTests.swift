@@ -9,7 +9,7 @@ import Testing
 /// declared destination, as in a store without the column.
 @Suite("Corrupt entity numbers in to-one references")
 struct CorruptEntityColumnTests {
-    @Test("An entity number out of range, small or past 32 bits, never crashes nor names another entity")
+    @Test("An entity number out of range, past 32 bits, or of an entity outside the destination's hierarchy is not trusted")
     func outOfRange() throws {
         let model = ManagedObjectModel {
             Entity("Content", abstract: true) { Attribute("title", .string) }
@@ -32,9 +32,13 @@ struct CorruptEntityColumnTests {
             try comment.setValue(article, forKey: "content")
             try context.save()
         }
-        let content = try #require(model.checked().entity(named: "Content"))
-        for bogus: Int64 in [99, 1 << 32 | 3, -5] {
-            // Entity number 3 is Page: past 32 bits the number must not wrap onto it.
+        let checked = try model.checked()
+        let content = try #require(checked.entity(named: "Content"))
+        let page = try #require(checked.entity(named: "Page")).index + 1
+        let comment = try #require(checked.entity(named: "Comment")).index + 1
+        // Past 32 bits Page's number must not wrap onto Page; Comment's own
+        // number is a real entity outside Content's hierarchy.
+        for bogus: Int64 in [99, 1 << 32 | Int64(page), -5, Int64(comment)] {
             try Connection(.file(url.path)).execute("UPDATE ZCOMMENT SET Z1_CONTENT = \(bogus)")
             container.coordinator.rowCache.removeAll()
             try context.performAndWait {
@@ -71,6 +75,49 @@ struct CorruptEntityColumnTests {
             #expect(ids.count == 2)
             #expect(full == ["Ann-author", "Cy-author"])
             #expect(batched == ["Ann-author", "Cy-author"])
+        }
+    }
+
+    @Test("A uniqueness check meeting a row with a damaged Z_ENT fails the save with a typed error and writes nothing")
+    func uniquenessAgainstDamagedRow() throws {
+        let model = ManagedObjectModel {
+            Entity("Other") { Attribute("name", .string) }
+            Entity("Tag") {
+                Attribute("name", .string)
+                Unique("name")
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let first = container.newBackgroundContext()
+        try first.performAndWait {
+            let tag = try first.insertNewObject(forEntityName: "Tag")
+            try tag.setValue("x", forKey: "name")
+            try first.save()
+        }
+        for bogus: Int64 in [1 << 31 | 1, 1 << 32 | 1] {
+            try Connection(.file(url.path)).execute("UPDATE ZTAG SET Z_ENT = \(bogus)")
+            let second = container.newBackgroundContext()
+            second.mergePolicy = .mergeByPropertyObjectTrump
+            try second.performAndWait {
+                let tag = try second.insertNewObject(forEntityName: "Tag")
+                try tag.setValue("x", forKey: "name")
+                #expect(throws: StoreError.unknownEntityNumber(bogus, primaryKey: 1)) { try second.save() }
+                #expect(second.hasChanges)
+            }
+            let rows = try Connection(.file(url.path)).rows("SELECT count(*) FROM ZTAG")
+            #expect(rows == [[.integer(1)]])
+        }
+    }
+
+    @Test("existingObject refuses an ID whose entity index is negative")
+    func negativeEntityIndex() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let id = ManagedObjectID(storeIdentifier: container.coordinator.identifier, entityIndex: -1, primaryKey: 1)
+        context.performAndWait {
+            #expect(throws: StoreError.foreignObjectID(id.description)) { try context.existingObject(with: id) }
         }
     }
 }
