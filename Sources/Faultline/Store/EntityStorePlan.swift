@@ -31,9 +31,17 @@ final class EntityStorePlan: Sendable {
     let selectList: String
     /// The position of each column of `selectList` in a row.
     let columnPositions: [String: Int32]
+    /// How many columns `selectList` holds: `Z_ENT, Z_PK, Z_OPT` and the rest.
+    var selectedColumnCount: Int32 { Int32(3 + columnPositions.count) }
     /// Layout per concrete entity of the hierarchy, by entity index (nil for
     /// entities outside the hierarchy).
     let layouts: [RowLayout?]
+
+    /// The layout of a row whose `Z_ENT` names `entityIndex`; nil for an entity
+    /// outside the hierarchy or a number no entity has (a damaged store).
+    func layout(forEntityIndex entityIndex: Int) -> RowLayout? {
+        layouts.indices.contains(entityIndex) ? layouts[entityIndex] : nil
+    }
     /// `Z_ENT IN (…)` for a shared table, else nil.
     let entityFilter: String?
     /// Written columns of this concrete entity (derived attributes are read-only).

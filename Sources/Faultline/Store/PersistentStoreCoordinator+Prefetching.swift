@@ -57,7 +57,7 @@ extension PersistentStoreCoordinator {
         sourceEntityIndex: Int, relationship: CheckedRelationship
     ) -> (sql: String, ownerPosition: Int32)? {
         let plan = plans[relationship.destinationEntityIndex]
-        let appendedPosition = Int32(plan.selectList.components(separatedBy: ", ").count)
+        let appendedPosition = plan.selectedColumnCount
         let keys = "(SELECT value FROM json_each(?))"
         switch plans[sourceEntityIndex].mapping.relationships[relationship.index] {
         case let .destinationKey(_, column, order, _):

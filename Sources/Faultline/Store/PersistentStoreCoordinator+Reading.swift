@@ -28,7 +28,7 @@ extension PersistentStoreCoordinator {
     @inline(__always)
     func decodeRow(_ statement: Statement, plan: EntityStorePlan, readAt: UInt64) -> (ManagedObjectID, RowSnapshot)? {
         let entityIndex = statement.int(at: 0) - 1
-        guard entityIndex >= 0, entityIndex < plan.layouts.count, let layout = plan.layouts[entityIndex] else { return nil }
+        guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
         var values = [AttributeValue](filledWith: .null, count: layout.attributeCount)
         for attribute in layout.attributes {
             values[attribute.index] = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
@@ -43,8 +43,7 @@ extension PersistentStoreCoordinator {
                 // damaged or foreign store) is not trusted: the declared
                 // destination stands, as without the column.
                 let stored = statement.int(at: relationship.entityPosition) - 1
-                let hierarchy = plans[relationship.destination].layouts
-                if stored >= 0, stored < hierarchy.count, hierarchy[stored] != nil { destination = stored }
+                if plans[relationship.destination].layout(forEntityIndex: stored) != nil { destination = stored }
             }
             toOne[relationship.index] = ManagedObjectID(
                 storeIdentifier: identifier, entityIndex: destination,
@@ -112,7 +111,7 @@ extension PersistentStoreCoordinator {
                 // Skipped like a full row of an entity outside the hierarchy
                 // (`decodeRow`): a damaged Z_ENT must not name a bogus entity.
                 let entityIndex = statement.int(at: 0) - 1
-                guard entityIndex >= 0, entityIndex < plan.layouts.count, plan.layouts[entityIndex] != nil else { continue }
+                guard plan.layout(forEntityIndex: entityIndex) != nil else { continue }
                 ids.append(ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1)))
             }
             return ids
