@@ -34,17 +34,20 @@ struct ChangeMask {
     /// Whether no bit is set.
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
-    /// The indexes of the set bits, ascending.
+    /// The indexes of the set bits, ascending (no array at all when none is set).
     var setIndices: [Int] {
         var indices: [Int] = []
-        for (word, bits) in ([low] + high).enumerated() {
-            var remaining = bits
-            while remaining != 0 {
-                indices.append(word * 64 + remaining.trailingZeroBitCount)
-                remaining &= remaining - 1
-            }
-        }
+        Self.appendSetBits(of: low, from: 0, to: &indices)
+        for (word, bits) in high.enumerated() { Self.appendSetBits(of: bits, from: 64 * (word + 1), to: &indices) }
         return indices
+    }
+
+    private static func appendSetBits(of bits: UInt64, from base: Int, to indices: inout [Int]) {
+        var remaining = bits
+        while remaining != 0 {
+            indices.append(base + remaining.trailingZeroBitCount)
+            remaining &= remaining - 1
+        }
     }
 
     mutating func clearAll() {
