@@ -65,21 +65,3 @@ extension Connection {
         return pairs
     }
 }
-
-extension Statement {
-    /// The entity index a `Z_ENT` column names; throws for a number no entity
-    /// of the model has (a damaged or foreign store), which must not become an
-    /// ID (an index past 32 bits would wrap onto a real entity).
-    func entityIndex(at column: Int32, primaryKey: Int64, entityCount: Int) throws -> Int {
-        let number = int64(at: column)
-        guard number >= 1, number <= Int64(entityCount) else {
-            throw StoreError.unknownEntityNumber(number, primaryKey: primaryKey)
-        }
-        return Int(number) - 1
-    }
-}
-
-/// A list of keys as one bound JSON array, for `IN (SELECT value FROM json_each(?))`.
-func jsonKeyList<S: Sequence>(_ keys: S) -> SQLValue where S.Element == Int64 {
-    .text("[" + keys.map(String.init).joined(separator: ",") + "]")
-}

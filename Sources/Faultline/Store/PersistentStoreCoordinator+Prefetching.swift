@@ -33,10 +33,9 @@ extension PersistentStoreCoordinator {
               let (sql, ownerPosition) = prefetchStatement(sourceEntityIndex: sourceEntityIndex, relationship: relationship)
         else { return PrefetchedRows() }
         let plan = plans[relationship.destinationEntityIndex]
-        let list = "[" + sourceKeys.map(String.init).joined(separator: ",") + "]"
         let prefetched = try withReader { connection -> PrefetchedRows in
             let statement = try connection.cachedStatement(sql)
-            try statement.bind(list, at: 1)
+            try statement.bind(jsonKeyList(sourceKeys), at: 1)
             var prefetched = PrefetchedRows()
             let readAt = DispatchTime.now().uptimeNanoseconds
             while try statement.step() {
