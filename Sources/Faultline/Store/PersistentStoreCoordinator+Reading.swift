@@ -134,6 +134,15 @@ extension PersistentStoreCoordinator {
     /// Reads the rows of `ids` in one statement per table
     /// (`… WHERE t0.Z_PK IN (SELECT value FROM json_each(?))`) and caches them.
     func rows(for ids: [ManagedObjectID]) throws -> [(ManagedObjectID, RowSnapshot)] {
+        let result = try withReader { try readRows(ids, on: $0) }
+        rowCache.store(result)
+        return result
+    }
+
+    /// The rows of `ids` on `connection`, one statement per table, uncached:
+    /// the batch-fault read, and a save's re-read of derived values inside its
+    /// transaction.
+    func readRows(_ ids: [ManagedObjectID], on connection: Connection) throws -> [(ManagedObjectID, RowSnapshot)] {
         var byRoot: [Int: [Int64]] = [:]
         for id in ids where !id.isTemporaryID {
             byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey)
@@ -141,15 +150,10 @@ extension PersistentStoreCoordinator {
         var result: [(ManagedObjectID, RowSnapshot)] = []
         for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
             let plan = plans[root]
-            let sql = plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))")
-            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
-            result += try withReader { connection -> DecodedRows in
-                let statement = try connection.cachedStatement(sql)
-                try statement.bind(list, at: 1)
-                return try decodeRows(statement, plan: plan)
-            }
+            let statement = try connection.cachedStatement(plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"))
+            try statement.bind(jsonKeyList(keys), at: 1)
+            result += try decodeRows(statement, plan: plan)
         }
-        rowCache.store(result)
         return result
     }
 

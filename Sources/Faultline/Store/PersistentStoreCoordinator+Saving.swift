@@ -144,7 +144,7 @@ extension PersistentStoreCoordinator {
         let saved = result.insertedIDs + request.updates.map(\.id)
         let derived = saved.filter { !plans[$0.entityIndex].derivedAttributes.isEmpty }
         if !derived.isEmpty {
-            for (id, snapshot) in try rereadRows(derived, on: connection) { result.refreshed[id] = snapshot }
+            for (id, snapshot) in try readRows(derived, on: connection) { result.refreshed[id] = snapshot }
         }
         return result
     }
@@ -227,22 +227,6 @@ extension PersistentStoreCoordinator {
                 try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) = ?", [.integer(id.primaryKey)])
             }
         }
-    }
-
-    private func rereadRows(_ ids: [ManagedObjectID], on connection: Connection) throws -> [(ManagedObjectID, RowSnapshot)] {
-        var byRoot: [Int: [Int64]] = [:]
-        for id in ids { byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey) }
-        var rows: [(ManagedObjectID, RowSnapshot)] = []
-        for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let plan = plans[root]
-            let statement = try connection.cachedStatement(plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"))
-            try statement.bind("[" + keys.map(String.init).joined(separator: ",") + "]", at: 1)
-            let readAt = DispatchTime.now().uptimeNanoseconds
-            while try statement.step() {
-                if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
-            }
-        }
-        return rows
     }
 
     /// After a commit: rows this save changed leave the cache (the next reader
