@@ -86,10 +86,14 @@ public final class RowCache: Sendable {
     }
 
     public func removeAll() {
+        // The tables keep their storage: a cache refills to about the size
+        // it had, and freeing and regrowing megabytes each time leaves the
+        // allocator extents it cannot split for the small objects that follow.
         state.withLock { state in
-            let counters = state.counters
-            state = State()
-            state.counters = counters
+            state.entries.removeAll(keepingCapacity: true)
+            state.slots.removeAll(keepingCapacity: true)
+            state.free.removeAll(keepingCapacity: true)
+            state.hand = 0
         }
     }
 

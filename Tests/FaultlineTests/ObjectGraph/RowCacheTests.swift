@@ -62,4 +62,18 @@ struct RowCacheTests {
         cache.store([(id(3), snapshot(3))])
         #expect(cache.snapshot(for: id(3)) != nil)
     }
+    @Test("Emptied, the cache refills to its capacity and evicts as a new one would; counters are kept")
+    func emptiedAndRefilled() {
+        let cache = RowCache(capacity: 3)
+        cache.store((1...5).map { (id($0), snapshot($0)) })
+        _ = cache.snapshot(for: id(5))
+        cache.removeAll()
+        #expect(cache.count == 0)
+        #expect(cache.snapshot(for: id(5)) == nil)
+        #expect(cache.counters == RowCache.Counters(hits: 1, misses: 1, evictions: 2))
+        cache.store((11...14).map { (id($0), snapshot($0)) })
+        #expect(cache.count == 3 && cache.counters.evictions == 3)
+        #expect(cache.snapshot(for: id(11)) == nil)
+        #expect([12, 13, 14].allSatisfy { cache.snapshot(for: id($0))?.version == $0 })
+    }
 }
