@@ -119,12 +119,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`: the registered one, or a new fault (no SQL).
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        if let object = registered[id] { return object }
-        // Two lookups on a miss, not one in-place insert: `makeObject` runs a
-        // subclass's initializer, which may ask this context for other objects.
-        let object = makeObject(id: id, entityIndex: id.entityIndex)
-        registered[id] = object
-        return object
+        guard !id.isTemporaryID else {
+            if let object = registered[id] { return object }
+            let object = makeObject(id: id, entityIndex: id.entityIndex)
+            registered[id] = object
+            return object
+        }
+        // `makeObject` runs a subclass's initializer, which may ask this
+        // context for other objects: the table re-probes when it did.
+        return registered.storedObjects.object(for: id) { makeObject(id: id, entityIndex: id.entityIndex) }
     }
 
     /// The object for `id`, materialised; throws when no such row exists.

@@ -3,7 +3,7 @@
 /// dropping the temporary table at once costs far less than deleting 100,000
 /// keys one by one from the table every fetch and fault also probes.
 struct ObjectRegistry {
-    private var stored: [ManagedObjectID: ManagedObject] = [:]
+    private let stored = ObjectTable()
     private var unsaved: [ManagedObjectID: ManagedObject] = [:]
 
     subscript(id: ManagedObjectID) -> ManagedObject? {
@@ -13,14 +13,18 @@ struct ObjectRegistry {
         }
     }
 
+    /// The table of stored objects, for `ObjectTable.object(for:orMake:)`:
+    /// a reference, so making an object may use the registry meanwhile.
+    var storedObjects: ObjectTable { stored }
+
     /// Every object, stored ones first.
-    var values: [ManagedObject] { Array(stored.values) + Array(unsaved.values) }
+    var values: [ManagedObject] { stored.values + Array(unsaved.values) }
 
     var count: Int { stored.count + unsaved.count }
 
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        id.isTemporaryID ? unsaved.removeValue(forKey: id) : stored.removeValue(forKey: id)
+        id.isTemporaryID ? unsaved.removeValue(forKey: id) : stored.removeValue(for: id)
     }
 
     mutating func removeAll() {
@@ -30,7 +34,7 @@ struct ObjectRegistry {
 
     /// Room for `additional` more stored objects (a fetch's rows).
     mutating func reserveStored(_ additional: Int) {
-        stored.reserveCapacity(stored.count + additional)
+        stored.reserve(additional)
     }
 
     /// Forgets the temporary IDs of objects a save gave permanent ones

@@ -117,7 +117,7 @@ struct CorruptEntityColumnTests {
         let context = container.newBackgroundContext()
         let id = ManagedObjectID(storeIdentifier: container.coordinator.identifier, entityIndex: -1, primaryKey: 1)
         context.performAndWait {
-            #expect(throws: StoreError.foreignObjectID(id.description)) { try context.existingObject(with: id) }
+            _ = #expect(throws: StoreError.foreignObjectID(id.description)) { try context.existingObject(with: id) }
         }
     }
 }
