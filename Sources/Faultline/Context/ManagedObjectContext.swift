@@ -264,8 +264,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // Materialised by any path, the object leaves its fetch batch: refreshed
         // into a fault later, it fires on its own, not through a spent batch.
         object.batch = nil
-        // Every to-one reads the snapshot (a fault's slots are these already).
-        object.toOne = object.runtime.unloadedToOne
+        // Every to-one reads the snapshot. A fault's slots do already (made or
+        // refreshed into a fault, it got `unloadedToOne`), unless its storage
+        // was released; not reassigning saves a retain and a release a row.
+        if object.toOne.isEmpty { object.toOne = object.runtime.unloadedToOne }
         object.isFaultStorage = false
         object.awakeFromFetch()
     }
