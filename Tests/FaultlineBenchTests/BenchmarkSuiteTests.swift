@@ -76,6 +76,30 @@ struct BenchmarkSuiteTests {
         #expect(report.metadata.sqliteVersion == Connection.sqliteVersion)
     }
 
+    @Test("A line runs in pairs with its reference, alternating which goes first; its ratio is the pairs' median")
+    func pairedWithReference() throws {
+        final class Log { var calls: [String] = [] }
+        let log = Log()
+        let suite = BenchmarkSuite("Paired", benchmarks: [
+            Benchmark("ref", items: 1, setUp: { 0 }, measure: { _ in log.calls.append("ref") }),
+            Benchmark("line", items: 1, reference: "ref", setUp: { 0 }, measure: { _ in log.calls.append("line") }),
+        ])
+        let folder = try TemporaryFolder()
+        let path = folder.path("paired.json")
+        #expect(run(suite, ["--iterations", "4", "--warmup", "0", "--json", path, "--quiet"]).status == 0)
+        #expect(log.calls == ["ref", "ref", "ref", "ref",
+                              "ref", "line", "line", "ref", "ref", "line", "line", "ref"])
+        let report = try ReportFile.read(path)
+        let reference = try #require(report.benchmarks.first { $0.name == "ref" })
+        #expect(reference.metrics[Metric.referenceWallTime] == nil && reference.comparison == nil)
+        let line = try #require(report.benchmarks.first { $0.name == "line" })
+        let walls = try #require(line.metrics[Metric.wallTime]?.samples)
+        let references = try #require(line.metrics[Metric.referenceWallTime]?.samples)
+        #expect(walls.count == 4 && references.count == 4)
+        #expect(line.comparison?.pairedIterations == 4)
+        #expect(line.comparison?.wallTimeRatio == Statistics(zip(walls, references).map { $0 / $1 }).median)
+    }
+
     @Test("A filter selects by id and brings the references along")
     func filterBringsReferences() {
         let listed = run(suite(), ["--filter", "^line", "--list"])

@@ -30,6 +30,11 @@ enum GateFixtures {
         var allocatorSettings: String? = "dirty_decay_ms:10000 muzzy_decay_ms:0"
         /// Relative jitter of mallocsPerItem (allocator noise).
         var mallocNoise = 0.0
+        /// Whether lines carry their reference's times taken beside them.
+        var paired = false
+        /// Scales the reference line's own times only: the machine was slow
+        /// while it ran, and fast again for the lines.
+        var referenceLineSlowdown = 1.0
     }
 
     static func report(_ run: Run) -> Report {
@@ -41,13 +46,21 @@ enum GateFixtures {
         let statements = Double(1 + faults * (1 + run.extraStatementsPerFault))
         let mallocs = 4.0853 * (1 + run.mallocNoise)
         let benchmarks = [
-            result("raw.insert", reference: nil, wallTimes: times(1_000_000), counters: ["statementsExecuted": 1002]),
+            result("raw.insert", reference: nil, wallTimes: times(1_000_000 * run.referenceLineSlowdown),
+                   counters: ["statementsExecuted": 1002]),
             result("batch.insert", reference: "raw.insert", wallTimes: times(2_500_000 * run.insertSlowdown),
                    counters: ["statementsExecuted": 1002, Metric.mallocsPerItem: mallocs]),
             result("fault.lazy", reference: "raw.insert", wallTimes: times(3_000_000),
                    counters: ["statementsExecuted": statements, "rowsReturned": Double(faults)],
                    plans: ["byCategory": run.categoryPlan]),
         ]
+        .map { line -> BenchmarkResult in
+            guard run.paired, line.reference != nil else { return line }
+            var line = line
+            line.metrics[Metric.referenceWallTime] = MetricResult(
+                unit: "ns", direction: .lowerIsBetter, samples: times(1_000_000))
+            return line
+        }
         var metadata = Fixtures.metadata()
         metadata.buildConfiguration = run.buildConfiguration
         metadata.allocatorSettings = run.allocatorSettings

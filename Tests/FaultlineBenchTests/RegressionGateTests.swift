@@ -76,6 +76,23 @@ struct RegressionGateTests {
         #expect((3.05...3.45).contains(after))
     }
 
+    @Test("Paired ratios: a reference line timed in a slow moment is no false regression; a slower line still fails")
+    func pairedReference() throws {
+        // The baseline's own raw line ran while the machine was twice as slow.
+        let slowReference = Run(seed: 1, referenceLineSlowdown: 2)
+        let unpaired = gate(slowReference, Run(seed: 2))
+        #expect(unpaired.regressions.map(\.benchmark).contains("batch.insert rows=1000"))
+        var baseline = slowReference
+        baseline.paired = true
+        let paired = gate(baseline, Run(seed: 2, paired: true))
+        #expect(paired.passed, "\(paired.render())")
+        #expect(paired.checked[.time] == 2)
+        let slower = gate(baseline, Run(seed: 2, insertSlowdown: 1.3, paired: true))
+        let finding = try #require(slower.regressions.first)
+        #expect(slower.regressions.count == 1)
+        #expect(finding.kind == .time && finding.benchmark == "batch.insert rows=1000")
+    }
+
     @Test("Small noise passes: 3% slower, allocator jitter of 1% on mallocsPerItem", arguments: [UInt64(2), 3, 4])
     func smallNoise(seed: UInt64) {
         let result = gate(Run(seed: 1), Run(seed: seed, insertSlowdown: 1.03, mallocNoise: 0.01))

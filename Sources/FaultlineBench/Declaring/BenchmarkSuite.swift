@@ -66,10 +66,14 @@ public struct BenchmarkSuite {
         if metadata.isDebugBuild, !options.quiet { write(ResultTable.debugWarning + "\n") }
 
         var results: [BenchmarkResult] = []
+        let byID = Dictionary(selected.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (position, benchmark) in selected.enumerated() {
             let runner = BenchmarkRunner(options: options)
+            let reference = benchmark.reference.flatMap {
+                byID[BenchmarkID.reference($0, parameters: benchmark.parameterDictionary)]
+            }
             do {
-                results.append(try runner.run(benchmark, suite: name) { iteration, total in
+                results.append(try runner.run(benchmark, pairedWith: reference, suite: name) { iteration, total in
                     guard interactive, !options.quiet else { return }
                     write("\r\u{1B}[K[\(position + 1)/\(selected.count)] \(benchmark.id)  iteration \(iteration)/\(total)")
                 })
@@ -130,12 +134,16 @@ extension ReferenceComparison {
             var result = result
             guard let reference = result.reference else { return result }
             let referenceID = BenchmarkID.reference(reference, parameters: result.parameters)
-            guard let base = byID[referenceID],
-                  let time = result.median(Metric.wallTime), let baseTime = base.median(Metric.wallTime), baseTime > 0
-            else { return result }
+            guard let base = byID[referenceID] else { return result }
             let mallocs = (result.median(Metric.mallocsPerItem) ?? 0) - (base.median(Metric.mallocsPerItem) ?? 0)
-            result.comparison = ReferenceComparison(
-                reference: referenceID, wallTimeRatio: time / baseTime, mallocsPerItemDelta: mallocs)
+            if let paired = result.pairedWallTimeRatios {
+                result.comparison = ReferenceComparison(
+                    reference: referenceID, wallTimeRatio: Statistics(paired).median, mallocsPerItemDelta: mallocs,
+                    pairedIterations: paired.count)
+            } else if let time = result.median(Metric.wallTime), let baseTime = base.median(Metric.wallTime), baseTime > 0 {
+                result.comparison = ReferenceComparison(
+                    reference: referenceID, wallTimeRatio: time / baseTime, mallocsPerItemDelta: mallocs)
+            }
             return result
         }
     }

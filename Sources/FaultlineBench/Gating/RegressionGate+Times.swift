@@ -2,8 +2,10 @@ import Foundation
 
 extension RegressionGate {
     /// Gates every time metric of a line that has a reference: each sample is
-    /// divided by the median of the reference's samples from the same report,
-    /// and the baseline's ratios are tested against the current ones.
+    /// divided by the reference's wall time taken beside it (a paired run) or,
+    /// for other metrics and older reports, by the median of the reference's
+    /// samples from the same report; the baseline's ratios are tested against
+    /// the current ones.
     mutating func checkTimes(_ baseline: BenchmarkResult, _ current: BenchmarkResult,
                              baseline baselineReport: [String: BenchmarkResult],
                              current currentReport: [String: BenchmarkResult], _ thresholds: GateThresholds) {
@@ -49,8 +51,10 @@ extension RegressionGate {
         }
     }
 
-    /// The line's samples over the reference's median, or nil when either lacks them.
+    /// The line's samples over the reference's (paired wall times, else the
+    /// reference line's median), or nil when either lacks them.
     static func ratios(_ line: BenchmarkResult, _ reference: BenchmarkResult?, _ metric: String) -> [Double]? {
+        if metric == Metric.wallTime, let paired = line.pairedWallTimeRatios { return paired }
         guard let samples = line.metrics[metric]?.samples, !samples.isEmpty,
               let referenceSamples = reference?.metrics[metric]?.samples, !referenceSamples.isEmpty
         else { return nil }

@@ -3,6 +3,12 @@ import FaultlineSQLite
 /// Runs one benchmark: warm-up iterations, then measured ones until the
 /// iteration count or the time budget is reached, probing every metric around
 /// the measured closure only.
+///
+/// A line with a reference is measured in pairs: each iteration of the line
+/// runs beside one of its reference, alternating which goes first, and the
+/// reference's wall time is recorded as the line's `referenceWallTime`. The
+/// reference's own line ran minutes earlier on a shared machine whose speed
+/// drifts; a ratio of two runs taken back to back cancels most of that drift.
 struct BenchmarkRunner {
     let options: RunOptions
 
@@ -13,13 +19,16 @@ struct BenchmarkRunner {
     }
 
     func run(
-        _ benchmark: Benchmark, suite: String, progress: (_ iteration: Int, _ of: Int) -> Void = { _, _ in }
+        _ benchmark: Benchmark, pairedWith reference: Benchmark? = nil, suite: String,
+        progress: (_ iteration: Int, _ of: Int) -> Void = { _, _ in }
     ) throws -> BenchmarkResult {
         let plans = try benchmark.queryPlans?()
         for _ in 0..<options.warmupIterations {
-            let iteration = try benchmark.makeIteration()
-            try iteration.measure()
-            try iteration.tearDown()
+            for warmed in [reference, benchmark].compactMap({ $0 }) {
+                let iteration = try warmed.makeIteration()
+                try iteration.measure()
+                try iteration.tearDown()
+            }
         }
         var samples = Samples()
         let budgetStart = ProcessClock.wallNanoseconds()
@@ -27,7 +36,15 @@ struct BenchmarkRunner {
         var measured = 0
         while measured < options.iterations {
             progress(measured + 1, options.iterations)
-            try measureOnce(benchmark, into: &samples)
+            if let reference {
+                var referenceSamples = Samples()
+                if measured.isMultiple(of: 2) { try measureOnce(reference, into: &referenceSamples) }
+                try measureOnce(benchmark, into: &samples)
+                if !measured.isMultiple(of: 2) { try measureOnce(reference, into: &referenceSamples) }
+                for wall in referenceSamples.values[Metric.wallTime] ?? [] { samples.add(Metric.referenceWallTime, wall) }
+            } else {
+                try measureOnce(benchmark, into: &samples)
+            }
             measured += 1
             if ProcessClock.wallNanoseconds() &- budgetStart > budget { break }
         }

@@ -46,10 +46,15 @@ public struct MetricResult: Codable, Sendable {
 public struct ReferenceComparison: Codable, Sendable {
     /// The reference benchmark's id (name and parameters).
     public var reference: String
-    /// Median wall time over the reference's median wall time.
+    /// The median of the line's wall times over its reference's, each taken
+    /// beside it (`pairedIterations`); for a report without paired samples,
+    /// the line's median over the reference line's median.
     public var wallTimeRatio: Double
     /// Median allocations per item minus the reference's.
     public var mallocsPerItemDelta: Double
+    /// How many paired iterations `wallTimeRatio` is the median of; absent
+    /// when it is a ratio of medians.
+    public var pairedIterations: Int? = nil
 }
 
 /// Everything measured for one benchmark.
@@ -71,6 +76,16 @@ public struct BenchmarkResult: Codable, Sendable {
     public var queryPlans: [String: String]? = nil
 
     public func median(_ metric: String) -> Double? { metrics[metric]?.statistics.median }
+
+    /// Each wall time over the reference's wall time measured beside it, or
+    /// nil when the line was not measured in pairs.
+    public var pairedWallTimeRatios: [Double]? {
+        guard let walls = metrics[Metric.wallTime]?.samples, !walls.isEmpty,
+              let references = metrics[Metric.referenceWallTime]?.samples, references.count == walls.count,
+              references.allSatisfy({ $0 > 0 })
+        else { return nil }
+        return zip(walls, references).map { $0 / $1 }
+    }
 }
 
 /// The names of the metrics every benchmark records, with units and directions.
@@ -83,6 +98,9 @@ public enum Metric {
     public static let mallocsPerItem = "mallocsPerItem"
     public static let allocatedBytes = "allocatedBytes"
     public static let peakResidentMemory = "peakResidentMemory"
+    /// A line's reference, timed beside each of the line's iterations (the
+    /// n-th sample pairs with the n-th `wallTime`).
+    public static let referenceWallTime = "referenceWallTime"
 
     static let units: [String: (unit: String, direction: MetricDirection)] = [
         wallTime: ("ns", .lowerIsBetter),
@@ -93,6 +111,7 @@ public enum Metric {
         mallocsPerItem: ("count/item", .lowerIsBetter),
         allocatedBytes: ("bytes", .lowerIsBetter),
         peakResidentMemory: ("bytes", .lowerIsBetter),
+        referenceWallTime: ("ns", .lowerIsBetter),
     ]
 
     static func unit(of name: String) -> (unit: String, direction: MetricDirection) {
