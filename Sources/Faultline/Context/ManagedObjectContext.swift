@@ -127,7 +127,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         // `makeObject` runs a subclass's initializer, which may ask this
         // context for other objects: the table re-probes when it did.
-        return registered.storedObjects.object(for: id) { makeObject(id: id, entityIndex: id.entityIndex) }
+        return registered.storedObjects.value(for: id) { makeObject(id: id, entityIndex: id.entityIndex) }
     }
 
     /// The object for `id`, materialised; throws when no such row exists.

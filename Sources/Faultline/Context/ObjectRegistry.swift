@@ -3,7 +3,7 @@
 /// dropping the temporary table at once costs far less than deleting 100,000
 /// keys one by one from the table every fetch and fault also probes.
 struct ObjectRegistry {
-    private let stored = ObjectTable()
+    private let stored = ObjectIDTable<ManagedObject>()
     private var unsaved: [ManagedObjectID: ManagedObject] = [:]
 
     subscript(id: ManagedObjectID) -> ManagedObject? {
@@ -13,12 +13,12 @@ struct ObjectRegistry {
         }
     }
 
-    /// The table of stored objects, for `ObjectTable.object(for:orMake:)`:
+    /// The table of stored objects, for `ObjectIDTable.value(for:orMake:)`:
     /// a reference, so making an object may use the registry meanwhile.
-    var storedObjects: ObjectTable { stored }
+    var storedObjects: ObjectIDTable<ManagedObject> { stored }
 
     /// Every object, stored ones first.
-    var values: [ManagedObject] { stored.values + Array(unsaved.values) }
+    var values: [ManagedObject] { stored.allValues + Array(unsaved.values) }
 
     var count: Int { stored.count + unsaved.count }
 

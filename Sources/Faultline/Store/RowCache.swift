@@ -26,7 +26,7 @@ public final class RowCache: Sendable {
     }
 
     private struct State {
-        var entries: [ManagedObjectID: Entry] = [:]
+        let entries = ObjectIDTable<Entry>()
         var slots: [Slot] = []
         var hand = 0
         var free: [Int] = []
@@ -64,7 +64,7 @@ public final class RowCache: Sendable {
         state.withLock { state in
             // Grow once for the whole batch rather than rehashing as it fills.
             let wanted = min(capacity, state.entries.count + snapshots.underestimatedCount)
-            if wanted > state.entries.capacity { state.entries.reserveCapacity(wanted) }
+            state.entries.reserve(wanted - state.entries.count)
             if wanted > state.slots.capacity { state.slots.reserveCapacity(wanted) }
             for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
         }
@@ -90,7 +90,7 @@ public final class RowCache: Sendable {
         // it had, and freeing and regrowing megabytes each time leaves the
         // allocator extents it cannot split for the small objects that follow.
         state.withLock { state in
-            state.entries.removeAll(keepingCapacity: true)
+            state.entries.removeAll()
             state.slots.removeAll(keepingCapacity: true)
             state.free.removeAll(keepingCapacity: true)
             state.hand = 0
@@ -105,33 +105,25 @@ public final class RowCache: Sendable {
     // copied once more through an outlined copy that the optimiser had merged
     // with others and that called the runtime's generic tuple witness.
     private static func insert(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, into state: inout State, capacity: Int) {
-        // With a free slot at hand (no eviction to undo), take it first and
-        // insert with one hash: new rows are the common case after a fetch or save.
-        if !state.free.isEmpty || state.slots.count < capacity {
-            let slot = state.free.popLast() ?? state.slots.count
-            if let existing = state.entries.updateValue(Entry(slot: slot, snapshot: snapshot), forKey: id) {
-                // Through the index: `entries[id]?.slot = …` cost three
-                // allocations per replaced row (the Faulting gate caught it).
-                if let index = state.entries.index(forKey: id) { state.entries.values[index].slot = existing.slot }
-                state.slots[existing.slot].referenced = true
-                if slot < state.slots.count { state.free.append(slot) }
-                return
-            }
-            if slot < state.slots.count {
-                state.slots[slot] = Slot(id: id, referenced: false)
-            } else {
-                state.slots.append(Slot(id: id, referenced: false))
-            }
-            return
-        }
-        if let existing = state.entries[id] {
-            state.entries[id] = Entry(slot: existing.slot, snapshot: snapshot)
+        // One probe finds the row or the bucket a new one goes in.
+        let bucket = state.entries.bucket(for: id)
+        if let existing = state.entries.value(at: bucket) {
+            state.entries.store(Entry(slot: existing.slot, snapshot: snapshot), at: bucket, for: id)
             state.slots[existing.slot].referenced = true
             return
         }
-        let slot = evictOne(from: &state)
-        state.slots[slot] = Slot(id: id, referenced: false)
-        state.entries[id] = Entry(slot: slot, snapshot: snapshot)
+        if let slot = state.free.popLast() {
+            state.slots[slot] = Slot(id: id, referenced: false)
+            state.entries.store(Entry(slot: slot, snapshot: snapshot), at: bucket, for: id)
+        } else if state.slots.count < capacity {
+            state.entries.store(Entry(slot: state.slots.count, snapshot: snapshot), at: bucket, for: id)
+            state.slots.append(Slot(id: id, referenced: false))
+        } else {
+            // Evicting moves other rows in the table: the bucket is stale.
+            let slot = evictOne(from: &state)
+            state.slots[slot] = Slot(id: id, referenced: false)
+            state.entries[id] = Entry(slot: slot, snapshot: snapshot)
+        }
     }
 
     /// Advances the hand to an unreferenced live slot, evicts its row and returns it.
@@ -150,7 +142,7 @@ public final class RowCache: Sendable {
     }
 
     private static func remove(_ id: ManagedObjectID, from state: inout State) {
-        guard let entry = state.entries.removeValue(forKey: id) else { return }
+        guard let entry = state.entries.removeValue(for: id) else { return }
         state.free.append(entry.slot)
     }
 }
