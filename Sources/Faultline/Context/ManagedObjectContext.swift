@@ -264,10 +264,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // Materialised by any path, the object leaves its fetch batch: refreshed
         // into a fault later, it fires on its own, not through a spent batch.
         object.batch = nil
-        // Every to-one reads the snapshot. A fault's slots do already (made or
-        // refreshed into a fault, it got `unloadedToOne`), unless its storage
-        // was released; not reassigning saves a retain and a release a row.
-        if object.toOne.isEmpty { object.toOne = object.runtime.unloadedToOne }
+        // Every to-one reads the snapshot. A fault made or refreshed into one
+        // holds the entity's shared `unloadedToOne` already; anything else (its
+        // storage released, a write while it could not fire) is replaced. Not
+        // reassigning the shared slots saves a retain and a release a row.
+        if !object.toOne.sharesStorage(with: object.runtime.unloadedToOne) {
+            object.toOne = object.runtime.unloadedToOne
+        }
         object.isFaultStorage = false
         object.awakeFromFetch()
     }

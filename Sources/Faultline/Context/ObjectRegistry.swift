@@ -27,8 +27,9 @@ struct ObjectRegistry {
         id.isTemporaryID ? unsaved.removeValue(forKey: id) : stored.removeValue(for: id)
     }
 
+    /// Forgets every object and the table's size: a reset context starts small.
     mutating func removeAll() {
-        stored.removeAll()
+        stored.removeAll(keepingCapacity: false)
         unsaved.removeAll()
     }
 

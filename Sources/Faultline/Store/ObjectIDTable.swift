@@ -46,6 +46,8 @@ final class ObjectIDTable<Value> {
     }
 
     var isEmpty: Bool { count == 0 }
+    /// Buckets allocated.
+    var capacity: Int { mask + 1 }
 
     @inline(__always)
     private func home(_ id: ManagedObjectID) -> Int { id._rawHashValue(seed: 0) & mask }
@@ -133,11 +135,27 @@ final class ObjectIDTable<Value> {
         return removed
     }
 
-    /// Empties the table, keeping its storage.
-    func removeAll() {
-        for index in 0...mask { values[index] = nil }
+    /// Empties the table. Keeping its storage suits a table that refills to
+    /// its old size (the row cache) and needs values whose release cannot
+    /// reach back into the table; otherwise the table shrinks to its smallest
+    /// and the values are released only once it is empty.
+    func removeAll(keepingCapacity: Bool) {
+        if keepingCapacity {
+            for index in 0...mask { values[index] = nil }
+            count = 0
+            generation &+= 1
+            return
+        }
+        let oldValues = values, oldIDs = ids, oldCapacity = mask + 1
+        ids = .allocate(capacity: Self.smallestCapacity)
+        values = .allocate(capacity: Self.smallestCapacity)
+        values.initialize(repeating: nil, count: Self.smallestCapacity)
+        mask = Self.smallestCapacity - 1
         count = 0
         generation &+= 1
+        oldValues.deinitialize(count: oldCapacity)
+        oldValues.deallocate()
+        oldIDs.deallocate()
     }
 
     /// Room for `additional` more keys without growing.

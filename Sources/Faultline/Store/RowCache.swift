@@ -90,7 +90,7 @@ public final class RowCache: Sendable {
         // it had, and freeing and regrowing megabytes each time leaves the
         // allocator extents it cannot split for the small objects that follow.
         state.withLock { state in
-            state.entries.removeAll()
+            state.entries.removeAll(keepingCapacity: true)
             state.slots.removeAll(keepingCapacity: true)
             state.free.removeAll(keepingCapacity: true)
             state.hand = 0

@@ -67,6 +67,9 @@ public struct RegressionGate: Sendable {
             notes.append("allocator settings differ (\(baselineName): \(before); \(currentName): \(now)):"
                          + " time and memory figures may move for that reason alone")
         }
+        if gateTimes == nil, let unpaired = Self.pairingDiffers(baseline, current, baselineName, currentName) {
+            notes.append(unpaired)
+        }
         var unreferenced: [String] = []
         for result in current.benchmarks {
             guard let old = before[result.id] else {
@@ -88,6 +91,21 @@ public struct RegressionGate: Sendable {
         if !unreferenced.isEmpty {
             notes.append("not time-gated (no reference line to take a ratio to): " + unreferenced.joined(separator: ", "))
         }
+    }
+
+    /// A note when one side timed its lines in pairs with their references and
+    /// the other did not: the ratios are still comparable, but only the paired
+    /// side is free of the drift between a reference's line and the others.
+    private static func pairingDiffers(_ baseline: Report, _ current: Report,
+                                       _ baselineName: String, _ currentName: String) -> String? {
+        func isPaired(_ report: Report) -> Bool {
+            report.benchmarks.contains { $0.pairedWallTimeRatios != nil }
+        }
+        let (before, now) = (isPaired(baseline), isPaired(current))
+        guard before != now else { return nil }
+        let unpaired = before ? currentName : baselineName
+        return "\(unpaired) timed its lines apart from their references (no referenceWallTime): its ratios carry the"
+            + " drift between the two runs; re-record it with this version for paired ratios"
     }
 
     private static func timeGatingRefusal(_ baseline: Report, _ current: Report,

@@ -41,7 +41,7 @@ struct ObjectIDTableTests {
                 #expect(table[key] == model[key])
             }
             if step == 20_000 {
-                table.removeAll()
+                table.removeAll(keepingCapacity: seed.isMultiple(of: 2))
                 model.removeAll()
             }
             if step % 1_000 == 0 {
@@ -75,9 +75,33 @@ struct ObjectIDTableTests {
         table.reserve(100_000)
         #expect(table.count == 5_000)
         #expect((0..<5_000).allSatisfy { table[id(Int64($0))] == $0 })
-        table.removeAll()
-        #expect(table.isEmpty && table[id(1)] == nil)
+        let reserved = table.capacity
+        table.removeAll(keepingCapacity: true)
+        #expect(table.isEmpty && table[id(1)] == nil && table.capacity == reserved)
         table[id(1)] = 1
         #expect(table.count == 1 && table[id(1)] == 1)
+        table.removeAll(keepingCapacity: false)
+        #expect(table.isEmpty && table.capacity == 16)
+        table[id(2)] = 2
+        #expect(table.count == 1 && table[id(2)] == 2)
+    }
+
+    @Test("A reset context's registry starts small again: later scans cost the objects left, not the largest size ever")
+    func registryShrinksOnReset() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let entity = try #require(container.coordinator.model.entityIndexByName["Book"])
+            let store = container.coordinator.identifier
+            for key in Int64(1)...5_000 {
+                _ = context.object(with: ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: key))
+            }
+            #expect(context.registered.storedObjects.capacity >= 10_000)
+            context.reset()
+            #expect(context.registered.storedObjects.capacity == 16)
+            _ = context.object(with: ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: 1))
+            #expect(context.registeredObjects.count == 1)
+        }
     }
 }
