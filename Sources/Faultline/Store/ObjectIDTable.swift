@@ -115,6 +115,26 @@ final class ObjectIDTable<Value> {
     func removeValue(for id: ManagedObjectID) -> Value? {
         let (found, present) = probe(id)
         guard present else { return nil }
+        return remove(at: found)
+    }
+
+    /// Removes every key `shouldRemove` picks, handing each removed value to
+    /// `removed`, in one pass and without a copy of the keys.
+    func removeAll(where shouldRemove: (ManagedObjectID) -> Bool, _ removed: (Value) -> Void) {
+        var index = 0
+        while index <= mask {
+            // A removal shifts a later member of the run into `index`, so the
+            // same bucket is examined again; members shifted back across the
+            // table's end are examined twice, which a predicate is fine with.
+            if values[index] != nil, shouldRemove(ids[index]), let value = remove(at: index) {
+                removed(value)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private func remove(at found: Int) -> Value? {
         let removed = values[found].take()
         count &-= 1
         generation &+= 1
@@ -164,13 +184,6 @@ final class ObjectIDTable<Value> {
         var capacity = mask + 1
         while wanted * 2 > capacity { capacity *= 2 }
         if capacity > mask + 1 { resize(to: capacity) }
-    }
-
-    var keys: [ManagedObjectID] {
-        var result: [ManagedObjectID] = []
-        result.reserveCapacity(count)
-        for index in 0...mask where values[index] != nil { result.append(ids[index]) }
-        return result
     }
 
     var allValues: [Value] {

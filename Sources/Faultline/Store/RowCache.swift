@@ -81,7 +81,8 @@ public final class RowCache: Sendable {
     public func invalidate(entities: Set<Int>) {
         guard !entities.isEmpty else { return }
         state.withLock { state in
-            for id in state.entries.keys where entities.contains(id.entityIndex) { Self.remove(id, from: &state) }
+            let entries = state.entries
+            entries.removeAll(where: { entities.contains($0.entityIndex) }) { state.free.append($0.slot) }
         }
     }
 
