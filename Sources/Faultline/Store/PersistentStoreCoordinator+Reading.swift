@@ -30,8 +30,14 @@ extension PersistentStoreCoordinator {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
         var values = [AttributeValue](filledWith: .null, count: layout.attributeCount)
-        for attribute in layout.attributes {
-            values[attribute.index] = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
+        values.withUnsafeMutableBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            for attribute in layout.attributes {
+                precondition(attribute.index < slots.count, "attribute index outside its entity's layout")
+                // The slot holds `.null`, which owns nothing: initialising over
+                // it skips the destroy an assignment calls for every column.
+                (base + attribute.index).initialize(to: ValueCoding.read(statement, at: attribute.position, as: attribute.type))
+            }
         }
         if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
         // No allocation for an entity without to-one keys.
