@@ -42,18 +42,20 @@ extension PersistentStoreCoordinator {
         if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
         // No allocation for an entity without to-one keys.
         var toOne = layout.toOnes.isEmpty ? [] : [ManagedObjectID?](filledWith: nil, count: layout.relationshipCount)
-        for relationship in layout.toOnes where !statement.isNull(at: relationship.keyPosition) {
+        for relationship in layout.toOnes {
+            let key = statement.column(at: relationship.keyPosition)
+            if key.isNull { continue }
             var destination = relationship.destination
-            if relationship.entityPosition >= 0, !statement.isNull(at: relationship.entityPosition) {
+            if relationship.entityPosition >= 0 {
+                let number = statement.column(at: relationship.entityPosition)
                 // A number naming no entity of the destination's hierarchy (a
                 // damaged or foreign store) is not trusted: the declared
                 // destination stands, as without the column.
-                let stored = statement.int(at: relationship.entityPosition) - 1
-                if plans[relationship.destination].layout(forEntityIndex: stored) != nil { destination = stored }
+                let stored = Int(truncatingIfNeeded: number.int64) - 1
+                if !number.isNull, plans[relationship.destination].layout(forEntityIndex: stored) != nil { destination = stored }
             }
             toOne[relationship.index] = ManagedObjectID(
-                storeIdentifier: identifier, entityIndex: destination,
-                primaryKey: statement.int64(at: relationship.keyPosition))
+                storeIdentifier: identifier, entityIndex: destination, primaryKey: key.int64)
         }
         let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
         return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne,

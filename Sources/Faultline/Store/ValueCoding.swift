@@ -30,19 +30,20 @@ enum ValueCoding {
     /// Reads a column as a value of `type`; NULL reads as `.null`.
     @inline(__always)
     static func read(_ statement: Statement, at index: Int32, as type: AttributeType) -> AttributeValue {
-        if type != .stringAttributeType, statement.isNull(at: index) { return .null }
+        let column = statement.column(at: index)
+        if type != .stringAttributeType, column.isNull { return .null }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            return .integer(statement.int64(at: index))
+            return .integer(column.int64)
         case .booleanAttributeType:
-            return .bool(statement.int64(at: index) != 0)
+            return .bool(column.int64 != 0)
         case .doubleAttributeType, .floatAttributeType:
-            return .double(statement.double(at: index))
+            return .double(column.double)
         case .dateAttributeType:
-            return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
+            return .date(Date(timeIntervalSinceReferenceDate: column.double))
         case .stringAttributeType:
             // No separate NULL check above: SQLite hands back no pointer for NULL text.
-            return statement.string(at: index).map { .string($0) } ?? .null
+            return column.string.map { .string($0) } ?? .null
         case .URIAttributeType, .objectIDAttributeType:
             guard let text = statement.string(at: index), let url = URL(string: text) else { return .null }
             return .uri(url)
