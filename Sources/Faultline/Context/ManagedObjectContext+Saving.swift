@@ -208,7 +208,7 @@ extension ManagedObjectContext {
             object.committed = RowSnapshot(
                 entityIndex: object.entityIndex, version: result.versions[object.objectID] ?? (object.committed?.version ?? 1),
                 values: object.values,
-                toOne: isToMany.indices.map { isToMany[$0] ? nil : toOneID(object, $0) })
+                toOne: ToOneKeys(isToMany.indices.map { isToMany[$0] ? nil : toOneID(object, $0) }))
             object.resetChangeFlags()
         }
         for object in saved.deleted {

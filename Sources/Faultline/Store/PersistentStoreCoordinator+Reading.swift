@@ -26,7 +26,9 @@ struct StoreFetch: Sendable {
 extension PersistentStoreCoordinator {
     /// Decodes the current row of a hierarchy select of `plan`.
     @inline(__always)
-    func decodeRow(_ statement: Statement, plan: EntityStorePlan, readAt: UInt64) -> (ManagedObjectID, RowSnapshot)? {
+    func decodeRow(
+        _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, toOnes arena: inout ToOneArena
+    ) -> (ManagedObjectID, RowSnapshot)? {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
         var values = [AttributeValue](filledWith: .null, count: layout.attributeCount)
@@ -40,8 +42,7 @@ extension PersistentStoreCoordinator {
             }
         }
         if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
-        // No allocation for an entity without to-one keys.
-        var toOne = layout.toOnes.isEmpty ? [] : [ManagedObjectID?](filledWith: nil, count: layout.relationshipCount)
+        let toOne = layout.toOnes.isEmpty ? ToOneKeys.none : arena.window(count: layout.relationshipCount)
         for relationship in layout.toOnes {
             let key = statement.column(at: relationship.keyPosition)
             if key.isNull { continue }
@@ -54,8 +55,8 @@ extension PersistentStoreCoordinator {
                 let stored = Int(truncatingIfNeeded: number.int64) - 1
                 if !number.isNull, plans[relationship.destination].layout(forEntityIndex: stored) != nil { destination = stored }
             }
-            toOne[relationship.index] = ManagedObjectID(
-                storeIdentifier: identifier, entityIndex: destination, primaryKey: key.int64)
+            toOne.set(ManagedObjectID(storeIdentifier: identifier, entityIndex: destination, primaryKey: key.int64),
+                      at: relationship.index)
         }
         let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
         return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne,
@@ -67,8 +68,9 @@ extension PersistentStoreCoordinator {
     func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> DecodedRows {
         var rows = DecodedRows()
         let readAt = DispatchTime.now().uptimeNanoseconds
+        var toOnes = ToOneArena()
         while try statement.step() {
-            if let row = decodeRow(statement, plan: plan, readAt: readAt) { rows.append(row) }
+            if let row = decodeRow(statement, plan: plan, readAt: readAt, toOnes: &toOnes) { rows.append(row) }
         }
         return rows
     }

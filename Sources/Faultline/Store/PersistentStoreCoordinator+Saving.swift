@@ -257,7 +257,7 @@ extension PersistentStoreCoordinator {
                 snapshots.append(nil)
             } else {
                 let toOne = insert.toOne.map { $0.map(result.resolve) }
-                let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
+                let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: ToOneKeys(toOne))
                 inserted.append((id, snapshot))
                 snapshots.append(snapshot)
             }

@@ -11,12 +11,12 @@ public struct RowSnapshot: Sendable {
     public let values: [AttributeValue]
     /// To-one destinations by relationship index, as IDs; nil where there is no
     /// destination (or the relationship is to-many).
-    public let toOne: [ManagedObjectID?]
+    public let toOne: ToOneKeys
     /// When the row was read (monotonic nanoseconds), for staleness intervals.
     let readAt: UInt64
 
     /// `readAt` defaults to now; a statement reading many rows reads the clock once.
-    init(entityIndex: Int, version: Int64, values: [AttributeValue], toOne: [ManagedObjectID?],
+    init(entityIndex: Int, version: Int64, values: [AttributeValue], toOne: ToOneKeys,
          readAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         self.entityIndex = entityIndex
         self.version = version
