@@ -8,7 +8,9 @@
 /// array per row, 2.12–2.19x with windows, for 1.8 % more instructions;
 /// mallocs per row 3.02 → 2.03). The storage is written only while its statement decodes,
 /// before any snapshot leaves the decoding thread, and is read-only after:
-/// hence `@unchecked Sendable` (`ManagedBuffer` is never `Sendable`).
+/// hence `@unchecked Sendable` (`ManagedBuffer` is never `Sendable`). A chunk
+/// lives as long as any of its rows' snapshots (in the row cache or an
+/// object): at most 4,096 rows' keys kept for one.
 public struct ToOneKeys: RandomAccessCollection, @unchecked Sendable {
     private let chunk: ToOneChunk?
     private let offset: Int32
@@ -30,17 +32,6 @@ public struct ToOneKeys: RandomAccessCollection, @unchecked Sendable {
         self.chunk = chunk
         self.offset = Int32(truncatingIfNeeded: offset)
         self.length = Int32(truncatingIfNeeded: length)
-    }
-
-    /// Keys of their own (a saved row's).
-    init(_ keys: [ManagedObjectID?]) {
-        guard !keys.isEmpty else {
-            self.init(chunk: nil, offset: 0, length: 0)
-            return
-        }
-        var arena = ToOneArena(firstChunkWindows: 1)
-        self = arena.window(count: keys.count)
-        for (index, key) in keys.enumerated() { if let key { set(key, at: index) } }
     }
 
     /// Fills key `index` of a window from `ToOneArena`, while its statement
@@ -69,10 +60,18 @@ final class ToOneChunk: ManagedBuffer<Int, ManagedObjectID?> {
 struct ToOneArena {
     private static let largestChunk = 4096
     private var chunk: ToOneChunk?
-    private var nextCapacity: Int
+    /// Windows the next chunk is sized for.
+    private var nextCapacity = 4
 
-    /// `firstChunkWindows`: how many windows the first chunk is sized for.
-    init(firstChunkWindows: Int = 4) { nextCapacity = firstChunkWindows }
+    /// A window of `count` keys, key `index` being `key(index)`; none when
+    /// `count` is 0.
+    @inline(__always)
+    mutating func keys(_ count: Int, _ key: (Int) -> ManagedObjectID?) -> ToOneKeys {
+        guard count > 0 else { return .none }
+        let window = window(count: count)
+        for index in 0..<count { if let id = key(index) { window.set(id, at: index) } }
+        return window
+    }
 
     /// A window of `count` keys, all nil, for `ToOneKeys.set` to fill.
     @inline(__always)

@@ -27,10 +27,12 @@ struct ToOneKeysTests {
         }
     }
 
-    @Test("Keys of their own, and none")
-    func ownKeysAndNone() {
-        let keys = ToOneKeys([id(1), nil, id(3)])
-        #expect(Array(keys) == [id(1), nil, id(3)])
-        #expect(ToOneKeys([]).isEmpty && ToOneKeys.none.isEmpty)
+    @Test("Windows filled from a list (a save's rows), and none for an empty one")
+    func keysFromLists() {
+        var arena = ToOneArena()
+        let lists: [[ManagedObjectID?]] = [[id(1), nil, id(3)], [], [nil], [id(4)]]
+        let windows = lists.map { list in arena.keys(list.count) { list[$0] } }
+        #expect(windows.map { Array($0) } == lists)
+        #expect(windows[1].isEmpty && ToOneKeys.none.isEmpty)
     }
 }
