@@ -6,8 +6,9 @@
 /// the fresh heap pages those touch cost more than the instructions the
 /// windows add (a prefetch of 100,000 books: 2.31–2.37x the raw loop with an
 /// array per row, 2.12–2.19x with windows, for 1.8 % more instructions;
-/// mallocs per row 3.02 → 2.03). The storage is written only while its statement decodes,
-/// before any snapshot leaves the decoding thread, and is read-only after:
+/// mallocs per row 3.02 → 2.03). The storage is written only while its
+/// statement decodes, before any snapshot leaves the decoding thread, and is
+/// read-only after:
 /// hence `@unchecked Sendable` (`ManagedBuffer` is never `Sendable`). A chunk
 /// lives as long as any of its rows' snapshots (in the row cache or an
 /// object): at most 4,096 rows' keys kept for one.
@@ -43,15 +44,22 @@ public struct ToOneKeys: RandomAccessCollection, @unchecked Sendable {
     }
 }
 
-/// Storage for the to-one keys of many rows; the header counts the slots
-/// handed out, all of them initialised.
-final class ToOneChunk: ManagedBuffer<Int, ManagedObjectID?> {
+/// Storage for the to-one keys of many rows.
+final class ToOneChunk: ManagedBuffer<ToOneChunk.Header, ManagedObjectID?> {
+    struct Header {
+        /// Slots handed out, all of them initialised.
+        var used: Int
+        /// Slots asked for: `ManagedBuffer.capacity` asks the allocator for
+        /// the block's size on every call, a cost per row.
+        let capacity: Int
+    }
+
     static func make(capacity: Int) -> ToOneChunk {
-        unsafeDowncast(create(minimumCapacity: capacity) { _ in 0 }, to: ToOneChunk.self)
+        unsafeDowncast(create(minimumCapacity: capacity) { _ in Header(used: 0, capacity: capacity) }, to: ToOneChunk.self)
     }
 
     deinit {
-        _ = withUnsafeMutablePointers { used, keys in keys.deinitialize(count: used.pointee) }
+        _ = withUnsafeMutablePointers { header, keys in keys.deinitialize(count: header.pointee.used) }
     }
 }
 
@@ -76,7 +84,7 @@ struct ToOneArena {
     /// A window of `count` keys, all nil, for `ToOneKeys.set` to fill.
     @inline(__always)
     mutating func window(count: Int) -> ToOneKeys {
-        if let chunk, chunk.header &+ count <= chunk.capacity {
+        if let chunk, chunk.header.used &+ count <= chunk.header.capacity {
             return take(count, from: chunk)
         }
         let made = ToOneChunk.make(capacity: Swift.max(nextCapacity * count, count))
@@ -87,10 +95,10 @@ struct ToOneArena {
 
     @inline(__always)
     private func take(_ count: Int, from chunk: ToOneChunk) -> ToOneKeys {
-        let offset = chunk.withUnsafeMutablePointers { used, keys in
-            let offset = used.pointee
+        let offset = chunk.withUnsafeMutablePointers { header, keys in
+            let offset = header.pointee.used
             (keys + offset).initialize(repeating: nil, count: count)
-            used.pointee = offset &+ count
+            header.pointee.used = offset &+ count
             return offset
         }
         return ToOneKeys(chunk: chunk, offset: offset, length: count)
