@@ -64,12 +64,7 @@ extension Statement {
     /// The column as text, copied once; `nil` for NULL. Other storage classes
     /// are converted by SQLite's rules.
     @inline(__always)
-    public func string(at index: Int32) -> String? {
-        // Order matters: column_text converts first, column_bytes then measures.
-        guard let text = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return UTF8Text.string(UnsafeBufferPointer(start: text, count: count))
-    }
+    public func string(at index: Int32) -> String? { column(at: index).string }
 
     /// The column as bytes, copied once; `nil` for NULL, empty for an empty BLOB.
     public func data(at index: Int32) -> Data? {

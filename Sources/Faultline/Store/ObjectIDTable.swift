@@ -32,17 +32,35 @@ final class ObjectIDTable<Value> {
         fileprivate let generation: Int
     }
 
+    private typealias Buckets = (ids: UnsafeMutablePointer<ManagedObjectID>, values: UnsafeMutablePointer<Value?>, capacity: Int)
+
     init() {
-        ids = .allocate(capacity: Self.smallestCapacity)
-        values = .allocate(capacity: Self.smallestCapacity)
-        values.initialize(repeating: nil, count: Self.smallestCapacity)
+        (ids, values, _) = Self.emptyBuckets(Self.smallestCapacity)
         mask = Self.smallestCapacity - 1
     }
 
-    deinit {
-        values.deinitialize(count: mask + 1)
-        values.deallocate()
-        ids.deallocate()
+    deinit { Self.release((ids, values, mask + 1)) }
+
+    private static func emptyBuckets(_ capacity: Int) -> Buckets {
+        let values = UnsafeMutablePointer<Value?>.allocate(capacity: capacity)
+        values.initialize(repeating: nil, count: capacity)
+        return (.allocate(capacity: capacity), values, capacity)
+    }
+
+    private static func release(_ buckets: Buckets) {
+        buckets.values.deinitialize(count: buckets.capacity)
+        buckets.values.deallocate()
+        buckets.ids.deallocate()
+    }
+
+    /// Puts `capacity` empty buckets in place of the table's, which it
+    /// returns (for rehashing, then `release`).
+    private func replaceBuckets(capacity: Int) -> Buckets {
+        let old: Buckets = (ids, values, mask + 1)
+        (ids, values, _) = Self.emptyBuckets(capacity)
+        mask = capacity - 1
+        generation &+= 1
+        return old
     }
 
     var isEmpty: Bool { count == 0 }
@@ -166,16 +184,9 @@ final class ObjectIDTable<Value> {
             generation &+= 1
             return
         }
-        let oldValues = values, oldIDs = ids, oldCapacity = mask + 1
-        ids = .allocate(capacity: Self.smallestCapacity)
-        values = .allocate(capacity: Self.smallestCapacity)
-        values.initialize(repeating: nil, count: Self.smallestCapacity)
-        mask = Self.smallestCapacity - 1
+        let old = replaceBuckets(capacity: Self.smallestCapacity)
         count = 0
-        generation &+= 1
-        oldValues.deinitialize(count: oldCapacity)
-        oldValues.deallocate()
-        oldIDs.deallocate()
+        Self.release(old)
     }
 
     /// Room for `additional` more keys without growing.
@@ -194,20 +205,13 @@ final class ObjectIDTable<Value> {
     }
 
     private func resize(to capacity: Int) {
-        let oldIDs = ids, oldValues = values, oldCapacity = mask + 1
-        ids = .allocate(capacity: capacity)
-        values = .allocate(capacity: capacity)
-        values.initialize(repeating: nil, count: capacity)
-        mask = capacity - 1
-        for index in 0..<oldCapacity {
-            guard let value = oldValues[index].take() else { continue }
-            let (target, _) = probe(oldIDs[index])
-            ids[target] = oldIDs[index]
+        let old = replaceBuckets(capacity: capacity)
+        for index in 0..<old.capacity {
+            guard let value = old.values[index].take() else { continue }
+            let (target, _) = probe(old.ids[index])
+            ids[target] = old.ids[index]
             values[target] = value
         }
-        oldValues.deinitialize(count: oldCapacity)
-        oldValues.deallocate()
-        oldIDs.deallocate()
-        generation &+= 1
+        Self.release(old)
     }
 }
