@@ -47,7 +47,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Objects are confined to their context's queue, so the hot fields skip
     // Swift's dynamic exclusivity checks. The fields are ordered so the flags
     // come last and an object fits jemalloc's 160-byte size class.
-    @exclusivity(unchecked) var values: [AttributeValue] = []
+    @exclusivity(unchecked) var values: AttributeValues = .empty
     /// The committed row: last read or saved.
     @exclusivity(unchecked) var committed: RowSnapshot?
     @exclusivity(unchecked) var toOne: [ToOneState] = []

@@ -194,7 +194,7 @@ extension ManagedObjectContext {
         }
         registered.dropTemporary(promoted)
         // One arena for the committed to-ones of every saved object.
-        var toOnes = ToOneArena()
+        var toOnes = RowArena<ManagedObjectID?>()
         for (position, object) in (saved.inserted + saved.updated).enumerated() {
             // An insert whose row the cache took as written commits that very snapshot.
             if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],
@@ -210,7 +210,7 @@ extension ManagedObjectContext {
             object.committed = RowSnapshot(
                 entityIndex: object.entityIndex, version: result.versions[object.objectID] ?? (object.committed?.version ?? 1),
                 values: object.values,
-                toOne: toOnes.keys(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) })
+                toOne: toOnes.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) })
             object.resetChangeFlags()
         }
         for object in saved.deleted {

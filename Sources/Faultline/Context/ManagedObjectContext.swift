@@ -307,7 +307,7 @@ extension ManagedObject {
     func releaseStorage() {
         toOne = []
         toMany = []
-        values = []
+        values = .empty
         batch = nil
     }
 }

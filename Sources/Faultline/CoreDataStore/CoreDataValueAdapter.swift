@@ -46,11 +46,12 @@ final class CoreDataValueAdapter: Sendable {
     /// External-data file names whose files were missing when read.
     var missingFiles: Set<String> { missing.withLock { $0 } }
 
-    func decode(_ values: inout [AttributeValue], entityIndex: Int) {
+    /// Decodes the external-storage values of a row its statement is decoding.
+    func decode(_ values: AttributeValues, entityIndex: Int) {
         guard entityIndex < externalAttributes.count else { return }
         for index in externalAttributes[entityIndex] where index < values.count {
             guard case .data(let stored) = values[index] else { continue }
-            values[index] = decode(stored)
+            values.assign(decode(stored), at: index)
         }
     }
 

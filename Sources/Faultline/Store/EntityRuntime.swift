@@ -4,7 +4,7 @@
 final class EntityRuntime: Sendable {
     let entity: CheckedEntity
     let rootIndex: Int
-    let defaults: [AttributeValue]
+    let defaults: AttributeValues
     let isToMany: [Bool]
     /// Attributes a save writes (neither derived nor transient).
     let isWritten: [Bool]
@@ -25,7 +25,7 @@ final class EntityRuntime: Sendable {
     init(_ entity: CheckedEntity) {
         self.entity = entity
         rootIndex = entity.rootEntityIndex
-        defaults = entity.attributes.map { $0.defaultValue ?? .null }
+        defaults = AttributeValues(entity.attributes.map { $0.defaultValue ?? .null })
         isToMany = entity.relationships.map(\.isToMany)
         isWritten = entity.attributes.map { !$0.isDerived && !$0.isTransient }
         hasConstraints = !entity.uniquenessConstraints.isEmpty

@@ -38,9 +38,9 @@ extension PersistentStoreCoordinator {
             try statement.bind(jsonKeyList(sourceKeys), at: 1)
             var prefetched = PrefetchedRows()
             let readAt = DispatchTime.now().uptimeNanoseconds
-            var toOnes = ToOneArena()
+            var arena = SnapshotArena()
             while try statement.step() {
-                guard let row = decodeRow(statement, plan: plan, readAt: readAt, toOnes: &toOnes) else { continue }
+                guard let row = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena) else { continue }
                 prefetched.rows.append(row)
                 prefetched.owners.append(statement.int64(at: ownerPosition))
             }

@@ -27,12 +27,12 @@ extension PersistentStoreCoordinator {
     /// Decodes the current row of a hierarchy select of `plan`.
     @inline(__always)
     func decodeRow(
-        _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, toOnes arena: inout ToOneArena
+        _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, arena: inout SnapshotArena
     ) -> (ManagedObjectID, RowSnapshot)? {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
-        var values = [AttributeValue](filledWith: .null, count: layout.attributeCount)
-        values.withUnsafeMutableBufferPointer { slots in
+        let values = arena.values.window(count: layout.attributeCount, filledWith: .null)
+        values.withSlots { slots in
             guard let base = slots.baseAddress else { return }
             for attribute in layout.attributes {
                 precondition(attribute.index < slots.count, "attribute index outside its entity's layout")
@@ -41,8 +41,8 @@ extension PersistentStoreCoordinator {
                 (base + attribute.index).initialize(to: ValueCoding.read(statement, at: attribute.position, as: attribute.type))
             }
         }
-        if let coreDataValues { coreDataValues.decode(&values, entityIndex: entityIndex) }
-        let toOne = layout.toOnes.isEmpty ? ToOneKeys.none : arena.window(count: layout.relationshipCount)
+        if let coreDataValues { coreDataValues.decode(values, entityIndex: entityIndex) }
+        let toOne = layout.toOnes.isEmpty ? ToOneKeys.empty : arena.toOnes.window(count: layout.relationshipCount, filledWith: nil)
         for relationship in layout.toOnes {
             let key = statement.column(at: relationship.keyPosition)
             if key.isNull { continue }
@@ -55,7 +55,7 @@ extension PersistentStoreCoordinator {
                 let stored = Int(truncatingIfNeeded: number.int64) - 1
                 if !number.isNull, plans[relationship.destination].layout(forEntityIndex: stored) != nil { destination = stored }
             }
-            toOne.set(ManagedObjectID(storeIdentifier: identifier, entityIndex: destination, primaryKey: key.int64),
+            toOne.assign(ManagedObjectID(storeIdentifier: identifier, entityIndex: destination, primaryKey: key.int64),
                       at: relationship.index)
         }
         let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
@@ -68,9 +68,9 @@ extension PersistentStoreCoordinator {
     func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> DecodedRows {
         var rows = DecodedRows()
         let readAt = DispatchTime.now().uptimeNanoseconds
-        var toOnes = ToOneArena()
+        var arena = SnapshotArena()
         while try statement.step() {
-            if let row = decodeRow(statement, plan: plan, readAt: readAt, toOnes: &toOnes) { rows.append(row) }
+            if let row = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena) { rows.append(row) }
         }
         return rows
     }

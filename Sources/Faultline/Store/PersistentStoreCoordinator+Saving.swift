@@ -246,7 +246,7 @@ extension PersistentStoreCoordinator {
         inserted.reserveCapacity(request.inserts.count)
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(request.inserts.count)
-        var toOnes = ToOneArena()
+        var toOnes = RowArena<ManagedObjectID?>()
         for (position, insert) in request.inserts.enumerated() {
             let id = result.insertedIDs[position]
             guard !stale.contains(id.entityIndex) else {
@@ -257,7 +257,7 @@ extension PersistentStoreCoordinator {
                 inserted.append((id, refreshed))
                 snapshots.append(nil)
             } else {
-                let toOne = toOnes.keys(insert.toOne.count) { insert.toOne[$0].map(result.resolve) }
+                let toOne = toOnes.window(insert.toOne.count) { insert.toOne[$0].map(result.resolve) }
                 let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
                 inserted.append((id, snapshot))
                 snapshots.append(snapshot)

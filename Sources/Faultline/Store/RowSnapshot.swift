@@ -8,7 +8,7 @@ public struct RowSnapshot: Sendable {
     /// `Z_OPT` when read: the optimistic-locking version.
     public let version: Int64
     /// Stored attribute values by attribute index (`.null` for transient ones).
-    public let values: [AttributeValue]
+    public let values: AttributeValues
     /// To-one destinations by relationship index, as IDs; nil where there is no
     /// destination (or the relationship is to-many).
     public let toOne: ToOneKeys
@@ -16,7 +16,7 @@ public struct RowSnapshot: Sendable {
     let readAt: UInt64
 
     /// `readAt` defaults to now; a statement reading many rows reads the clock once.
-    init(entityIndex: Int, version: Int64, values: [AttributeValue], toOne: ToOneKeys,
+    init(entityIndex: Int, version: Int64, values: AttributeValues, toOne: ToOneKeys,
          readAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         self.entityIndex = entityIndex
         self.version = version
@@ -24,4 +24,10 @@ public struct RowSnapshot: Sendable {
         self.toOne = toOne
         self.readAt = readAt
     }
+}
+
+/// The windows of the snapshots one statement decodes or one save writes.
+struct SnapshotArena {
+    var values = RowArena<AttributeValue>()
+    var toOnes = RowArena<ManagedObjectID?>()
 }

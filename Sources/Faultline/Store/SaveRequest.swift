@@ -8,7 +8,7 @@ struct SaveRequest: Sendable {
     struct Insert: Sendable {
         let id: ManagedObjectID
         /// Every attribute value, by attribute index.
-        let values: [AttributeValue]
+        let values: AttributeValues
         /// To-one destinations, by relationship index.
         let toOne: [ManagedObjectID?]
     }

@@ -8,7 +8,7 @@ import Testing
 struct DecodedRowsTests {
     private func row(_ key: Int64) -> DecodedRows.Row {
         (ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: key),
-         RowSnapshot(entityIndex: 0, version: key, values: [], toOne: .none, readAt: 0))
+         RowSnapshot(entityIndex: 0, version: key, values: [], toOne: .empty, readAt: 0))
     }
 
     @Test("10,000 rows come back in order; chunks stay near 4,096 rows and never move")

@@ -9,7 +9,7 @@ struct RowCacheTests {
     }
 
     private func snapshot(_ version: Int64) -> RowSnapshot {
-        RowSnapshot(entityIndex: 0, version: version, values: [.integer(version)], toOne: .none)
+        RowSnapshot(entityIndex: 0, version: version, values: [.integer(version)], toOne: .empty)
     }
 
     @Test("Hits, misses and evictions are counted exactly; capacity is never exceeded", arguments: [1, 2, 3, 10])
