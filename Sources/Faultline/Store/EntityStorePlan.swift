@@ -6,16 +6,53 @@
 /// its sub-entities'), Core Data style:
 /// `SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZTITLE, … FROM ZARTICLE t0 …`;
 /// each concrete entity then finds its values at precomputed positions.
-final class EntityStorePlan: Sendable {
+///
+/// `@unchecked Sendable`: immutable once made; the row layouts' storage is
+/// written by the initializer only.
+final class EntityStorePlan: @unchecked Sendable {
     /// Where a concrete entity's values sit in a hierarchy select.
-    struct RowLayout: Sendable {
-        /// (attribute index, select position, type) of each stored attribute.
-        let attributes: [(index: Int, position: Int32, type: AttributeType)]
-        /// (relationship index, key position, entity-column position or -1,
-        /// destination entity index) of each stored to-one.
-        let toOnes: [(index: Int, keyPosition: Int32, entityPosition: Int32, destination: Int)]
+    ///
+    /// Trivial to copy: decoding takes a row's layout per row, and a layout
+    /// holding two arrays cost two retains and two releases a row. The
+    /// buffers belong to the plan and are valid while it lives (a decoding
+    /// statement holds its plan).
+    struct RowLayout {
+        struct Attribute {
+            let index: Int
+            let position: Int32
+            let type: AttributeType
+        }
+        struct ToOne {
+            let index: Int
+            let keyPosition: Int32
+            /// The entity column's position, -1 without one.
+            let entityPosition: Int32
+            let destination: Int
+        }
+        /// Each stored attribute.
+        let attributes: UnsafeBufferPointer<Attribute>
+        /// Each stored to-one.
+        let toOnes: UnsafeBufferPointer<ToOne>
         let attributeCount: Int
         let relationshipCount: Int
+
+        fileprivate init(attributes: [Attribute], toOnes: [ToOne], attributeCount: Int, relationshipCount: Int) {
+            self.attributes = UnsafeBufferPointer(Self.copy(attributes))
+            self.toOnes = UnsafeBufferPointer(Self.copy(toOnes))
+            self.attributeCount = attributeCount
+            self.relationshipCount = relationshipCount
+        }
+
+        private static func copy<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
+            let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+            _ = buffer.initialize(from: elements)
+            return buffer
+        }
+
+        fileprivate func deallocate() {
+            attributes.deallocate()
+            toOnes.deallocate()
+        }
     }
 
     /// A column written by inserts and updates: an attribute or a to-one key.
@@ -72,17 +109,18 @@ final class EntityStorePlan: Sendable {
         for concreteIndex in entity.hierarchyIndexes {
             let concrete = model.entities[concreteIndex]
             let concreteMapping = schema.entities[concreteIndex]
-            var attributes: [(Int, Int32, AttributeType)] = []
+            var attributes: [RowLayout.Attribute] = []
             for attribute in concrete.attributes {
                 guard let column = concreteMapping.column(forAttributeAt: attribute.index) else { continue }
-                attributes.append((attribute.index, position(column), attribute.attributeType))
+                attributes.append(RowLayout.Attribute(index: attribute.index, position: position(column), type: attribute.attributeType))
             }
-            var toOnes: [(Int, Int32, Int32, Int)] = []
+            var toOnes: [RowLayout.ToOne] = []
             for relationship in concrete.relationships {
                 guard case .foreignKey(let column, let entityColumn) = concreteMapping.relationships[relationship.index]
                 else { continue }
-                toOnes.append((relationship.index, position(column), entityColumn.map(position) ?? -1,
-                               relationship.destinationEntityIndex))
+                toOnes.append(RowLayout.ToOne(
+                    index: relationship.index, keyPosition: position(column), entityPosition: entityColumn.map(position) ?? -1,
+                    destination: relationship.destinationEntityIndex))
             }
             layouts[concreteIndex] = RowLayout(
                 attributes: attributes, toOnes: toOnes,
@@ -121,5 +159,9 @@ final class EntityStorePlan: Sendable {
     /// `SELECT <hierarchy columns> FROM T t0` followed by `tail`.
     func select(_ tail: String) -> String {
         "SELECT \(selectList) FROM \(table) t0 \(tail)"
+    }
+
+    deinit {
+        for layout in layouts { layout?.deallocate() }
     }
 }
