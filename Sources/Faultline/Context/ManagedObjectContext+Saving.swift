@@ -239,8 +239,11 @@ extension ManagedObjectContext {
             insertedObjectIDs: insertedIDs, updatedObjectIDs: Set(saved.updated.map(\.objectID)),
             deletedObjectIDs: Set(request.deletes.map(\.id)), staleEntities: stale, source: ObjectIdentifier(self))
         coordinator.observers.broadcast(changes)
-        NotificationCenter.default.post(
-            name: .managedObjectContextDidSave, object: self, userInfo: [ContextDidSave.userInfoKey: changes])
+        // Not a dictionary literal: its temporary array of pairs is one more
+        // allocation a save whenever the optimiser does not keep it on the stack.
+        var userInfo = [AnyHashable: Any](minimumCapacity: 1)
+        userInfo[ContextDidSave.userInfoKey] = changes
+        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: userInfo)
     }
 
     /// Takes an object out of the context for good.
