@@ -26,7 +26,7 @@ public struct RowSnapshot: Sendable {
     }
 }
 
-/// The windows of the snapshots one statement decodes or one save writes.
+/// The windows of the snapshots one statement decodes.
 struct SnapshotArena {
     var values = RowArena<AttributeValue>()
     var toOnes = RowArena<ManagedObjectID?>()
