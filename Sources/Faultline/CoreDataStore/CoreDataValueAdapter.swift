@@ -46,13 +46,18 @@ final class CoreDataValueAdapter: Sendable {
     /// External-data file names whose files were missing when read.
     var missingFiles: Set<String> { missing.withLock { $0 } }
 
-    /// Decodes the external-storage values of a row its statement is decoding.
-    func decode(_ values: AttributeValues, entityIndex: Int) {
-        guard entityIndex < externalAttributes.count else { return }
+    /// Decodes the external-storage values of a row its statement is
+    /// decoding; returns the bytes the decoded values own.
+    func decode(_ values: AttributeValues, entityIndex: Int) -> Int {
+        guard entityIndex < externalAttributes.count else { return 0 }
+        var payload = 0
         for index in externalAttributes[entityIndex] where index < values.count {
             guard case .data(let stored) = values[index] else { continue }
-            values.assign(decode(stored), at: index)
+            let decoded = decode(stored)
+            payload &+= decoded.payloadBytes
+            values.assign(decoded, at: index)
         }
+        return payload
     }
 
     /// The value of one stored BLOB.

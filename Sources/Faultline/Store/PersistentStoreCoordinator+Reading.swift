@@ -32,16 +32,21 @@ extension PersistentStoreCoordinator {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
         let values = arena.values.window(count: layout.attributeCount, filledWith: .null)
-        values.withSlots { slots in
-            guard let base = slots.baseAddress else { return }
+        var payload = values.withSlots { slots in
+            guard let base = slots.baseAddress else { return 0 }
+            var payload = 0
             for attribute in layout.attributes {
                 precondition(attribute.index < slots.count, "attribute index outside its entity's layout")
                 // The slot holds `.null`, which owns nothing: initialising over
                 // it skips the destroy an assignment calls for every column.
-                (base + attribute.index).initialize(to: ValueCoding.read(statement, at: attribute.position, as: attribute.type))
+                let value = ValueCoding.read(statement, at: attribute.position, as: attribute.type)
+                payload &+= value.payloadBytes
+                (base + attribute.index).initialize(to: value)
             }
+            return payload
         }
-        if let coreDataValues { coreDataValues.decode(values, entityIndex: entityIndex) }
+        if let coreDataValues { payload &+= coreDataValues.decode(values, entityIndex: entityIndex) }
+        arena.values.notePayload(payload)
         let toOne = layout.toOnes.isEmpty ? ToOneKeys.empty : arena.toOnes.window(count: layout.relationshipCount, filledWith: nil)
         for relationship in layout.toOnes {
             let key = statement.column(at: relationship.keyPosition)

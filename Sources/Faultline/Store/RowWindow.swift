@@ -12,8 +12,9 @@
 /// chunk. `assign(_:at:)` writes in place and is for the decoding statement
 /// only, before any snapshot holding the window is published: hence
 /// `@unchecked Sendable` (`ManagedBuffer` is never `Sendable`). A chunk lives
-/// as long as any window on it (in the row cache or an object), so one kept
-/// row keeps at most `RowArena.largestChunk` slots' storage.
+/// as long as any window on it (in the row cache or an object), with every
+/// value in it: one kept row keeps at most `RowArena.largestChunk` slots and
+/// about `RowArena.payloadBudget` bytes of other rows' text and data alive.
 public struct RowWindow<Element>: RandomAccessCollection, MutableCollection {
     private var chunk: RowChunk<Element>?
     private var offset: Int32
@@ -115,11 +116,17 @@ struct RowChunkHeader {
 /// writes), in chunks that never move: small first (a fault's one row),
 /// doubling to a bound.
 struct RowArena<Element> {
-    /// Slots of the largest chunk: 16,384 attribute values are 384 KiB.
-    static var largestChunk: Int { 16_384 }
+    /// Slots of the largest chunk: 4,096 attribute values are 96 KiB.
+    static var largestChunk: Int { 4_096 }
+    /// Heap bytes (text, data) the values of one chunk may own before the
+    /// next window starts a new chunk.
+    static var payloadBudget: Int { 131_072 }
     private var chunk: RowChunk<Element>?
     /// Windows the next chunk is sized for.
     private var nextWindows: Int
+    /// Windows taken from the current chunk, and the heap their values own.
+    private var windowsInChunk = 0
+    private var payload = 0
 
     init(firstChunk windows: Int = 4) { nextWindows = windows }
 
@@ -134,7 +141,19 @@ struct RowArena<Element> {
             header.pointee.used = offset &+ count
             return offset
         }
+        windowsInChunk &+= 1
         return RowWindow(chunk: chunk, offset: offset, length: count)
+    }
+
+    /// Counts heap bytes the last window's values own. Past the budget the
+    /// next window starts a chunk sized for as many rows as this one took,
+    /// so a few rows of large text or data do not share storage with many.
+    @inline(__always)
+    mutating func notePayload(_ bytes: Int) {
+        payload &+= bytes
+        guard payload > Self.payloadBudget else { return }
+        chunk = nil
+        nextWindows = windowsInChunk
     }
 
     /// A window of `count` slots, each holding `element`.
@@ -154,6 +173,22 @@ struct RowArena<Element> {
         let made = RowChunk<Element>.make(capacity: windows * count)
         nextWindows = Swift.min(nextWindows * 2, Self.largestChunk)
         chunk = made
+        windowsInChunk = 0
+        payload = 0
         return made
+    }
+}
+
+extension AttributeValue {
+    /// Heap bytes the value owns beyond its slot, roughly: what a row adds to
+    /// its chunk's payload.
+    @inline(__always)
+    var payloadBytes: Int {
+        switch self {
+        case .string(let text): text.utf8.count
+        case .data(let data): data.count
+        case .composite(let values): values.count &* 32
+        default: 0
+        }
     }
 }
