@@ -32,9 +32,9 @@ extension PersistentStoreCoordinator {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
         let values = arena.values.window(count: layout.attributeCount, filledWith: .null)
-        var payload = values.withSlots { slots in
-            guard let base = slots.baseAddress else { return 0 }
-            var payload = 0
+        var payload = 0
+        let slots = values.unsafeSlots
+        if let base = slots.baseAddress {
             for attribute in layout.attributes {
                 precondition(attribute.index < slots.count, "attribute index outside its entity's layout")
                 // The slot holds `.null`, which owns nothing: initialising over
@@ -43,7 +43,6 @@ extension PersistentStoreCoordinator {
                 payload &+= value.payloadBytes
                 (base + attribute.index).initialize(to: value)
             }
-            return payload
         }
         if let coreDataValues { payload &+= coreDataValues.decode(values, entityIndex: entityIndex) }
         arena.values.notePayload(payload)

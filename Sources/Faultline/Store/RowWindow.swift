@@ -59,11 +59,14 @@ public struct RowWindow<Element>: RandomAccessCollection, MutableCollection {
     }
 
     /// The window's slots, all initialised, for the decoding statement to
-    /// initialise over slots whose element owns nothing (see `assign`).
+    /// initialise over slots whose element owns nothing (see `assign`). Valid
+    /// while the window is held. Not a closure: one returning a value was
+    /// left out of line, a call per row.
     @inline(__always)
-    func withSlots<Result>(_ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
-        guard let chunk else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
-        return chunk.withUnsafeMutablePointerToElements { body(UnsafeMutableBufferPointer(start: $0 + Int(offset), count: Int(length))) }
+    var unsafeSlots: UnsafeMutableBufferPointer<Element> {
+        guard let chunk else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        return UnsafeMutableBufferPointer(
+            start: chunk.withUnsafeMutablePointerToElements { $0 } + Int(offset), count: Int(length))
     }
 
     /// The chunk's slots; only for a window of length > 0, which has a chunk.
