@@ -72,13 +72,15 @@ extension ManagedObjectContext {
         let index = relationship.index
         let pending = sources.filter { !$0.objectID.isTemporaryID && $0.toMany[index]?.isLoaded != true }
         guard let first = pending.first else { return [] }
-        let prefetched = try coordinator.prefetchToMany(
+        var prefetched = try coordinator.prefetchToMany(
             sourceKeys: pending.map(\.objectID.primaryKey), sourceEntityIndex: first.entityIndex, relationship: relationship)
         // Rows arrive grouped by owner as a rule (SQLite walks the IN list in
         // key order), so only a change of owner costs a hash lookup; counting
         // first gives each member array its exact capacity.
         let positions = Dictionary(pending.indices.map { (pending[$0].objectID.primaryKey, $0) }) { first, _ in first }
-        let rows = prefetched.rows
+        // Taken out, so the loop below moves every snapshot instead of copying.
+        var rows = DecodedRows()
+        swap(&rows, &prefetched.rows)
         var ownerOfRow: [Int] = []
         ownerOfRow.reserveCapacity(rows.count)
         var counts = [Int](filledWith: 0, count: pending.count)
@@ -101,20 +103,25 @@ extension ManagedObjectContext {
         if returnsDestinations { destinations.reserveCapacity(rows.count) }
         registered.reserveStored(rows.count)
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
-        for (row, (id, snapshot)) in rows.enumerated() {
-            let member = object(with: id)
-            let wasFault = member.isFaultStorage
-            if wasFault { materialize(member, from: snapshot) }
-            if returnsDestinations { destinations.append(member) }
-            let position = ownerOfRow[row]
-            guard position >= 0 else { continue }
-            // A member whose in-memory inverse now points elsewhere has moved
-            // (never one just materialised: its to-ones are the row's).
-            if !wasFault, let inverse, inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse],
-               owner !== pending[position] {
-                continue
+        var row = -1
+        for chunk in rows.chunks.indices {
+            for index in rows.chunks[chunk].indices {
+                row += 1
+                let (id, snapshot) = rows.takeRow(chunk: chunk, position: index)
+                let member = object(with: id)
+                let wasFault = member.isFaultStorage
+                if wasFault { materialize(member, from: snapshot) }
+                if returnsDestinations { destinations.append(member) }
+                let position = ownerOfRow[row]
+                guard position >= 0 else { continue }
+                // A member whose in-memory inverse now points elsewhere has moved
+                // (never one just materialised: its to-ones are the row's).
+                if !wasFault, let inverse, inverse < member.toOne.count, case .object(let owner) = member.toOne[inverse],
+                   owner !== pending[position] {
+                    continue
+                }
+                groups[position].append(member)
             }
-            groups[position].append(member)
         }
         for source in pending {
             // By key: a many-to-many level can list one source twice.

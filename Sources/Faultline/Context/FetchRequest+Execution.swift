@@ -29,15 +29,18 @@ extension ManagedObjectContext {
             }
             attach(batch, prefetching: request.relationshipKeyPathsForPrefetching)
         } else {
-            let rows = try coordinator.fetchRows(fetch)
+            var rows = try coordinator.fetchRows(fetch)
             objects.reserveCapacity(rows.count)
             registered.reserveStored(rows.count)
             let materializes = !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty
-            for (id, snapshot) in rows {
-                let object = self.object(with: id)
-                if object.isDeletedStorage { continue }
-                if materializes, object.isFaultStorage { materialize(object, from: snapshot) }
-                objects.append(object)
+            for chunk in rows.chunks.indices {
+                for position in rows.chunks[chunk].indices {
+                    let (id, snapshot) = rows.takeRow(chunk: chunk, position: position)
+                    let object = self.object(with: id)
+                    if object.isDeletedStorage { continue }
+                    if materializes, object.isFaultStorage { materialize(object, from: snapshot) }
+                    objects.append(object)
+                }
             }
             if !request.relationshipKeyPathsForPrefetching.isEmpty {
                 try prefetch(request.relationshipKeyPathsForPrefetching, for: objects, entity: entity)

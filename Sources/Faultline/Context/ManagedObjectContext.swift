@@ -258,7 +258,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Turns a fault into a materialised object with `snapshot`'s values.
-    func materialize(_ object: ManagedObject, from snapshot: RowSnapshot) {
+    func materialize(_ object: ManagedObject, from snapshot: consuming RowSnapshot) {
         object.values = snapshot.values
         object.committed = snapshot
         // Materialised by any path, the object leaves its fetch batch: refreshed

@@ -11,7 +11,7 @@ struct DecodedRows: Sequence, Sendable {
     /// witness, a struct's through its own.
     struct Stored: Sendable {
         let id: ManagedObjectID
-        let snapshot: RowSnapshot
+        var snapshot: RowSnapshot
     }
 
     private static let firstChunk = 32
@@ -38,6 +38,19 @@ struct DecodedRows: Sequence, Sendable {
     }
 
     func makeIterator() -> Iterator { Iterator(chunks: chunks) }
+
+    /// Row `position` of chunk `chunk`, its snapshot moved out (an empty one
+    /// left in its place) where the iterator copies it: two retains and two
+    /// releases a row fewer, for the rows' last reader, which walks
+    /// `chunks` itself. Measured against the alternatives: a closure-based
+    /// walk (its captures copied the snapshots) and a cursor kept in the
+    /// struct were both slower than the iterator.
+    @inline(__always)
+    mutating func takeRow(chunk: Int, position: Int) -> Row {
+        var snapshot = RowSnapshot.movedOut
+        swap(&snapshot, &chunks[chunk][position].snapshot)
+        return (chunks[chunk][position].id, snapshot)
+    }
 
     /// Concrete rather than `joined()`'s flattening iterator, which the
     /// optimiser left generic (a runtime value-witness call per row); holds

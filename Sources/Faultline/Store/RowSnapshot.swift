@@ -26,6 +26,13 @@ public struct RowSnapshot: Sendable {
     }
 }
 
+extension RowSnapshot {
+    /// What a snapshot moved out of `DecodedRows` leaves: it owns nothing.
+    static var movedOut: RowSnapshot {
+        RowSnapshot(entityIndex: 0, version: 0, values: .empty, toOne: .empty, readAt: 0)
+    }
+}
+
 /// The windows of the snapshots one statement decodes.
 struct SnapshotArena {
     var values = RowArena<AttributeValue>()

@@ -34,4 +34,24 @@ struct DecodedRowsTests {
         let addresses = rows.chunks.map { chunk in chunk.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }
         #expect(addresses == firstAddresses)
     }
+
+    @Test("Rows taken one by one move their snapshots out, in order, leaving empty ones behind")
+    func takenRows() {
+        var arena = RowArena<AttributeValue>()
+        var rows = DecodedRows()
+        for key in 1...5_000 {
+            let values = arena.window(2) { $0 == 0 ? .integer(Int64(key)) : .string("title \(key) of a row") }
+            rows.append((ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: Int64(key)),
+                         RowSnapshot(entityIndex: 0, version: Int64(key), values: values, toOne: .empty, readAt: 0)))
+        }
+        var taken: [DecodedRows.Row] = []
+        for chunk in rows.chunks.indices {
+            for position in rows.chunks[chunk].indices { taken.append(rows.takeRow(chunk: chunk, position: position)) }
+        }
+        #expect(taken.map(\.0.primaryKey) == Array(1...5_000))
+        #expect(taken.allSatisfy { id, snapshot in
+            Array(snapshot.values) == [.integer(id.primaryKey), .string("title \(id.primaryKey) of a row")]
+        })
+        #expect(rows.allSatisfy { $0.1.values.isEmpty && $0.1.version == 0 })
+    }
 }
