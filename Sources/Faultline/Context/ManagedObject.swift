@@ -3,9 +3,10 @@ import Foundation
 // The object graph: contexts and managed objects.
 //
 // A managed object is a row's in-memory stand-in, owned by one context and used
-// on that context's queue only. Its storage is arrays indexed by the entity's
+// on that context's queue only. Its storage is indexed by the entity's
 // attribute and relationship indexes (resolved once in the checked model), so
-// an access never hashes a name.
+// an access never hashes a name: attribute values in a copy-on-write window
+// (shared with the row it was read from until written), relationships in arrays.
 //
 // States of an object:
 //   fault ──fire──▶ materialised (values from the row cache, else one SELECT;
@@ -46,7 +47,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // Objects are confined to their context's queue, so the hot fields skip
     // Swift's dynamic exclusivity checks. The fields are ordered so the flags
-    // come last and an object fits jemalloc's 160-byte size class.
+    // come last: 180 bytes, jemalloc's 192-byte size class.
     @exclusivity(unchecked) var values: AttributeValues = .empty
     /// The committed row: last read or saved.
     @exclusivity(unchecked) var committed: RowSnapshot?
