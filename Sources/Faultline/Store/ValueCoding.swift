@@ -45,7 +45,7 @@ enum ValueCoding {
             // No separate NULL check above: SQLite hands back no pointer for NULL text.
             return column.string.map { .string($0) } ?? .null
         case .URIAttributeType, .objectIDAttributeType:
-            guard let text = statement.string(at: index), let url = URL(string: text) else { return .null }
+            guard let text = column.string, let url = URL(string: text) else { return .null }
             return .uri(url)
         case .UUIDAttributeType:
             return statement.withUnsafeBytes(at: index) { bytes in
@@ -56,9 +56,9 @@ enum ValueCoding {
             }
         case .decimalAttributeType:
             switch statement.columnType(at: index) {
-            case .integer: return .decimal(Decimal(statement.int64(at: index)))
-            case .real: return Decimal(string: String(statement.double(at: index))).map { .decimal($0) } ?? .null
-            default: return Decimal(string: statement.string(at: index) ?? "").map { .decimal($0) } ?? .null
+            case .integer: return .decimal(Decimal(column.int64))
+            case .real: return Decimal(string: String(column.double)).map { .decimal($0) } ?? .null
+            default: return Decimal(string: column.string ?? "").map { .decimal($0) } ?? .null
             }
         case .binaryDataAttributeType, .transformableAttributeType, .compositeAttributeType, .undefinedAttributeType:
             return .data(statement.data(at: index) ?? Data())
