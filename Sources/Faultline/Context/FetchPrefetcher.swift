@@ -107,10 +107,9 @@ extension ManagedObjectContext {
         for chunk in rows.chunks.indices {
             for index in rows.chunks[chunk].indices {
                 row += 1
-                let (id, snapshot) = rows.takeRow(chunk: chunk, position: index)
-                let member = object(with: id)
+                let member = object(with: rows.id(chunk: chunk, position: index))
                 let wasFault = member.isFaultStorage
-                if wasFault { materialize(member, from: snapshot) }
+                if wasFault { materialize(member, from: rows.takeSnapshot(chunk: chunk, position: index)) }
                 if returnsDestinations { destinations.append(member) }
                 let position = ownerOfRow[row]
                 guard position >= 0 else { continue }

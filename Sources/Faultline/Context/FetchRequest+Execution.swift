@@ -35,10 +35,11 @@ extension ManagedObjectContext {
             let materializes = !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty
             for chunk in rows.chunks.indices {
                 for position in rows.chunks[chunk].indices {
-                    let (id, snapshot) = rows.takeRow(chunk: chunk, position: position)
-                    let object = self.object(with: id)
+                    let object = self.object(with: rows.id(chunk: chunk, position: position))
                     if object.isDeletedStorage { continue }
-                    if materializes, object.isFaultStorage { materialize(object, from: snapshot) }
+                    if materializes, object.isFaultStorage {
+                        materialize(object, from: rows.takeSnapshot(chunk: chunk, position: position))
+                    }
                     objects.append(object)
                 }
             }

@@ -260,7 +260,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Turns a fault into a materialised object with `snapshot`'s values.
     func materialize(_ object: ManagedObject, from snapshot: consuming RowSnapshot) {
         object.values = snapshot.values
-        object.committed = snapshot
+        object.committed = consume snapshot
         // Materialised by any path, the object leaves its fetch batch: refreshed
         // into a fault later, it fires on its own, not through a spent batch.
         object.batch = nil

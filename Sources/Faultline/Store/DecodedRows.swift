@@ -26,12 +26,16 @@ struct DecodedRows: Sequence, Sendable {
     /// `consuming`, like `RowCache`'s insert: the decoded row moves in
     /// instead of being copied through a generic outlined copy.
     mutating func append(_ row: consuming Row) {
+        append(row.0, row.1)
+    }
+
+    mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
         if let last = chunks.indices.last, chunks[last].count < chunks[last].capacity {
-            chunks[last].append(Stored(id: row.0, snapshot: row.1))
+            chunks[last].append(Stored(id: id, snapshot: snapshot))
         } else {
             var chunk: [Stored] = []
             chunk.reserveCapacity(chunks.last.map { Swift.min($0.count * 2, Self.largestChunk) } ?? Self.firstChunk)
-            chunk.append(Stored(id: row.0, snapshot: row.1))
+            chunk.append(Stored(id: id, snapshot: snapshot))
             chunks.append(chunk)
         }
         count += 1
@@ -39,17 +43,23 @@ struct DecodedRows: Sequence, Sendable {
 
     func makeIterator() -> Iterator { Iterator(chunks: chunks) }
 
-    /// Row `position` of chunk `chunk`, its snapshot moved out (an empty one
-    /// left in its place) where the iterator copies it: two retains and two
-    /// releases a row fewer, for the rows' last reader, which walks
-    /// `chunks` itself. Measured against the alternatives: a closure-based
-    /// walk (its captures copied the snapshots) and a cursor kept in the
-    /// struct were both slower than the iterator.
+    /// The ID of row `position` of chunk `chunk`.
     @inline(__always)
-    mutating func takeRow(chunk: Int, position: Int) -> Row {
+    func id(chunk: Int, position: Int) -> ManagedObjectID { chunks[chunk][position].id }
+
+    /// The snapshot of row `position` of chunk `chunk`, moved out (an empty
+    /// one left in its place) where the iterator copies it, for the rows'
+    /// last reader, which walks `chunks` itself. Passed straight to a
+    /// consuming parameter it is moved once more; bound to a local first, the
+    /// optimiser copied it into the call and destroyed the local after.
+    /// Measured against the alternatives: a closure-based walk (its captures
+    /// copied the snapshots) and a cursor kept in the struct were both slower
+    /// than the iterator.
+    @inline(__always)
+    mutating func takeSnapshot(chunk: Int, position: Int) -> RowSnapshot {
         var snapshot = RowSnapshot.movedOut
         swap(&snapshot, &chunks[chunk][position].snapshot)
-        return (chunks[chunk][position].id, snapshot)
+        return snapshot
     }
 
     /// Concrete rather than `joined()`'s flattening iterator, which the

@@ -40,8 +40,7 @@ extension PersistentStoreCoordinator {
             let readAt = DispatchTime.now().uptimeNanoseconds
             var arena = SnapshotArena()
             while try statement.step() {
-                guard let row = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena) else { continue }
-                prefetched.rows.append(row)
+                guard decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &prefetched.rows) else { continue }
                 prefetched.owners.append(statement.int64(at: ownerPosition))
             }
             return prefetched

@@ -24,13 +24,17 @@ struct StoreFetch: Sendable {
 }
 
 extension PersistentStoreCoordinator {
-    /// Decodes the current row of a hierarchy select of `plan`.
+    /// Decodes the current row of a hierarchy select of `plan` into `rows`;
+    /// false for a row of no entity of the hierarchy. Appending here rather
+    /// than returning the row spares each row a copy and a destroy of its
+    /// snapshot through the optional tuple.
     @inline(__always)
     func decodeRow(
-        _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, arena: inout SnapshotArena
-    ) -> (ManagedObjectID, RowSnapshot)? {
+        _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, arena: inout SnapshotArena,
+        into rows: inout DecodedRows
+    ) -> Bool {
         let entityIndex = statement.int(at: 0) - 1
-        guard let layout = plan.layout(forEntityIndex: entityIndex) else { return nil }
+        guard let layout = plan.layout(forEntityIndex: entityIndex) else { return false }
         let values = arena.values.window(count: layout.attributeCount, filledWith: .null)
         var payload = 0
         let slots = values.unsafeSlots
@@ -63,8 +67,9 @@ extension PersistentStoreCoordinator {
                       at: relationship.index)
         }
         let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
-        return (id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne,
-                                readAt: readAt))
+        rows.append(id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne,
+                                    readAt: readAt))
+        return true
     }
 
     /// Steps `statement` (a hierarchy select of `plan`) to the end, decoding
@@ -74,7 +79,7 @@ extension PersistentStoreCoordinator {
         let readAt = DispatchTime.now().uptimeNanoseconds
         var arena = SnapshotArena()
         while try statement.step() {
-            if let row = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena) { rows.append(row) }
+            _ = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &rows)
         }
         return rows
     }

@@ -46,7 +46,9 @@ struct DecodedRowsTests {
         }
         var taken: [DecodedRows.Row] = []
         for chunk in rows.chunks.indices {
-            for position in rows.chunks[chunk].indices { taken.append(rows.takeRow(chunk: chunk, position: position)) }
+            for position in rows.chunks[chunk].indices {
+                taken.append((rows.id(chunk: chunk, position: position), rows.takeSnapshot(chunk: chunk, position: position)))
+            }
         }
         #expect(taken.map(\.0.primaryKey) == Array(1...5_000))
         #expect(taken.allSatisfy { id, snapshot in
