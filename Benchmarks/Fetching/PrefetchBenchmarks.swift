@@ -12,6 +12,11 @@ final class PrefetchBenchmarks {
     static let name = "prefetch"
     private var store: ObjectGraphStore?
     private var reader: RawGraphReader?
+    /// Called before the graph store is built: the suite frees what earlier
+    /// lines left.
+    private let before: () -> Void
+
+    init(before: @escaping () -> Void = {}) { self.before = before }
 
     func make(shape: GraphShape) throws -> [Benchmark] {
         let pattern = try AccessPattern(fraction: 1, order: .sequential, keyPaths: ["books"])
@@ -58,6 +63,7 @@ final class PrefetchBenchmarks {
 
     private func graphStore(_ shape: GraphShape) throws -> ObjectGraphStore {
         if let store { return store }
+        before()
         let made = try ObjectGraphStore(shape: shape)
         store = made
         return made

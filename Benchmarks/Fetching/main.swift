@@ -16,7 +16,7 @@ let rowCounts = SuiteProfile.commandLine.pick(
     quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])
 
 let stores = ArticleStores()
-let prefetch = PrefetchBenchmarks()
+let prefetch = PrefetchBenchmarks(before: stores.removeAll)
 var benchmarks: [Benchmark] = []
 do {
     for rows in rowCounts {
