@@ -51,8 +51,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var values: AttributeValues = .empty
     /// The committed row: last read or saved.
     @exclusivity(unchecked) var committed: RowSnapshot?
-    @exclusivity(unchecked) var toOne: [ToOneState] = []
-    @exclusivity(unchecked) var toMany: [ToManyState?] = []
+    @exclusivity(unchecked) var toOne: [ToOneState]
+    @exclusivity(unchecked) var toMany: [ToManyState?]
     @exclusivity(unchecked) var changedAttributes = ChangeMask()
     @exclusivity(unchecked) var changedRelationships = ChangeMask()
     /// Faults fetched together with `fetchBatchSize`; firing one loads all.
@@ -71,6 +71,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         objectID = construction.id
         contextHandle = construction.handle
         runtime = construction.runtime
+        // The entity's shared slots from the start: set after construction,
+        // each replaced an empty array (a retain and a release an object).
+        toOne = construction.runtime.unloadedToOne
+        toMany = construction.runtime.emptyToMany
     }
 
     public static func == (left: ManagedObject, right: ManagedObject) -> Bool { left === right }

@@ -153,8 +153,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let type = classByEntity[entityIndex]
         let runtime = coordinator.runtimes[entityIndex]
         let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
-        object.toOne = runtime.unloadedToOne
-        object.toMany = runtime.emptyToMany
         counters.objectsMaterialized += 1
         return object
     }
