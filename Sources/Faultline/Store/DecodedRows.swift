@@ -25,10 +25,6 @@ struct DecodedRows: Sequence, Sendable {
 
     /// `consuming`, like `RowCache`'s insert: the decoded row moves in
     /// instead of being copied through a generic outlined copy.
-    mutating func append(_ row: consuming Row) {
-        append(row.0, row.1)
-    }
-
     mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
         if let last = chunks.indices.last, chunks[last].count < chunks[last].capacity {
             chunks[last].append(Stored(id: id, snapshot: snapshot))

@@ -17,7 +17,8 @@ struct DecodedRowsTests {
         #expect(rows.isEmpty && Array(rows).isEmpty)
         var firstAddresses: [Int] = []
         for key in 1...10_000 {
-            rows.append(row(Int64(key)))
+            let (id, snapshot) = row(Int64(key))
+            rows.append(id, snapshot)
             if rows.chunks.count > firstAddresses.count {
                 firstAddresses.append(rows.chunks[rows.chunks.count - 1].withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
             }
@@ -41,8 +42,8 @@ struct DecodedRowsTests {
         var rows = DecodedRows()
         for key in 1...5_000 {
             let values = arena.window(2) { $0 == 0 ? .integer(Int64(key)) : .string("title \(key) of a row") }
-            rows.append((ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: Int64(key)),
-                         RowSnapshot(entityIndex: 0, version: Int64(key), values: values, toOne: .empty, readAt: 0)))
+            rows.append(ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: Int64(key)),
+                        RowSnapshot(entityIndex: 0, version: Int64(key), values: values, toOne: .empty, readAt: 0))
         }
         var taken: [DecodedRows.Row] = []
         for chunk in rows.chunks.indices {
