@@ -78,6 +78,16 @@ final class ArticleStore {
         return reader
     }
 
+    private var records: RecordFetch?
+
+    /// The record fetch, kept like the raw readers.
+    func recordFetch() throws -> RecordFetch {
+        if let records { return records }
+        let fetch = try RecordFetch(store: self)
+        records = fetch
+        return fetch
+    }
+
     func remove() {
         readers.removeAll()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }

@@ -6,7 +6,8 @@ import FaultlineBench
 /// reads: faults (and faults then one attribute touched), full objects with
 /// every attribute read through typed keys, dictionaries and object IDs
 /// against `raw.fetch` (every column of every row) or `raw.fetch.ids`, and
-/// `count` against a raw `SELECT COUNT(*)`.
+/// `count` against a raw `SELECT COUNT(*)`. `fetch.records` reads the rows into
+/// plain Swift structs: the floor the object lines stand on.
 enum FetchBenchmarks {
     static let rawRows = "SELECT \(FetchingModel.columns) FROM \(FetchingModel.table) t0"
     static let rawIDs = "SELECT t0.Z_ENT, t0.Z_PK FROM \(FetchingModel.table) t0"
@@ -22,6 +23,10 @@ enum FetchBenchmarks {
                 setUp: { try stores.store(rows).rawReader(sql, mode: mode) },
                 measure: { reader in blackHole(try reader.run()) }))
         }
+        benchmarks.append(Benchmark(
+            "fetch.records", parameters: parameters, items: rows, reference: "raw.fetch",
+            setUp: { try stores.store(rows).recordFetch() },
+            measure: { records in blackHole(try records.readAll()) }))
         let lines: [(String, String, (ManagedObjectContext) throws -> Int)] = [
             ("fetch.faults", "raw.fetch", { context in try context.fetch(request()).count }),
             ("fetch.faults.touchOne", "raw.fetch", touchOne),
