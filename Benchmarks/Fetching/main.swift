@@ -6,7 +6,8 @@ import Foundation
 // it? For 1,000 / 10,000 / 100,000 articles (and 1,000,000 with
 // --profile full): fetching as faults (then touching one attribute), as full
 // objects with every attribute read, as dictionaries, as object IDs, and
-// `count`; a canonical search (`CONTAINS[cd]`, `BEGINSWITH[cd]` on a
+// `count`; the same rows as plain Swift structs (the floor under full
+// objects); a canonical search (`CONTAINS[cd]`, `BEGINSWITH[cd]` on a
 // `canonical:` column) against a `lower()`/`LIKE` scan; sorting with and
 // without an index; and prefetching 1,000 authors × 100 books. Every line is a
 // ratio to the SQLite C API doing the same reads in the same run; search and

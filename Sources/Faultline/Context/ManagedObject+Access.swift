@@ -133,13 +133,18 @@ extension ManagedObject {
     }
 
     @inline(__always)
+    @usableFromInline
     func fireFault() {
         if isFaultStorage { managedObjectContext?.fulfill(self) }
     }
 
-    @usableFromInline
+    /// Inlined into typed accessors, which then read the slot in place and
+    /// copy only the payload they return: out of line, each read copied the
+    /// whole value out (a switch and a retain) for the caller to destroy, and
+    /// `fetch.full` spent 930 instructions a row on six typed reads.
+    @inlinable
     func attributeValue(at index: Int) -> AttributeValue {
-        fireFault()
+        if isFaultStorage { fireFault() }
         return index < values.count ? values[index] : .null
     }
 

@@ -41,14 +41,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         set { contextHandle = newValue?.handle }
     }
     @exclusivity(unchecked) var contextHandle: ContextHandle?
-    let runtime: EntityRuntime
+    @usableFromInline let runtime: EntityRuntime
     /// The concrete entity's index (its ID's, which a save keeps).
     var entityIndex: Int { objectID.entityIndex }
 
     // Objects are confined to their context's queue, so the hot fields skip
     // Swift's dynamic exclusivity checks. The fields are ordered so the flags
     // come last: 180 bytes, jemalloc's 192-byte size class.
-    @exclusivity(unchecked) var values: AttributeValues = .empty
+    @usableFromInline @exclusivity(unchecked) final var values: AttributeValues = .empty
     /// The committed row: last read or saved.
     @exclusivity(unchecked) var committed: RowSnapshot?
     @exclusivity(unchecked) var toOne: [ToOneState]
@@ -57,7 +57,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var changedRelationships = ChangeMask()
     /// Faults fetched together with `fetchBatchSize`; firing one loads all.
     @exclusivity(unchecked) var batch: FaultBatch?
-    @exclusivity(unchecked) var isFaultStorage = true
+    @usableFromInline @exclusivity(unchecked) final var isFaultStorage = true
     @exclusivity(unchecked) var isInsertedStorage = false
     @exclusivity(unchecked) var isDeletedStorage = false
     /// Whether the context lists the object among its changed ones.

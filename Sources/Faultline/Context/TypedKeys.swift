@@ -129,15 +129,21 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
 public final class PropertySlot: Sendable {
     let name: String
     /// (root entity index + 1) << 32 | property index; 0 when unresolved.
-    private let cache = Atomic<Int>(0)
+    @usableFromInline let cache = Atomic<Int>(0)
 
     init(_ name: String) { self.name = name }
 
-    @usableFromInline
+    /// Inlined into typed accessors: a resolved slot costs a load and a compare.
+    @inlinable
     func index(in object: ManagedObject, attribute: Bool) -> Int? {
-        let root = object.runtime.rootIndex + 1
         let cached = cache.load(ordering: .relaxed)
-        if cached >> 32 == root { return cached & 0xFFFF_FFFF }
+        if cached >> 32 == object.runtime.rootIndex + 1 { return cached & 0xFFFF_FFFF }
+        return resolve(in: object, attribute: attribute)
+    }
+
+    @usableFromInline
+    func resolve(in object: ManagedObject, attribute: Bool) -> Int? {
+        let root = object.runtime.rootIndex + 1
         let found: Int?
         switch object.runtime.entity.propertyByName[name] {
         case .attribute(let index)? where attribute: found = index

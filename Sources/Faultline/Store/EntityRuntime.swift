@@ -1,9 +1,10 @@
 /// Per-entity facts the object graph consults on every insert, access and
 /// save, computed once when the coordinator opens. A class, so reading a field
 /// never copies the (large) `CheckedEntity` value.
+@usableFromInline
 final class EntityRuntime: Sendable {
     let entity: CheckedEntity
-    let rootIndex: Int
+    @usableFromInline let rootIndex: Int
     let defaults: AttributeValues
     let isToMany: [Bool]
     /// Attributes a save writes (neither derived nor transient).

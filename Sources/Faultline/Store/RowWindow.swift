@@ -16,12 +16,12 @@
 /// value in it: one kept row keeps at most `RowArena.largestChunk` slots and
 /// about `RowArena.payloadBudget` bytes of other rows' text and data alive.
 public struct RowWindow<Element>: RandomAccessCollection, MutableCollection {
-    private var chunk: RowChunk<Element>?
-    private var offset: Int32
-    private var length: Int32
+    @usableFromInline var chunk: RowChunk<Element>?
+    @usableFromInline var offset: Int32
+    @usableFromInline var length: Int32
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { Int(length) }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { Int(length) }
 
     fileprivate init(chunk: RowChunk<Element>?, offset: Int, length: Int) {
         self.chunk = chunk
@@ -39,7 +39,7 @@ public struct RowWindow<Element>: RandomAccessCollection, MutableCollection {
     public static var empty: RowWindow { RowWindow(chunk: nil, offset: 0, length: 0) }
 
     public subscript(index: Int) -> Element {
-        get {
+        @inlinable get {
             precondition(index >= 0 && index < Int(length), "row slot out of range")
             return unsafe(chunk)[Int(offset) &+ index]
         }
@@ -70,8 +70,8 @@ public struct RowWindow<Element>: RandomAccessCollection, MutableCollection {
     }
 
     /// The chunk's slots; only for a window of length > 0, which has a chunk.
-    @inline(__always)
-    private func unsafe(_ chunk: RowChunk<Element>?) -> UnsafeMutablePointer<Element> {
+    @inlinable @inline(__always)
+    func unsafe(_ chunk: RowChunk<Element>?) -> UnsafeMutablePointer<Element> {
         chunk.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0 }
     }
 }
@@ -97,6 +97,7 @@ public typealias AttributeValues = RowWindow<AttributeValue>
 public typealias ToOneKeys = RowWindow<ManagedObjectID?>
 
 /// Storage for the slots of many rows.
+@usableFromInline
 final class RowChunk<Element>: ManagedBuffer<RowChunkHeader, Element> {
     static func make(capacity: Int) -> RowChunk {
         unsafeDowncast(create(minimumCapacity: capacity) { _ in RowChunkHeader(used: 0, capacity: capacity) }, to: RowChunk.self)
@@ -107,6 +108,7 @@ final class RowChunk<Element>: ManagedBuffer<RowChunkHeader, Element> {
     }
 }
 
+@usableFromInline
 struct RowChunkHeader {
     /// Slots handed out, all of them initialised.
     var used: Int
