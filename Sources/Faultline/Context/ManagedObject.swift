@@ -33,10 +33,13 @@ public struct ObjectConstruction {
 
 /// A stored object: dynamic access by key, typed access from subclasses.
 open class ManagedObject: Hashable, CustomStringConvertible {
+    // Identity, context, entity and the state flags are final: Core Data
+    // forbids overriding them, and the save and faulting rely on them.
+
     /// The object's identity; temporary until its first save.
-    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) final var objectID: ManagedObjectID
     /// The context the object belongs to (nil once the context is gone).
-    public internal(set) var managedObjectContext: ManagedObjectContext? {
+    public internal(set) final var managedObjectContext: ManagedObjectContext? {
         get { contextHandle?.context }
         set { contextHandle = newValue?.handle }
     }
@@ -81,16 +84,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The entity.
-    public var entity: CheckedEntity? { runtime.entity }
+    public final var entity: CheckedEntity? { runtime.entity }
 
     /// Whether the object holds only its ID so far.
-    public var isFault: Bool { isFaultStorage }
-    public var isInserted: Bool { isInsertedStorage }
-    public var isDeleted: Bool { isDeletedStorage }
+    public final var isFault: Bool { isFaultStorage }
+    public final var isInserted: Bool { isInsertedStorage }
+    public final var isDeleted: Bool { isDeletedStorage }
     /// Whether a saved object has unsaved changes.
-    public var isUpdated: Bool { !isInsertedStorage && !isDeletedStorage && hasChangedProperties }
+    public final var isUpdated: Bool { !isInsertedStorage && !isDeletedStorage && hasChangedProperties }
     /// Whether the object has unsaved changes of any kind.
-    public var hasChanges: Bool { isInsertedStorage || isDeletedStorage || hasChangedProperties }
+    public final var hasChanges: Bool { isInsertedStorage || isDeletedStorage || hasChangedProperties }
 
     open var description: String {
         let name = entity?.name ?? "?"
