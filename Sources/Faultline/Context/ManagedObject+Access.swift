@@ -156,7 +156,9 @@ extension ManagedObject {
         let committedValue = committed.map { $0.values[index] } ?? .null
         let isChanged = isInsertedStorage || value != committedValue
         changedAttributes[index] = isChanged
-        managedObjectContext?.noteChange(self)
+        guard let contextHandle else { return }
+        contextHandle.mutations &+= 1
+        if !isTrackedAsChanged { contextHandle.context?.track(self) }
     }
 
     private func anyValue(of attribute: CheckedAttribute, stored: AttributeValue) -> Any? {

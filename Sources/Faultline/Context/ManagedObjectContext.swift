@@ -57,7 +57,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Deletions whose delete rules have not run yet.
     var pendingDeletes: [ManagedObject] = []
     let inbox = Locked<[ContextDidSave]>([])
-    @exclusivity(unchecked) private var mutationCounter = 0
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
@@ -158,12 +157,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Counts every change, so the save can tell when `willSave` settles.
-    var mutations: Int { mutationCounter }
+    var mutations: Int { handle.mutations }
 
     /// Marks `object` as having unsaved changes.
     @inline(__always)
     func noteChange(_ object: ManagedObject) {
-        mutationCounter &+= 1
+        handle.mutations &+= 1
+        track(object)
+    }
+
+    /// Lists `object` among the changed ones, once.
+    @inline(__always)
+    func track(_ object: ManagedObject) {
         guard !object.isTrackedAsChanged else { return }
         object.isTrackedAsChanged = true
         trackedCount += 1
