@@ -77,8 +77,9 @@ extension ManagedObject {
         guard case .relationship(let index) = property, entity.relationships[index].isToMany else {
             throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "a to-many relationship")
         }
-        try checkDestination(member, forRelationshipAt: index)
-        managedObjectContext?.addMember(member, to: self, at: index)
+        guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
+        try checkDestination(member, forRelationshipAt: index, in: context)
+        context.addMember(member, to: self, at: index)
     }
 
     /// Removes `member` from a to-many relationship.
@@ -93,13 +94,13 @@ extension ManagedObject {
     @usableFromInline
     func setDestination(_ destination: ManagedObject?, at index: Int) throws {
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
-        if let destination { try checkDestination(destination, forRelationshipAt: index) }
+        if let destination { try checkDestination(destination, forRelationshipAt: index, in: context) }
         context.setToOne(of: self, at: index, to: destination)
     }
 
     func replaceMembers(_ objects: [ManagedObject], at index: Int) throws {
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
-        for object in objects { try checkDestination(object, forRelationshipAt: index) }
+        for object in objects { try checkDestination(object, forRelationshipAt: index, in: context) }
         let wanted = Set(objects.map(ObjectIdentifier.init))
         for member in members(at: index) where !wanted.contains(ObjectIdentifier(member)) {
             context.removeMember(member, from: self, at: index)
@@ -107,8 +108,11 @@ extension ManagedObject {
         for object in objects { context.addMember(object, to: self, at: index) }
     }
 
-    private func checkDestination(_ object: ManagedObject, forRelationshipAt index: Int) throws {
-        guard let context = managedObjectContext, object.managedObjectContext === context else {
+    /// `context` is this object's. A context has one handle, so comparing
+    /// handles asks whether `object` belongs to it without loading the weak
+    /// reference again (a weak load and a side-table release each).
+    private func checkDestination(_ object: ManagedObject, forRelationshipAt index: Int, in context: ManagedObjectContext) throws {
+        guard object.contextHandle === context.handle else {
             throw ObjectAccessError.otherContext(object.description)
         }
         let destinationIndex = runtime.entity.relationships[index].destinationEntityIndex

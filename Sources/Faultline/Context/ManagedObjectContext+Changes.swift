@@ -53,7 +53,7 @@ extension ManagedObjectContext {
     /// Marks `object` for deletion; its delete rules run at the next save or
     /// `processPendingChanges()`. A never-saved object simply leaves.
     public func delete(_ object: ManagedObject) {
-        guard object.managedObjectContext === self, !object.isDeletedStorage else { return }
+        guard object.contextHandle === handle, !object.isDeletedStorage else { return }
         object.fireFault()
         object.isDeletedStorage = true
         noteChange(object)
@@ -96,7 +96,7 @@ extension ManagedObjectContext {
     /// (`mergeChanges: false`), or re-reads it keeping its changed values
     /// (`mergeChanges: true`). Inserted objects are left alone.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        guard object.managedObjectContext === self, !object.isInsertedStorage else { return }
+        guard object.contextHandle === handle, !object.isInsertedStorage else { return }
         let keepsChanges = mergeChanges && object.hasChangedProperties
         if !keepsChanges {
             forgetChanges(of: object)

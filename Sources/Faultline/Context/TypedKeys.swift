@@ -229,7 +229,7 @@ extension ManagedObject {
 
     public func add<Destination>(_ member: Destination, to key: ToManyKey<Destination>) {
         guard let index = key.slot.index(in: self, attribute: false), let context = managedObjectContext,
-              member.managedObjectContext === context else { return }
+              member.contextHandle === context.handle else { return }
         context.addMember(member, to: self, at: index)
     }
 

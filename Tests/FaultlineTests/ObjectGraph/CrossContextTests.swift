@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Objects of one context never join another's graph: a relationship to an
+/// object of another context (or of a context that is gone) is refused with
+/// `ObjectAccessError.otherContext`, and `delete` or `refresh` of a foreign
+/// object leaves it alone. The checks compare the contexts' handles.
+@Suite("Objects of another context")
+struct CrossContextTests {
+    final class Author: ManagedObject {
+        static let books = ToManyKey<Book>("books")
+    }
+
+    final class Book: ManagedObject {
+        static let author = ToOneKey<Author>("author")
+    }
+
+    @Test("A relationship to another context's object is refused and changes nothing; delete and refresh ignore it")
+    func refused() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        try container.register(Author.self, forEntityName: "Author")
+        try container.register(Book.self, forEntityName: "Book")
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        try first.performAndWait {
+            try second.performAndWait {
+                let author = try #require(try first.insertNewObject(forEntityName: "Author") as? Author)
+                try author.setValue("Ursula", forKey: "name")
+                let book = try #require(try second.insertNewObject(forEntityName: "Book") as? Book)
+                try book.setValue("The Dispossessed", forKey: "title")
+
+                #expect(throws: ObjectAccessError.otherContext(author.description)) {
+                    try book.setDestination(author, forKey: "author")
+                }
+                #expect(throws: ObjectAccessError.otherContext(book.description)) {
+                    try author.addObject(book, toRelationship: "books")
+                }
+                author.add(book, to: Author.books)
+                book[Book.author] = author
+                #expect(author[Author.books].isEmpty)
+                #expect(book[Book.author] == nil)
+                #expect(author.changedValues()["books"] == nil)
+                #expect(book.changedValues()["author"] == nil)
+
+                first.delete(book)
+                first.refresh(book, mergeChanges: false)
+                #expect(!book.isDeleted)
+                #expect(first.deletedObjects.isEmpty)
+                #expect(second.insertedObjects.contains(book))
+
+                try first.save()
+                try second.save()
+            }
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let books = try reader.fetch(FetchRequest(entityName: "Book"))
+            #expect(books.count == 1)
+            #expect(try books.first?.value(forKey: "author") == nil)
+            #expect(try reader.count(for: FetchRequest(entityName: "Author")) == 1)
+        }
+    }
+
+    @Test("An object whose context is gone refuses relationship changes, naming itself")
+    func contextGone() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        var context: ManagedObjectContext? = container.newBackgroundContext()
+        let (author, book) = try #require(context).performAndWait {
+            (try #require(context).insertNewObject(forEntityName: "Author"),
+             try #require(context).insertNewObject(forEntityName: "Book"))
+        }
+        context = nil
+        #expect(author.managedObjectContext == nil)
+        #expect(throws: ObjectAccessError.otherContext(book.description)) {
+            try book.setDestination(author, forKey: "author")
+        }
+        #expect(throws: ObjectAccessError.otherContext(author.description)) {
+            try author.addObject(book, toRelationship: "books")
+        }
+    }
+}
