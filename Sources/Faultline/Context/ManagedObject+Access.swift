@@ -140,8 +140,8 @@ extension ManagedObject {
 
     /// Inlined into typed accessors, which then read the slot in place and
     /// copy only the payload they return: out of line, each read copied the
-    /// whole value out (a switch and a retain) for the caller to destroy, and
-    /// `fetch.full` spent 930 instructions a row on six typed reads.
+    /// whole value out (a switch and a retain) for the caller to destroy:
+    /// `fetch.full`'s six typed reads a row cost 993 instructions, now 390.
     @inlinable
     func attributeValue(at index: Int) -> AttributeValue {
         if isFaultStorage { fireFault() }
