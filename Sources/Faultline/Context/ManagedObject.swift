@@ -34,7 +34,8 @@ public struct ObjectConstruction {
 /// A stored object: dynamic access by key, typed access from subclasses.
 open class ManagedObject: Hashable, CustomStringConvertible {
     // Identity, context, entity and the state flags are final: Core Data
-    // forbids overriding them, and the save and faulting rely on them.
+    // forbids overriding them (`hasChanges` joins them), and the save and
+    // faulting rely on them.
 
     /// The object's identity; temporary until its first save.
     @exclusivity(unchecked) public internal(set) final var objectID: ManagedObjectID
