@@ -35,8 +35,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// deleted objects leave this context.
     public var automaticallyMergesChangesFromParent = false
     /// The oldest row-cache snapshot (in seconds) a fault may use; negative
-    /// means any age, as in Core Data.
-    public var stalenessInterval: TimeInterval = -1
+    /// means any age, as in Core Data. Read by every fault that fires, so
+    /// unchecked like the hot fields below.
+    @exclusivity(unchecked) public var stalenessInterval: TimeInterval = -1
     /// A name for debugging.
     public var name: String?
 
