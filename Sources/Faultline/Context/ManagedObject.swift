@@ -38,7 +38,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // faulting rely on them.
 
     /// The object's identity; temporary until its first save.
-    @exclusivity(unchecked) public internal(set) final var objectID: ManagedObjectID
+    public internal(set) final var objectID: ManagedObjectID {
+        // Inlined from the stored field: another module accessing a final
+        // stored property directly pays a dynamic exclusivity check (~85
+        // instructions) that `@exclusivity(unchecked)` waives only here.
+        @inlinable get { objectIDStorage }
+        set { objectIDStorage = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) final var objectIDStorage: ManagedObjectID
     /// The context the object belongs to (nil once the context is gone).
     public internal(set) final var managedObjectContext: ManagedObjectContext? {
         get { contextHandle?.context }
@@ -72,7 +79,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Objects are created by their context (`insertNewObject`, fetches, faults).
     public required init(_ construction: ObjectConstruction) {
-        objectID = construction.id
+        objectIDStorage = construction.id
         contextHandle = construction.handle
         runtime = construction.runtime
         // The entity's shared slots from the start: set after construction,
