@@ -1,7 +1,7 @@
 import Testing
 @testable import Faultline
 
-@Suite("Object IDs hash into consecutive buckets for consecutive keys, and spread otherwise")
+@Suite("Stored object IDs hash into consecutive buckets for consecutive keys, and spread otherwise")
 struct ObjectIDHashingTests {
     private func id(_ key: Int64, entity: Int = 0) -> ManagedObjectID {
         ManagedObjectID(storeIdentifier: 1, entityIndex: entity, primaryKey: key)
@@ -22,6 +22,16 @@ struct ObjectIDHashingTests {
         #expect(Set(groups).count > 9_900)
         #expect(id(8)._rawHashValue(seed: 7) != id(8, entity: 1)._rawHashValue(seed: 7))
         #expect(id(8)._rawHashValue(seed: 7) != id(8)._rawHashValue(seed: 8))
+    }
+
+    @Test("Temporary IDs are not grouped: consecutive temporary keys spread over the high bits")
+    func temporaryKeysSpread() {
+        let hashes = (Int64(1)...10_000).map { id(-$0)._rawHashValue(seed: 7) }
+        #expect(Set(hashes.prefix(8).map { $0 >> 3 }).count == 8)
+        #expect(Set(hashes.map { $0 & 0xFFFFF }).count > 9_900)
+        var table: [ManagedObjectID: Int64] = [:]
+        for key in Int64(1)...10_000 { table[id(-key)] = key }
+        #expect((Int64(1)...10_000).allSatisfy { table[id(-$0)] == $0 })
     }
 
     @Test("A dictionary keyed by IDs with a shared low-bit pattern still finds every key")
