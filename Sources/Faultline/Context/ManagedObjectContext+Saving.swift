@@ -184,6 +184,7 @@ extension ManagedObjectContext {
         var insertedIDs = Set<ManagedObjectID>(minimumCapacity: saved.inserted.count)
         var promoted: [ManagedObjectID] = []
         promoted.reserveCapacity(saved.inserted.count)
+        registered.reserveStored(saved.inserted.count)
         for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
             let permanent = result.insertedIDs[position]
             promoted.append(object.objectID)
@@ -222,10 +223,11 @@ extension ManagedObjectContext {
         pendingJoinDeletes.removeAll()
         pendingHiddenKeys.removeAll()
 
-        var touched = Set<Int>()
-        for object in saved.inserted + saved.updated + saved.deleted { touched.insert(object.entityIndex) }
-        var stale = Set<Int>()
-        for entity in touched { stale.formUnion(coordinator.derivedDependents[entity]) }
+        var touched = EntityMarks(entityCount: coordinator.model.entities.count)
+        for objects in [saved.inserted, saved.updated, saved.deleted] {
+            for object in objects { touched.mark(object.entityIndex) }
+        }
+        let stale = touched.stale(coordinator.derivedDependents)
         if !stale.isEmpty {
             let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
             for object in registered.values

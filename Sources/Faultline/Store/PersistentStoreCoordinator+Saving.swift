@@ -235,12 +235,11 @@ extension PersistentStoreCoordinator {
     /// Returns the snapshots stored for the inserts, in the request's order.
     private func updateRowCache(after request: SaveRequest, result: SaveResult) -> [RowSnapshot?] {
         rowCache.invalidate(request.updates.map(\.id) + request.deletes.map(\.id))
-        var touched = Set<Int>()
-        for insert in request.inserts { touched.insert(insert.id.entityIndex) }
-        for update in request.updates { touched.insert(update.id.entityIndex) }
-        for delete in request.deletes { touched.insert(delete.id.entityIndex) }
-        var stale = Set<Int>()
-        for entity in touched { stale.formUnion(derivedDependents[entity]) }
+        var touched = EntityMarks(entityCount: model.entities.count)
+        for insert in request.inserts { touched.mark(insert.id.entityIndex) }
+        for update in request.updates { touched.mark(update.id.entityIndex) }
+        for delete in request.deletes { touched.mark(delete.id.entityIndex) }
+        let stale = touched.stale(derivedDependents)
         rowCache.invalidate(entities: stale)
         var inserted: [(ManagedObjectID, RowSnapshot)] = []
         inserted.reserveCapacity(request.inserts.count)

@@ -182,4 +182,41 @@ struct StorageFeatureTests {
             }
         }
     }
+
+    @Test("A save that touches only articles refreshes the categories deriving from them, here and in the row cache")
+    func derivedOfOtherEntitiesAfterSave() throws {
+        let (container, url) = try LibraryModel.container(ShopModel.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let category = try context.insertNewObject(forEntityName: "Category")
+            try category.setValue("News", forKey: "name")
+            try context.save()
+            #expect(category.value(forKey: "articlesCount") as? Int64 == 0)
+
+            var articles: [ManagedObject] = []
+            for index in 0..<2 {
+                let article = try context.insertNewObject(forEntityName: "Article")
+                try article.setValue("Story \(index)", forKey: "title")
+                try article.setValue(Int64(5), forKey: "views")
+                try article.setValue(category, forKey: "category")
+                articles.append(article)
+            }
+            try context.save()
+            #expect(category.value(forKey: "articlesCount") as? Int64 == 2)
+            #expect(category.value(forKey: "totalViews") as? Int64 == 10)
+
+            // Only an article changes: the category is not saved, yet derives from it.
+            try articles[0].setValue(Int64(50), forKey: "views")
+            #expect(!category.hasChanges)
+            try context.save()
+            #expect(category.value(forKey: "totalViews") as? Int64 == 55)
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let categories = try reader.fetch(FetchRequest(entityName: "Category"))
+            #expect(categories.first?.value(forKey: "articlesCount") as? Int64 == 2)
+            #expect(categories.first?.value(forKey: "totalViews") as? Int64 == 55)
+        }
+    }
 }
