@@ -168,31 +168,31 @@ final class ToManyState {
     @exclusivity(unchecked) var members: [ManagedObject]?
     /// `members` as identities, built on the first membership question: a
     /// prefetch loads thousands of to-manys that are only ever iterated.
-    @exclusivity(unchecked) private var memberSetStorage: Set<ObjectIdentifier>?
+    @exclusivity(unchecked) private var memberSetStorage: Set<ObjectKey>?
     @exclusivity(unchecked) var pendingAdds: [ManagedObject] = []
-    @exclusivity(unchecked) private var pendingAddSet = Set<ObjectIdentifier>()
-    @exclusivity(unchecked) var pendingRemoves = Set<ObjectIdentifier>()
+    @exclusivity(unchecked) private var pendingAddSet = Set<ObjectKey>()
+    @exclusivity(unchecked) var pendingRemoves = Set<ObjectKey>()
 
     var isLoaded: Bool { members != nil }
 
-    func contains(_ object: ManagedObject) -> Bool { withMemberSet { $0.contains(ObjectIdentifier(object)) } }
+    func contains(_ object: ManagedObject) -> Bool { withMemberSet { $0.contains(ObjectKey(object)) } }
 
     /// Whether `object` waits to be added when the relationship loads.
-    func isPendingAdd(_ object: ManagedObject) -> Bool { pendingAddSet.contains(ObjectIdentifier(object)) }
+    func isPendingAdd(_ object: ManagedObject) -> Bool { pendingAddSet.contains(ObjectKey(object)) }
 
-    private func withMemberSet<Result>(_ body: (inout Set<ObjectIdentifier>) -> Result) -> Result {
-        var set = memberSetStorage ?? Set((members ?? []).map(ObjectIdentifier.init))
+    private func withMemberSet<Result>(_ body: (inout Set<ObjectKey>) -> Result) -> Result {
+        var set = memberSetStorage ?? Set((members ?? []).map(ObjectKey.init))
         memberSetStorage = nil  // `set` is then the only reference: mutated in place
         defer { memberSetStorage = set }
         return body(&set)
     }
 
     func load(_ stored: [ManagedObject]) {
-        var list = pendingRemoves.isEmpty ? stored : stored.filter { !pendingRemoves.contains(ObjectIdentifier($0)) }
+        var list = pendingRemoves.isEmpty ? stored : stored.filter { !pendingRemoves.contains(ObjectKey($0)) }
         memberSetStorage = nil
         if !pendingAdds.isEmpty {
-            var set = Set(list.map(ObjectIdentifier.init))
-            for object in pendingAdds where set.insert(ObjectIdentifier(object)).inserted { list.append(object) }
+            var set = Set(list.map(ObjectKey.init))
+            for object in pendingAdds where set.insert(ObjectKey(object)).inserted { list.append(object) }
             memberSetStorage = set
         }
         members = list
@@ -204,7 +204,7 @@ final class ToManyState {
     /// Adds `object`; false when it was already there.
     @discardableResult
     func add(_ object: ManagedObject) -> Bool {
-        let key = ObjectIdentifier(object)
+        let key = ObjectKey(object)
         guard members != nil else {
             pendingRemoves.remove(key)
             if pendingAddSet.insert(key).inserted { pendingAdds.append(object) }
@@ -218,7 +218,7 @@ final class ToManyState {
     /// Removes `object`; false when it was not there.
     @discardableResult
     func remove(_ object: ManagedObject) -> Bool {
-        let key = ObjectIdentifier(object)
+        let key = ObjectKey(object)
         guard members != nil else {
             if pendingAddSet.remove(key) != nil { pendingAdds.removeAll { $0 === object } }
             pendingRemoves.insert(key)
