@@ -67,6 +67,7 @@ extension ManagedObjectContext {
     func buildRequest() -> (SaveRequest, SavedObjects) {
         var request = SaveRequest()
         var saved = SavedObjects()
+        var toOnes = RowArena<ManagedObjectID?>()
         for object in changedInOrder {
             let runtime = object.runtime
             if object.isInsertedStorage && object.isDeletedStorage {
@@ -75,7 +76,7 @@ extension ManagedObjectContext {
                 saved.inserted.append(object)
                 request.inserts.append(SaveRequest.Insert(
                     id: object.objectID, values: object.values,
-                    toOne: runtime.isToMany.indices.map { runtime.isToMany[$0] ? nil : toOneID(object, $0) }))
+                    toOne: toOnes.window(runtime.isToMany.count) { runtime.isToMany[$0] ? nil : toOneID(object, $0) }))
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: false) }
             } else if object.isDeletedStorage {
                 saved.deleted.append(object)

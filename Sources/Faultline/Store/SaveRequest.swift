@@ -9,8 +9,9 @@ struct SaveRequest: Sendable {
         let id: ManagedObjectID
         /// Every attribute value, by attribute index.
         let values: AttributeValues
-        /// To-one destinations, by relationship index.
-        let toOne: [ManagedObjectID?]
+        /// To-one destinations, by relationship index (windows on storage
+        /// shared by the request's inserts: no array of its own per insert).
+        let toOne: ToOneKeys
     }
 
     struct Update: Sendable {
