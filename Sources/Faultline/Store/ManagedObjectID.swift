@@ -77,7 +77,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     public func _rawHashValue(seed: Int) -> Int {
         let word = hashWord
-        if primaryKey < 0 { return Self.mix(word ^ UInt64(bitPattern: Int64(seed))) }
+        if isTemporaryID { return Self.mix(word ^ UInt64(bitPattern: Int64(seed))) }
         var group = (word >> 3) ^ UInt64(bitPattern: Int64(seed))
         group = (group ^ (group >> 30)) &* 0xBF58_476D_1CE4_E5B9
         group = (group ^ (group >> 27)) &* 0x94D0_49BB_1331_11EB
