@@ -44,14 +44,16 @@ struct CrossContextTests {
                 #expect(author.changedValues()["books"] == nil)
                 #expect(book.changedValues()["author"] == nil)
 
+                #expect(second.insertedObjects.contains(book))
+                try second.save()
+                // Saved, so a refresh by its own context would turn it into a fault.
                 first.delete(book)
                 first.refresh(book, mergeChanges: false)
                 #expect(!book.isDeleted)
+                #expect(!book.isFault)
+                #expect(book.value(forKey: "title") as? String == "The Dispossessed")
                 #expect(first.deletedObjects.isEmpty)
-                #expect(second.insertedObjects.contains(book))
-
                 try first.save()
-                try second.save()
             }
         }
         let reader = container.newBackgroundContext()
@@ -63,7 +65,7 @@ struct CrossContextTests {
         }
     }
 
-    @Test("An object whose context is gone refuses relationship changes, naming itself")
+    @Test("An object whose context is gone refuses relationship changes, naming itself, and is refused as a destination")
     func contextGone() throws {
         let (container, url) = try LibraryModel.container()
         defer { LibraryModel.remove(url) }
@@ -74,6 +76,15 @@ struct CrossContextTests {
         }
         context = nil
         #expect(author.managedObjectContext == nil)
+        // A live context refuses a destination whose context is gone.
+        let live = container.newBackgroundContext()
+        try live.performAndWait {
+            let book = try live.insertNewObject(forEntityName: "Book")
+            #expect(throws: ObjectAccessError.otherContext(author.description)) {
+                try book.setDestination(author, forKey: "author")
+            }
+            #expect(book.value(forKey: "author") == nil)
+        }
         #expect(throws: ObjectAccessError.otherContext(book.description)) {
             try book.setDestination(author, forKey: "author")
         }

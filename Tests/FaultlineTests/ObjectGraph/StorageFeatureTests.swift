@@ -205,6 +205,9 @@ struct StorageFeatureTests {
             try context.save()
             #expect(category.value(forKey: "articlesCount") as? Int64 == 2)
             #expect(category.value(forKey: "totalViews") as? Int64 == 10)
+            // Fired again from the store, so the category's row sits in the row cache.
+            context.refresh(category, mergeChanges: false)
+            #expect(category.value(forKey: "totalViews") as? Int64 == 10)
 
             // Only an article changes: the category is not saved, yet derives from it.
             try articles[0].setValue(Int64(50), forKey: "views")
