@@ -90,6 +90,7 @@ final class ArticleStore {
 
     func remove() {
         readers.removeAll()
+        records = nil
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 }
