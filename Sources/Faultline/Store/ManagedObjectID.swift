@@ -77,20 +77,10 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     public func _rawHashValue(seed: Int) -> Int {
         let word = hashWord
-        if isTemporaryID { return Self.mix(word ^ UInt64(bitPattern: Int64(seed))) }
-        var group = (word >> 3) ^ UInt64(bitPattern: Int64(seed))
-        group = (group ^ (group >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        group = (group ^ (group >> 27)) &* 0x94D0_49BB_1331_11EB
-        group ^= group >> 31
+        let seed = UInt64(bitPattern: Int64(seed))
+        if isTemporaryID { return Int(truncatingIfNeeded: SplitMix64.finalize(word ^ seed)) }
+        let group = SplitMix64.finalize((word >> 3) ^ seed)
         return Int(truncatingIfNeeded: (group << 3) | (word & 7))
-    }
-
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> Int {
-        var word = value
-        word = (word ^ (word >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        word = (word ^ (word >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: word ^ (word >> 31))
     }
 
     private static let nextTemporaryKey = Atomic<Int64>(0)
