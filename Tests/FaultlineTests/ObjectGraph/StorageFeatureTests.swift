@@ -157,6 +157,17 @@ struct StorageFeatureTests {
         }
     }
 
+    /// An article of ShopModel in `category`.
+    private func insertArticle(
+        _ title: String, views: Int64, in category: ManagedObject, _ context: ManagedObjectContext
+    ) throws -> ManagedObject {
+        let article = try context.insertNewObject(forEntityName: "Article")
+        try article.setValue(title, forKey: "title")
+        try article.setValue(views, forKey: "views")
+        try article.setValue(category, forKey: "category")
+        return article
+    }
+
     @Test("Derived attributes are right on the objects after a save")
     func derivedAfterSave() throws {
         let (container, url) = try LibraryModel.container(ShopModel.model())
@@ -166,10 +177,7 @@ struct StorageFeatureTests {
             let category = try context.insertNewObject(forEntityName: "Category")
             try category.setValue("News", forKey: "name")
             for index in 0..<3 {
-                let article = try context.insertNewObject(forEntityName: "Article")
-                try article.setValue("Café \(index)", forKey: "title")
-                try article.setValue(Int64(index * 10), forKey: "views")
-                try article.setValue(category, forKey: "category")
+                _ = try insertArticle("Café \(index)", views: Int64(index * 10), in: category, context)
             }
             try context.save()
             #expect(category.value(forKey: "articlesCount") as? Int64 == 3)
@@ -194,14 +202,7 @@ struct StorageFeatureTests {
             try context.save()
             #expect(category.value(forKey: "articlesCount") as? Int64 == 0)
 
-            var articles: [ManagedObject] = []
-            for index in 0..<2 {
-                let article = try context.insertNewObject(forEntityName: "Article")
-                try article.setValue("Story \(index)", forKey: "title")
-                try article.setValue(Int64(5), forKey: "views")
-                try article.setValue(category, forKey: "category")
-                articles.append(article)
-            }
+            let articles = try (0..<2).map { try insertArticle("Story \($0)", views: 5, in: category, context) }
             try context.save()
             #expect(category.value(forKey: "articlesCount") as? Int64 == 2)
             #expect(category.value(forKey: "totalViews") as? Int64 == 10)
