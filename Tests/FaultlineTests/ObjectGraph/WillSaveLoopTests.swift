@@ -44,7 +44,6 @@ struct WillSaveLoopTests {
             try context.save()
             #expect(setter[ChainedBook.pages] == 42)
             #expect(copier[ChainedBook.pages] == 42)
-            copier.copiesFrom = nil
         }
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
