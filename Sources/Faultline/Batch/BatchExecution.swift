@@ -25,8 +25,7 @@ extension PersistentStoreCoordinator {
         var changes = outcome.changes
         rowCache.invalidate(changes.updatedObjectIDs)
         rowCache.invalidate(changes.deletedObjectIDs)
-        var stale = Set<Int>()
-        for entity in outcome.touchedEntities { stale.formUnion(derivedDependents[entity]) }
+        let stale = staleEntities(deriving: outcome.touchedEntities)
         rowCache.invalidate(entities: stale)
         changes.staleEntities = stale
         if !changes.updatedObjectIDs.isEmpty || !changes.deletedObjectIDs.isEmpty || !stale.isEmpty {

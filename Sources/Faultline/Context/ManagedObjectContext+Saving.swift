@@ -224,11 +224,7 @@ extension ManagedObjectContext {
         pendingJoinDeletes.removeAll()
         pendingHiddenKeys.removeAll()
 
-        var touched = EntityMarks(entityCount: coordinator.model.entities.count)
-        for objects in [saved.inserted, saved.updated, saved.deleted] {
-            for object in objects { touched.mark(object.entityIndex) }
-        }
-        let stale = touched.stale(coordinator.derivedDependents)
+        let stale = result.staleEntities
         if !stale.isEmpty {
             let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
             for object in registered.values

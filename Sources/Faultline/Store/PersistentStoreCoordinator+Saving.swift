@@ -26,6 +26,7 @@ extension PersistentStoreCoordinator {
             outcome = .failure(SaveConflictList(conflicts: found.conflicts))
         }
         guard case .success(var result) = outcome else { return outcome }
+        result.staleEntities = staleEntities(after: request)
         result.insertedSnapshots = updateRowCache(after: request, result: result)
         return .success(result)
     }
@@ -229,17 +230,31 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The entities whose derived attributes read rows of `touched` ones: the
+    /// triggers may have rewritten them (a save's or a batch request's).
+    func staleEntities(deriving touched: some Sequence<Int>) -> Set<Int> {
+        var stale = Set<Int>()
+        for entity in touched { stale.formUnion(derivedDependents[entity]) }
+        return stale
+    }
+
+    /// `staleEntities(deriving:)` of the entities the request wrote rows of,
+    /// marked by index: a set hashed the entity of every row.
+    private func staleEntities(after request: SaveRequest) -> Set<Int> {
+        var touched = [Bool](repeating: false, count: model.entities.count)
+        for insert in request.inserts { touched[insert.id.entityIndex] = true }
+        for update in request.updates { touched[update.id.entityIndex] = true }
+        for delete in request.deletes { touched[delete.id.entityIndex] = true }
+        return staleEntities(deriving: touched.indices.lazy.filter { touched[$0] })
+    }
+
     /// After a commit: rows this save changed leave the cache (the next reader
     /// re-reads exactly those), new rows enter it, and entities whose derived
     /// attributes the triggers may have rewritten are dropped.
     /// Returns the snapshots stored for the inserts, in the request's order.
     private func updateRowCache(after request: SaveRequest, result: SaveResult) -> [RowSnapshot?] {
         rowCache.invalidate(request.updates.map(\.id) + request.deletes.map(\.id))
-        var touched = EntityMarks(entityCount: model.entities.count)
-        for insert in request.inserts { touched.mark(insert.id.entityIndex) }
-        for update in request.updates { touched.mark(update.id.entityIndex) }
-        for delete in request.deletes { touched.mark(delete.id.entityIndex) }
-        let stale = touched.stale(derivedDependents)
+        let stale = result.staleEntities
         rowCache.invalidate(entities: stale)
         var inserted: [(ManagedObjectID, RowSnapshot)] = []
         inserted.reserveCapacity(request.inserts.count)

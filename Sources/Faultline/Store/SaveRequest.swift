@@ -105,6 +105,9 @@ struct SaveResult: Sendable {
     /// order (nil where none was stored): the context commits the same one
     /// instead of building it again.
     var insertedSnapshots: [RowSnapshot?] = []
+    /// Entities whose derived attributes the triggers may have rewritten:
+    /// the row cache dropped them, the contexts refresh their objects.
+    var staleEntities: Set<Int> = []
 
     /// `id` itself when permanent, else the permanent ID it was given.
     func resolve(_ id: ManagedObjectID) -> ManagedObjectID {
