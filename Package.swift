@@ -77,16 +77,18 @@ let package = Package(
             dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
             path: "Benchmarks/Faulting"
         ),
+        // Where the tests find the real Core Data fixtures beside the project.
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
         .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite"]),
         .testTarget(
             name: "BenchmarkDataTests",
-            dependencies: ["BenchmarkData", "Faultline", "FaultlineSQLite", "FaultlineBench"]
+            dependencies: ["BenchmarkData", "Faultline", "FaultlineSQLite", "FaultlineBench", "FixtureSupport"]
         ),
-        .testTarget(name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline"]),
+        .testTarget(name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FixtureSupport"]),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline"],
+            dependencies: ["Faultline", "FixtureSupport"],
             exclude: ["Schema/Snapshots"]
         ),
     ]

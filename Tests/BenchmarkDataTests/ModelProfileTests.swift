@@ -1,5 +1,6 @@
 @testable import BenchmarkData
 import Faultline
+import FixtureSupport
 import FaultlineSQLite
 import Foundation
 import Testing
@@ -13,16 +14,8 @@ struct ModelProfileTests {
     static let recipes = "alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes"
     static let easyLife = "larromba__EasyLife"
 
-    /// The shared Core Data fixtures: beside the package, else /work/shared.
-    static func fixture(_ path: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        for base in [root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores").path,
-                     "/work/shared/coredata-stores"] where FileManager.default.fileExists(atPath: base + "/" + path) {
-            return base + "/" + path
-        }
-        throw ObjectGraphInputError("fixture \(path) not found beside the package nor in /work/shared")
-    }
+    /// The shared Core Data fixtures (`FixtureSupport`).
+    static func fixture(_ path: String) throws -> String { try CoreDataFixtures.path(path) }
 
     static func schema(_ modelPath: String, version: String? = nil) throws -> (ManagedObjectModel, StoreSchema) {
         let (model, _) = try ModelProfileStore.readModel(try fixture(modelPath), version: version)

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import FaultlineTools
@@ -12,19 +13,9 @@ struct PredicateCommandTests {
         return (status, output)
     }
 
-    /// The Recipes model of the shared Core Data fixtures, found from this file:
-    /// up to the package root, then `../shared/coredata-stores`.
+    /// The Recipes model of the shared Core Data fixtures.
     private func recipesModel() throws -> String {
-        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-            let parent = root.deletingLastPathComponent()
-            try #require(parent.path != root.path, "no Package.swift above \(#filePath)")
-            root = parent
-        }
-        let model = root.deletingLastPathComponent().appendingPathComponent(
-            "shared/coredata-stores/alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.xcdatamodeld").path
-        try #require(FileManager.default.fileExists(atPath: model), "fixture model missing at \(model)")
-        return model
+        try CoreDataFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.xcdatamodeld")
     }
 
     @Test("A valid predicate prints its canonical form and tree: exit 0")

@@ -27,35 +27,95 @@ struct StoreCommandTests {
         return Int(rows)
     }
 
-    @Test("Every fixture store: table and entity row counts equal SELECT count(*)")
+    /// The fixture stores `store inspect` does not yet match to their own model
+    /// cache, each with the reason. Issue 22 (real Core Data artifacts) empties
+    /// this list: a store listed here that starts matching fails the test until
+    /// it is taken off, and a store not listed must match, so a new fixture is
+    /// covered without code and nothing is skipped silently.
+    static let unmatchedToday: [String: String] = [
+        "RestKit__RestKit/RKSeedDatabase.sqlite":
+            "no Z_MODELCACHE (written before Core Data kept one); matching needs the model file beside it",
+        "gilpa__iphone_sqlite_test/CoreDataBooks.sqlite":
+            "no Z_MODELCACHE, and its model is a pre-Xcode 4 .xcdatamodel (an `elements` archive), not read yet",
+        "kodecocodes__cdt-materials/SurfJournalModel.sqlite":
+            "no Z_MODELCACHE; matching needs the model file beside it",
+        "log2timeline__plaso/ios/kik.sqlite":
+            "no Z_MODELCACHE and no model file",
+        "log2timeline__plaso/macos/NotesV7.storedata":
+            "Z_MODELCACHE holds no model and Z_METADATA has no row 1",
+        "alemar11__CoreDataPlus/SampleModel2_V1.sqlite":
+            "the model cache's to-many NSMaxCount -1 (unbounded) is refused as not a count",
+        "alemar11__CoreDataPlus/SampleModel2_V2.sqlite":
+            "the model cache's to-many NSMaxCount -1 (unbounded) is refused as not a count",
+        "alemar11__CoreDataPlus/SampleModel_V1.sqlite":
+            "a sub-entity's archive repeats its inherited properties, read as second declarations",
+        "alemar11__CoreDataPlus/SampleModel_V2.sqlite":
+            "a sub-entity's archive repeats its inherited properties, read as second declarations",
+        "objcio__core-data/Moody.moody":
+            "a sub-entity's archive repeats its inherited properties; archived compound indexes not read",
+        "objcio__core-data/Moody 2.moody":
+            "a sub-entity's archive repeats its inherited properties; archived compound indexes not read",
+        "objcio__core-data/Moody 3.moody":
+            "a sub-entity's archive repeats its inherited properties; archived compound indexes not read",
+        "objcio__core-data/Moody 4.moody":
+            "archived compound indexes and uniqueness constraints not read, so the store's indexes differ",
+        "objcio__core-data/Moody 5.moody":
+            "archived compound indexes and uniqueness constraints not read, so the store's indexes differ",
+        "log2timeline__plaso/ios/NoteStore.sqlite":
+            "a sub-entity's archive repeats its inherited properties, read as second declarations",
+        "log2timeline__plaso/ios/RMAdminStore-Local.sqlite":
+            "a sub-entity's archive repeats its inherited properties, read as second declarations",
+        "log2timeline__plaso/ios/Accounts3.sqlite":
+            "transformables without a transformer name (Core Data's default keyed archive) and the name `value` are refused",
+        "log2timeline__plaso/macos/knowledgec-10.13.db":
+            "the attribute name `value` is refused as reserved; Core Data allows it",
+        "log2timeline__plaso/macos/knowledgec-10.14.db":
+            "the attribute name `value` is refused as reserved; Core Data allows it",
+        "log2timeline__plaso/ios/IMODb2.sqlite":
+            "archived fetch indexes not read, so the store's Z_<Entity>_<name> indexes differ",
+        "log2timeline__plaso/ios/netusage.sqlite":
+            "entity numbers: Core Data orders NetworkAttachment before NWActivityFragment, Faultline after",
+    ]
+
+    @Test("Every fixture store: table and entity row counts equal SELECT count(*), and the store matches its model cache")
     func rowCounts() throws {
+        let root = try InspectFixtures.root()
         let stores = try InspectFixtures.stores()
-        #expect(stores.count >= 6)
-        for store in stores {
+        #expect(stores.count >= 40, "found only \(stores)")
+        for name in Self.unmatchedToday.keys {
+            #expect(stores.contains(name), "\(name) is listed as unmatched but is not among the fixtures")
+        }
+        for name in stores {
+            let store = root.appendingPathComponent(name).path
             let result = run(["inspect", store])
-            #expect(result.status == 0, "\(store): \(result.output)")
-            #expect(result.output.contains("model cache (Z_MODELCACHE): "))
-            #expect(result.output.contains("Z_MODELCACHE (current): matches"), "\(store): \(result.output)")
-            #expect(result.output.contains("metadata (Z_METADATA):\n  Z_UUID "))
-            #expect(result.output.contains("sizes"))
+            #expect(result.status == 0, "\(name): \(result.output)")
+            #expect(result.output.contains("sizes"), "\(name)")
+            if let reason = Self.unmatchedToday[name] {
+                #expect(!result.output.contains("result: matches"),
+                        "\(name) now matches its model cache: take it off `unmatchedToday` (was: \(reason))")
+            } else {
+                #expect(result.output.contains("model cache (Z_MODELCACHE): "), "\(name): \(result.output)")
+                #expect(result.output.contains("Z_MODELCACHE (current): matches"), "\(name): \(result.output)")
+                #expect(result.output.contains("metadata (Z_METADATA):\n  Z_UUID "), "\(name)")
+            }
             let lines = result.output.split(separator: "\n").map(String.init)
             var checked = 0
             for line in lines {
                 let words = line.split(separator: " ").map(String.init)
                 // "  ZTODOITEM     158 rows"
                 if words.count == 3, words[2] == "rows", let rows = Int(words[1]) {
-                    #expect(rows == (try count("SELECT count(*) FROM \"\(words[0])\"", in: store)), "\(store) \(line)")
+                    #expect(rows == (try count("SELECT count(*) FROM \"\(words[0])\"", in: store)), "\(name) \(line)")
                     checked += 1
                 }
                 // "  2 TodoItem  158 rows in ZTODOITEM, ..."
                 if words.count >= 6, let number = Int(words[0]), let rows = Int(words[2]), words[3] == "rows", words[4] == "in" {
                     let table = words[5].trimmingCharacters(in: CharacterSet(charactersIn: ","))
                     let expected = try count("SELECT count(*) FROM \"\(table)\" WHERE Z_ENT = ?", in: store, [.integer(Int64(number))])
-                    #expect(rows == expected, "\(store) \(line)")
+                    #expect(rows == expected, "\(name) \(line)")
                     checked += 1
                 }
             }
-            #expect(checked >= 4, "\(store): too few counts found in\n\(result.output)")
+            #expect(checked >= 3, "\(name): too few counts found in\n\(result.output)")
         }
     }
 

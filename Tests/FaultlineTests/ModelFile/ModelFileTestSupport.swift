@@ -1,40 +1,20 @@
 // Shared helpers for the model file tests: temporary folders, the shared fixture
-// folder (`../shared` beside the package root), transformers the fixture models
+// folder (`FixtureSupport`), transformers the fixture models
 // name, and a deterministic random number generator for the fuzz test.
 
+import FixtureSupport
 import Foundation
 import Testing
 import Faultline
 
 enum ModelFileTestSupport {
-    /// The package root: the nearest folder above this file holding Package.swift.
-    static func packageRoot(filePath: String = #filePath) throws -> URL {
-        var url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-            url = url.deletingLastPathComponent()
-        }
-        Issue.record("no Package.swift above \(filePath)")
-        throw MissingFixture()
-    }
-
-    /// `../shared/coredata-stores` beside the package root. Fails the test with a
-    /// clear message when the shared folder is missing.
-    static func coreDataStores() throws -> URL {
-        let shared = try packageRoot().deletingLastPathComponent().appendingPathComponent("shared")
-        let stores = shared.appendingPathComponent("coredata-stores")
-        try #require(FileManager.default.fileExists(atPath: stores.path),
-                     "The shared fixtures are missing: expected \(stores.path) (the 'shared' folder must sit beside the package, as ../shared)")
-        return stores
-    }
-
-    struct MissingFixture: Error {}
+    /// The shared Core Data fixtures (`FixtureSupport`); a test run without
+    /// them is cancelled with one line saying so.
+    static func coreDataStores() throws -> URL { try CoreDataFixtures.root() }
 
     /// The fixture bundles, by a short name.
     static func fixture(_ name: Fixture) throws -> URL {
-        let url = try coreDataStores().appendingPathComponent(name.relativePath)
-        try #require(FileManager.default.fileExists(atPath: url.path), "fixture model missing: \(url.path)")
-        return url
+        try CoreDataFixtures.url(name.relativePath)
     }
 
     enum Fixture: CaseIterable {
