@@ -107,7 +107,7 @@ extension ManagedObjectContext {
         for chunk in rows.chunks.indices {
             for index in rows.chunks[chunk].indices {
                 row += 1
-                let member = object(with: rows.id(chunk: chunk, position: index))
+                let member = object(owned: rows.id(chunk: chunk, position: index))
                 let wasFault = member.isFaultStorage
                 if wasFault { materialize(member, from: rows.takeSnapshot(chunk: chunk, position: index)) }
                 if returnsDestinations { destinations.append(member) }
@@ -145,13 +145,13 @@ extension ManagedObjectContext {
         let missing = wanted.filter { registeredObject(for: $0)?.isFaultStorage ?? true }
         if !missing.isEmpty {
             for (id, snapshot) in try coordinator.rows(for: missing) {
-                let destination = object(with: id)
+                let destination = object(owned: id)
                 if destination.isFaultStorage { materialize(destination, from: snapshot) }
             }
         }
         for source in sources where index < source.toOne.count {
-            if case .id(let id?) = source.toOneState(at: index) { source.toOne[index] = .object(object(with: id)) }
+            if case .id(let id?) = source.toOneState(at: index) { source.toOne[index] = .object(object(owned: id)) }
         }
-        return wanted.map { object(with: $0) }
+        return wanted.map { object(owned: $0) }
     }
 }

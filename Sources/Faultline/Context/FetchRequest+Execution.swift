@@ -18,7 +18,7 @@ extension ManagedObjectContext {
             objects.reserveCapacity(ids.count)
             var batch: [ManagedObject] = []
             for id in ids {
-                let object = self.object(with: id)
+                let object = self.object(owned: id)
                 if object.isDeletedStorage { continue }
                 objects.append(object)
                 if object.isFaultStorage { batch.append(object) }
@@ -35,7 +35,7 @@ extension ManagedObjectContext {
             let materializes = !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty
             for chunk in rows.chunks.indices {
                 for position in rows.chunks[chunk].indices {
-                    let object = self.object(with: rows.id(chunk: chunk, position: position))
+                    let object = self.object(owned: rows.id(chunk: chunk, position: position))
                     if object.isDeletedStorage { continue }
                     if materializes, object.isFaultStorage {
                         materialize(object, from: rows.takeSnapshot(chunk: chunk, position: position))
@@ -57,7 +57,7 @@ extension ManagedObjectContext {
         let (fetch, entity, _) = try storeFetch(request)
         let ids = try coordinator.fetchIDs(fetch).filter { registeredObject(for: $0)?.isDeletedStorage != true }
         guard request.includesPendingChanges, hasPendingChanges(for: entity, request) else { return ids }
-        let objects = try mergingPendingChanges(into: ids.map { object(with: $0) }, request, entity)
+        let objects = try mergingPendingChanges(into: ids.map { object(owned: $0) }, request, entity)
         return objects.map(\.objectID)
     }
 

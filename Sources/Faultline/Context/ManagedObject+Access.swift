@@ -112,7 +112,7 @@ extension ManagedObject {
             if relationship.isToMany {
                 result[relationship.name] = context.committedMembers(of: self, at: relationship.index)
             } else {
-                result[relationship.name] = committedDestination(at: relationship.index).map(context.object(with:)) ?? NSNull()
+                result[relationship.name] = committedDestination(at: relationship.index).map(context.object(owned:)) ?? NSNull()
             }
         }
         return result

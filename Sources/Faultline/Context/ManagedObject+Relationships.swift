@@ -16,7 +16,7 @@ extension ManagedObject {
             id = stored
         }
         guard let id, let context = managedObjectContext else { return nil }
-        let object = context.object(with: id)
+        let object = context.object(owned: id)
         toOne[index] = .object(object)
         return object
     }

@@ -101,7 +101,7 @@ extension ManagedObjectContext {
             return members
         }
         let ids = (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
-        return ids.map { self.object(with: $0) }
+        return ids.map { self.object(owned: $0) }
     }
 
     /// Loads a to-many relationship's members from the store (one statement),
@@ -114,7 +114,7 @@ extension ManagedObjectContext {
         counters.relationshipFaultsFired += 1
         let ids = (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
         let relationship = relationship(object, index)
-        var members = ids.map { self.object(with: $0) }
+        var members = ids.map { self.object(owned: $0) }
         // Members whose in-memory inverse now points elsewhere have moved.
         if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
             members = members.filter { member in

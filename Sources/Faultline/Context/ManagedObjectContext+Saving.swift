@@ -12,6 +12,9 @@ extension ManagedObjectContext {
 
     /// Saves every change to the store.
     public func save() throws {
+        guard !isSaving else { throw SaveError.recursiveSave }
+        isSaving = true
+        defer { isSaving = false }
         mergeInbox()
         try propagateDeletes()
         guard hasChanges else { return }
@@ -40,7 +43,9 @@ extension ManagedObjectContext {
         var passes = 0
         while true {
             let before = mutations
-            for object in changedInOrder where !object.isDeletedStorage { object.willSave() }
+            // Core Data calls it for every object the save writes, deleted ones
+            // included (`isDeleted` is true there); inserted-then-deleted ones just leave.
+            for object in changedInOrder where !(object.isDeletedStorage && object.isInsertedStorage) { object.willSave() }
             if mutations == before { return }
             passes += 1
             if passes >= Self.willSavePassLimit { throw SaveError.willSaveDidNotSettle(passes: passes) }
@@ -83,16 +88,13 @@ extension ManagedObjectContext {
                 request.deletes.append(SaveRequest.Delete(id: object.objectID, version: object.committed?.version ?? 1))
             } else if object.hasChangedProperties {
                 saved.updated.append(object)
-                var attributes: [(index: Int, value: AttributeValue)] = []
-                for index in object.changedAttributes.setIndices where runtime.isWritten[index] {
-                    attributes.append((index, object.values[index]))
-                }
                 var toOne: [(index: Int, destination: ManagedObjectID?)] = []
                 for index in object.changedRelationships.setIndices where !runtime.isToMany[index] {
                     toOne.append((index, toOneID(object, index)))
                 }
                 request.updates.append(SaveRequest.Update(
-                    id: object.objectID, version: object.committed?.version ?? 1, attributes: attributes, toOne: toOne))
+                    id: object.objectID, version: object.committed?.version ?? 1,
+                    attributes: writtenAttributes(of: object), toOne: toOne))
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
             }
             if runtime.hasOrderedToMany { appendPositions(of: object, to: &request) }
@@ -116,6 +118,25 @@ extension ManagedObjectContext {
                 value: entry.owner.flatMap { gone.contains(ObjectIdentifier($0)) ? nil : $0.objectID }))
         }
         return (request, saved)
+    }
+
+    /// The columns an update writes: every stored attribute whose value differs
+    /// from the committed snapshot, however it was set. A primitive setter
+    /// (`setPrimitiveValue` in `willSave`, Core Data's pattern for a modification
+    /// date) skips change tracking, not persistence, so the change mask alone
+    /// would lose it.
+    private func writtenAttributes(of object: ManagedObject) -> [(index: Int, value: AttributeValue)] {
+        let isWritten = object.runtime.isWritten
+        var attributes: [(index: Int, value: AttributeValue)] = []
+        guard let committed = object.committed else {
+            for index in object.changedAttributes.setIndices where isWritten[index] { attributes.append((index, object.values[index])) }
+            return attributes
+        }
+        for index in object.values.indices where isWritten[index]
+            && (index >= committed.values.count || object.values[index] != committed.values[index]) {
+            attributes.append((index, object.values[index]))
+        }
+        return attributes
     }
 
     /// Ordering positions of changed ordered to-many relationships.
@@ -215,10 +236,9 @@ extension ManagedObjectContext {
                 toOne: toOnes.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) })
             object.resetChangeFlags()
         }
-        for object in saved.deleted {
-            registered[object.objectID] = nil
-            detach(object)
-        }
+        // Deleted objects leave the registry now, so nothing below refreshes
+        // them, but stay readable until their `didSave` has run.
+        for object in saved.deleted { registered[object.objectID] = nil }
         forgetAllChanges()
         pendingJoinInserts.removeAll()
         pendingJoinDeletes.removeAll()
@@ -232,7 +252,8 @@ extension ManagedObjectContext {
                 refresh(object, mergeChanges: false)
             }
         }
-        for object in saved.inserted + saved.updated { object.didSave() }
+        for object in saved.inserted + saved.updated + saved.deleted { object.didSave() }
+        for object in saved.deleted { detach(object) }
 
         let changes = ContextDidSave(
             insertedObjectIDs: insertedIDs, updatedObjectIDs: Set(saved.updated.map(\.objectID)),

@@ -68,6 +68,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// What this context's objects reach it through.
     let handle = ContextHandle()
+    /// Set while `save()` runs, so a save from `willSave` or `didSave` is refused.
+    var isSaving = false
+    /// Marks the context's own queue, so `performAndWait` called on it runs
+    /// inline (Core Data's is reentrant) instead of deadlocking in `sync`.
+    private let queueMark = DispatchSpecificKey<ObjectIdentifier>()
 
     init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?) {
         self.coordinator = coordinator
@@ -76,7 +81,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.queue = queue ?? .main
         self.name = name
         handle.context = self
+        if !isMainQueue { self.queue.setSpecific(key: queueMark, value: ObjectIdentifier(self)) }
         coordinator.observers.register(self)
+    }
+
+    /// Whether the caller runs on this context's queue now.
+    var isOnOwnQueue: Bool {
+        isMainQueue ? Thread.isMainThread : DispatchQueue.getSpecific(key: queueMark) == ObjectIdentifier(self)
     }
 
     deinit {
@@ -84,8 +95,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Runs `body` on the context's queue and waits for it.
+    /// Reentrant, as Core Data's: called from the context's own queue (a
+    /// nested `performAndWait`, or inside `perform`), `body` runs inline.
     public func performAndWait<Result>(_ body: () throws -> Result) rethrows -> Result {
-        if isMainQueue, Thread.isMainThread {
+        if isOnOwnQueue {
             mergeInbox()
             return try body()
         }
@@ -118,7 +131,24 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
 
     /// The object for `id`: the registered one, or a new fault (no SQL).
-    public func object(with id: ManagedObjectID) -> ManagedObject {
+    /// An ID of another store (another container, or an entity this model
+    /// lacks) is refused with `StoreError.foreignObjectID`: where Core Data
+    /// raises an exception, this throws, and it never hands back this store's
+    /// unrelated row that happens to have the same key.
+    public func object(with id: ManagedObjectID) throws -> ManagedObject {
+        try checkOwnership(of: id)
+        return object(owned: id)
+    }
+
+    /// Refuses an ID that does not belong to this context's store.
+    func checkOwnership(of id: ManagedObjectID) throws {
+        guard id.storeIdentifier == coordinator.identifier, coordinator.model.entities.indices.contains(id.entityIndex) else {
+            throw StoreError.foreignObjectID(id.description)
+        }
+    }
+
+    /// `object(with:)` for an ID known to be this store's.
+    func object(owned id: ManagedObjectID) -> ManagedObject {
         guard !id.isTemporaryID else {
             if let object = registered[id] { return object }
             let object = makeObject(id: id, entityIndex: id.entityIndex)
@@ -132,10 +162,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, materialised; throws when no such row exists.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
-        guard id.storeIdentifier == coordinator.identifier, coordinator.model.entities.indices.contains(id.entityIndex) else {
-            throw StoreError.foreignObjectID(id.description)
-        }
-        let object = self.object(with: id)
+        try checkOwnership(of: id)
+        let object = self.object(owned: id)
         if object.isFaultStorage, !fulfill(object) {
             registered[id] = nil
             throw StoreError.objectNotFound(id.description)

@@ -55,6 +55,9 @@ public enum SaveError: Error, CustomStringConvertible {
     case conflicts([SaveConflict])
     /// `willSave` kept changing objects for this many passes.
     case willSaveDidNotSettle(passes: Int)
+    /// `save()` was called while this context was saving, from `willSave`,
+    /// `didSave` or a validation method: Core Data's infinite loop, refused.
+    case recursiveSave
 
     public var description: String {
         switch self {
@@ -64,6 +67,8 @@ public enum SaveError: Error, CustomStringConvertible {
             return "save conflicts:\n" + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .willSaveDidNotSettle(let passes):
             return "willSave changed objects on each of \(passes) passes; make it idempotent"
+        case .recursiveSave:
+            return "save() called while the context was saving (from willSave, didSave or validation); save after it returns"
         }
     }
 

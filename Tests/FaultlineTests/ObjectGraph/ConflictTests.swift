@@ -126,7 +126,7 @@ struct ConflictTests {
         let id = try seeded(container)
         let context = container.newBackgroundContext()
         context.mergePolicy = policy
-        let gone = context.performAndWait { context.object(with: id) }
+        let gone = try context.performAndWait { try context.object(with: id) }
         let other = container.newBackgroundContext()
         try other.performAndWait {
             other.delete(try other.existingObject(with: id))

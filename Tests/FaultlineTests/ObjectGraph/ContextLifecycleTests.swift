@@ -60,7 +60,7 @@ struct ContextLifecycleTests {
             #expect(Set(committed.keys) == ["title", "pages", "price", "author", "chapters", "shelves"])
             #expect(earthsea.committedValues(forKeys: ["author"]).keys.map { $0 } == ["author"])
             // The old author's books in memory lost Earthsea; committed, it still has both.
-            let oldAuthor = context.object(with: ursula)
+            let oldAuthor = try context.object(with: ursula)
             #expect((oldAuthor.value(forKey: "books") as? [ManagedObject])?.count == 1)
             let committedBooks = oldAuthor.committedValues(forKeys: ["books"])["books"] as? [ManagedObject] ?? []
             #expect(Set(committedBooks.compactMap { $0.value(forKey: "title") as? String }) == ["A Wizard of Earthsea", "Tehanu"])
@@ -160,7 +160,7 @@ struct ContextLifecycleTests {
             let id = author.objectID
             context.reset()
             #expect(context.registeredObjects.isEmpty)
-            #expect(context.object(with: id) !== author)
+            #expect(try context.object(with: id) !== author)
         }
     }
 

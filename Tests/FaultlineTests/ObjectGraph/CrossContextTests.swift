@@ -93,3 +93,49 @@ struct CrossContextTests {
         }
     }
 }
+
+/// `object(with:)` never hands back an unrelated row or traps for an ID of
+/// another store: it throws `StoreError.foreignObjectID`, as `existingObject(with:)` does.
+@Suite("Object IDs of another store")
+struct ForeignObjectIDTests {
+    @Test("An ID from another container with a same-shaped model, or of an entity this model lacks, is refused")
+    func foreignIDsRefused() throws {
+        let (mine, myURL) = try LibraryModel.container()
+        defer { LibraryModel.remove(myURL) }
+        let (theirs, theirURL) = try LibraryModel.container()
+        defer { LibraryModel.remove(theirURL) }
+        let wide = ManagedObjectModel {
+            Entity("A") { Attribute("x", .string) }
+            Entity("B") { Attribute("x", .string) }
+            Entity("C") { Attribute("x", .string) }
+            Entity("D") { Attribute("x", .string) }
+            Entity("E") { Attribute("x", .string) }
+            Entity("F") { Attribute("x", .string) }
+            Entity("G") { Attribute("x", .string) }
+        }
+        let (other, otherURL) = try LibraryModel.container(wide)
+        defer { LibraryModel.remove(otherURL) }
+
+        func savedID(_ container: PersistentContainer, _ entity: String, _ key: String, _ value: String) throws -> ManagedObjectID {
+            let context = container.newBackgroundContext()
+            return try context.performAndWait {
+                let object = try context.insertNewObject(forEntityName: entity)
+                try object.setValue(value, forKey: key)
+                try context.save()
+                return object.objectID
+            }
+        }
+        _ = try savedID(mine, "Author", "name", "Mine")
+        let theirAuthor = try savedID(theirs, "Author", "name", "Theirs")
+        let lastEntity = try savedID(other, "G", "x", "seventh")
+
+        let context = mine.newBackgroundContext()
+        try context.performAndWait {
+            for id in [theirAuthor, lastEntity] {
+                #expect(throws: StoreError.foreignObjectID(id.description)) { try context.object(with: id) }
+                #expect(throws: StoreError.foreignObjectID(id.description)) { try context.existingObject(with: id) }
+            }
+            #expect(context.registeredObjects.isEmpty)
+        }
+    }
+}

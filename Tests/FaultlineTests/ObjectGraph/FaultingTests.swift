@@ -73,18 +73,18 @@ struct FaultingTests {
         }
         let changed = try #require(ids.first)
         try first.performAndWait {
-            let author = first.object(with: changed)
+            let author = try first.object(with: changed)
             try author.setValue("Renamed", forKey: "name")
             try first.save()
         }
-        second.performAndWait {
+        try second.performAndWait {
             container.coordinator.resetCounters()
             let before = second.counters.faultsFulfilledBySQL
-            for id in ids { _ = second.object(with: id).value(forKey: "name") }
+            for id in ids { _ = try second.object(with: id).value(forKey: "name") }
             #expect(statements(container) == 1)
             #expect(container.coordinator.sqlCounters.rowsReturned == 1)
             #expect(second.counters.faultsFulfilledBySQL == before + 1)
-            #expect(second.object(with: changed).value(forKey: "name") as? String == "Renamed")
+            #expect(try second.object(with: changed).value(forKey: "name") as? String == "Renamed")
         }
     }
 

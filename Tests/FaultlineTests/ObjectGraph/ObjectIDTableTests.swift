@@ -104,12 +104,12 @@ struct ObjectIDTableTests {
             let entity = try #require(container.coordinator.model.entityIndexByName["Book"])
             let store = container.coordinator.identifier
             for key in Int64(1)...5_000 {
-                _ = context.object(with: ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: key))
+                _ = try context.object(with: ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: key))
             }
             #expect(context.registered.storedObjects.capacity >= 10_000)
             context.reset()
             #expect(context.registered.storedObjects.capacity == 16)
-            _ = context.object(with: ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: 1))
+            _ = try context.object(with: ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: 1))
             #expect(context.registeredObjects.count == 1)
         }
     }

@@ -12,7 +12,7 @@ struct ReentrantInitializerTests {
             // Registers a second fault while this object is being registered.
             let neighbour = objectID.primaryKey + 1_000
             if objectID.primaryKey < 1_000, let context = managedObjectContext {
-                _ = context.object(with: ManagedObjectID(
+                _ = try? context.object(with: ManagedObjectID(
                     storeIdentifier: objectID.storeIdentifier, entityIndex: objectID.entityIndex, primaryKey: neighbour))
             }
         }
@@ -24,21 +24,21 @@ struct ReentrantInitializerTests {
         defer { LibraryModel.remove(url) }
         try container.register(Book.self, forEntityName: "Book")
         let context = container.newBackgroundContext()
-        context.performAndWait {
+        try context.performAndWait {
             guard let entity = container.coordinator.model.entityIndexByName["Book"] else {
                 Issue.record("no Book entity")
                 return
             }
             let store = container.coordinator.identifier
             let ids = (Int64(1)...100).map { ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: $0) }
-            let objects = ids.map { context.object(with: $0) }
+            let objects = try ids.map { try context.object(with: $0) }
             for (id, object) in zip(ids, objects) {
                 #expect(context.registeredObject(for: id) === object)
                 let neighbour = ManagedObjectID(storeIdentifier: store, entityIndex: entity, primaryKey: id.primaryKey + 1_000)
                 #expect(context.registeredObject(for: neighbour) != nil)
             }
             #expect(context.registeredObjects.count == 200)
-            #expect(ids.allSatisfy { context.object(with: $0) === context.registeredObject(for: $0) })
+            #expect(try ids.allSatisfy { try context.object(with: $0) === context.registeredObject(for: $0) })
         }
     }
 }
