@@ -5,6 +5,8 @@ import FaultlineSQLite
 public enum BatchError: Error, Equatable, CustomStringConvertible {
     /// The model has no entity of this name.
     case unknownEntity(String)
+    /// The entity is abstract: only its sub-entities have instances (Core Data refuses too).
+    case abstractEntity(String)
     /// The entity has no stored attribute or to-one relationship `key`.
     case unknownProperty(entity: String, key: String)
     /// `key` cannot be written by a batch request (derived, transient, to-many).
@@ -36,6 +38,7 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownEntity(let name): return "the model has no entity '\(name)'"
+        case .abstractEntity(let name): return "\(name) is abstract: insert one of its sub-entities"
         case .unknownProperty(let entity, let key): return "\(entity) has no stored attribute or to-one '\(key)'"
         case .readOnlyProperty(let entity, let key): return "\(entity).\(key) cannot be written by a batch request"
         case .wrongType(let row, let key, let expected, let got):

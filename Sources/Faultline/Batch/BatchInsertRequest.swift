@@ -113,6 +113,7 @@ public struct BatchInsertRequest {
 
     public init(entityName: String, in model: CheckedModel) throws {
         guard let entity = model.entity(named: entityName) else { throw BatchError.unknownEntity(entityName) }
+        if entity.isAbstract { throw BatchError.abstractEntity(entityName) }
         self.entity = entity
         self.model = model
     }

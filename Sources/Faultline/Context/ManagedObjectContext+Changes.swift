@@ -8,7 +8,7 @@ extension ManagedObjectContext {
         guard let entity = coordinator.model.entity(named: name) else {
             throw ObjectAccessError.unknownKey(entity: "model", key: name)
         }
-        return insertObject(entityIndex: entity.index)
+        return try insertObject(entityIndex: entity.index)
     }
 
     /// Inserts a new object of a registered subclass.
@@ -25,14 +25,15 @@ extension ManagedObjectContext {
             lastInsertedClass = (ObjectIdentifier(type), found)
             index = found
         }
-        guard let object = insertObject(entityIndex: index) as? Object else {
+        guard let object = try insertObject(entityIndex: index) as? Object else {
             throw ObjectAccessError.wrongType(entity: String(describing: type), key: "class", expected: "\(type)")
         }
         return object
     }
 
-    func insertObject(entityIndex: Int) -> ManagedObject {
+    func insertObject(entityIndex: Int) throws -> ManagedObject {
         let runtime = coordinator.runtimes[entityIndex]
+        if runtime.entity.isAbstract { throw ObjectAccessError.abstractEntity(runtime.entity.name) }
         let id = ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
         let object = makeObject(id: id, entityIndex: entityIndex)
         object.values = runtime.defaults

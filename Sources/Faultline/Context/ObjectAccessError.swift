@@ -8,6 +8,8 @@ public enum ObjectAccessError: Error, Equatable, CustomStringConvertible {
     case otherContext(String)
     /// The object was deleted from the store.
     case deleted(String)
+    /// An insert of an abstract entity: only its sub-entities have instances.
+    case abstractEntity(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum ObjectAccessError: Error, Equatable, CustomStringConvertible {
             return "\(entity).\(key) needs \(expected) objects of the same context"
         case .otherContext(let object): return "\(object) belongs to another context"
         case .deleted(let object): return "\(object) was deleted from the store"
+        case .abstractEntity(let name): return "\(name) is abstract: insert one of its sub-entities"
         }
     }
 }

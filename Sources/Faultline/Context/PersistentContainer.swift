@@ -7,10 +7,12 @@ public final class PersistentContainer: Sendable {
     let classes = ClassRegistry()
     private let view = Locked<ManagedObjectContext?>(nil)
 
-    /// Checks `model` and opens (or creates) its store.
-    public init(model: ManagedObjectModel, location: StoreLocation = .inMemory, rowCacheCapacity: Int = 100_000) throws {
+    /// Checks `model` and opens (or creates) its store. `busyTimeout`: how long
+    /// a write waits for another process's write before `StoreError.busy`.
+    public init(model: ManagedObjectModel, location: StoreLocation = .inMemory, rowCacheCapacity: Int = 100_000,
+                busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) throws {
         coordinator = try PersistentStoreCoordinator(
-            model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity)
+            model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout)
     }
 
     /// A container over an already opened coordinator (CoreDataStore/ opens

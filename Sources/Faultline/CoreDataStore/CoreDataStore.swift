@@ -40,8 +40,13 @@ public struct CoreDataStoreOptions: Sendable {
     /// merging by history token) would never see its changes. Reads never care.
     public var writesWithoutPersistentHistory: Bool
 
+    /// How long a write waits for another writer before `StoreError.busy`.
+    public var busyTimeout: TimeInterval
+
     public init(coreDataEntityVersionHashes: [String: Data]? = nil, rowCacheCapacity: Int = 100_000,
-                writesWithoutPersistentHistory: Bool = false) {
+                writesWithoutPersistentHistory: Bool = false,
+                busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) {
+        self.busyTimeout = busyTimeout
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
         self.rowCacheCapacity = rowCacheCapacity
         self.writesWithoutPersistentHistory = writesWithoutPersistentHistory
@@ -111,7 +116,7 @@ extension PersistentStoreCoordinator {
             ? CoreDataStoreError.recordsPersistentHistory(path: url.path) : nil
         return try PersistentStoreCoordinator(
             model: model, schema: schema, coreDataStoreAt: url, rowCacheCapacity: options.rowCacheCapacity,
-            values: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal
+            values: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal, busyTimeout: options.busyTimeout
         ) { connection in
             try CoreDataTriggerFunctions.registerRefusals(for: inspection.triggerFunctions, on: connection)
         }

@@ -42,6 +42,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Reads use the writer too: an in-memory store, or a migration stage's
     /// coordinator whose writes are still inside the migration's transaction.
     private let readsOnWriter: Bool
+    /// How long a connection of this store waits for another writer.
+    public let busyTimeout: TimeInterval
     /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
     /// encodes its external-binary-data markers. Nil for Faultline's own stores.
     let coreDataValues: CoreDataValueAdapter?
@@ -51,12 +53,26 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
-    public convenience init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000) throws {
+    /// A store that is refused is left exactly as it was: it is checked on a
+    /// read-only connection first, because opening it read-write already
+    /// switches it to WAL and, on close, checkpoints and deletes its `-wal`.
+    /// `busyTimeout`: how long a write waits for another connection's or
+    /// process's write to finish before failing with `StoreError.busy`.
+    public convenience init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000,
+                            busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) throws {
         let schema = try StoreSchema(compiling: model)
-        let connection = try Self.open(location)
+        if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) {
+            do {
+                let inspection = try Connection(.file(url.path), configuration: .inspecting(url.path))
+                _ = try Self.checkStore(schema: schema, on: inspection)
+            } catch let error as SQLiteError where error.code == .notADatabase {
+                throw StoreError.notAStore("not a SQLite database")
+            }
+        }
+        let connection = try Self.open(location, busyTimeout: busyTimeout)
         try Self.prepareStore(schema: schema, on: connection)
         self.init(model: model, schema: schema, location: location, connection: connection,
-                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: location == .inMemory)
+                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: location == .inMemory, busyTimeout: busyTimeout)
     }
 
     /// Core Data stores only (CoreDataStore/): a coordinator over a store the
@@ -64,12 +80,13 @@ public final class PersistentStoreCoordinator: Sendable {
     /// own model-hash check and bootstrap), so Z_METADATA is neither checked
     /// nor written; `prepare` runs on the writer before any use.
     convenience init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
-                     values: CoreDataValueAdapter?, writeRefusal: (any Error & Sendable)?,
+                     values: CoreDataValueAdapter?, writeRefusal: (any Error & Sendable)?, busyTimeout: TimeInterval,
                      prepare: (Connection) throws -> Void) throws {
-        let connection = try Self.open(.file(url))
+        let connection = try Self.open(.file(url), busyTimeout: busyTimeout)
         try prepare(connection)
         self.init(model: model, schema: schema, location: .file(url), connection: connection,
-                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: false, values: values, writeRefusal: writeRefusal)
+                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: false, busyTimeout: busyTimeout,
+                  values: values, writeRefusal: writeRefusal)
     }
 
     /// Migration only: a coordinator over `connection`, which the migration
@@ -79,11 +96,11 @@ public final class PersistentStoreCoordinator: Sendable {
         let schema = try StoreSchema(compiling: model)
         try Self.prepareStore(schema: schema, on: connection)
         self.init(model: model, schema: schema, location: location, connection: connection,
-                  rowCacheCapacity: 10_000, readsOnWriter: true)
+                  rowCacheCapacity: 10_000, readsOnWriter: true, busyTimeout: Self.defaultBusyTimeout)
     }
 
     private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,
-                 rowCacheCapacity: Int, readsOnWriter: Bool, values: CoreDataValueAdapter? = nil,
+                 rowCacheCapacity: Int, readsOnWriter: Bool, busyTimeout: TimeInterval, values: CoreDataValueAdapter? = nil,
                  writeRefusal: (any Error & Sendable)? = nil) {
         self.model = model
         self.schema = schema
@@ -95,28 +112,41 @@ public final class PersistentStoreCoordinator: Sendable {
         self.derivedDependents = DerivedDependencies.dependents(in: model)
         self.writer = LockedConnection(connection)
         self.readsOnWriter = readsOnWriter
+        self.busyTimeout = busyTimeout
         self.coreDataValues = values
         self.writeRefusal = writeRefusal
     }
 
-    static func open(_ location: StoreLocation) throws -> Connection {
+    /// SQLite's busy handler waits this long by default (Core Data waits too).
+    public static let defaultBusyTimeout: TimeInterval = 5
+
+    static func open(_ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout) throws -> Connection {
+        var configuration = Connection.Configuration()
+        configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
         let connection: Connection
         switch location {
-        case .inMemory: connection = try Connection(.inMemory)
-        case .file(let url): connection = try Connection(.file(url.path))
+        case .inMemory: connection = try Connection(.inMemory, configuration: configuration)
+        case .file(let url): connection = try Connection(.file(url.path), configuration: configuration)
         }
         try StoreFunctions.register(on: connection)
         return connection
     }
 
     private static func prepareStore(schema: StoreSchema, on connection: Connection) throws {
+        if try checkStore(schema: schema, on: connection) == .empty { try StoreBootstrap.create(schema, on: connection) }
+    }
+
+    enum StoreState { case empty, matching }
+
+    /// Whether the database is empty (a new store) or a store of `schema`'s
+    /// model; throws for anything else. Reads only.
+    static func checkStore(schema: StoreSchema, on connection: Connection) throws -> StoreState {
         let hasMetadata = try connection.scalar(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1)
         if !hasMetadata {
             let tables = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
             guard tables == .integer(0) else { throw StoreError.notAStore("it has tables but no Z_METADATA") }
-            try StoreBootstrap.create(schema, on: connection)
-            return
+            return .empty
         }
         let metadata = try StoreBootstrap.metadata(on: connection)
         let modelHash = schema.model.versionHash.base64EncodedString()
@@ -124,11 +154,16 @@ public final class PersistentStoreCoordinator: Sendable {
             throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: modelHash)
         }
         guard storeHash == modelHash else { throw StoreError.modelMismatch(storeHash: storeHash, modelHash: modelHash) }
+        return .matching
     }
 
-    /// Runs `body` with the writer connection, holding its lock.
+    /// Runs `body` with the writer connection, holding its lock. SQLite's
+    /// "database is locked" past the busy timeout becomes `StoreError.busy`,
+    /// which a caller can match without importing FaultlineSQLite.
     func withWriter<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        try writer.withLock(body)
+        do { return try writer.withLock(body) } catch let error as SQLiteError where error.code == .busy {
+            throw StoreError.busy(timeout: busyTimeout)
+        }
     }
 
     /// Runs `body` with a reader connection (the writer for an in-memory store).
@@ -136,13 +171,15 @@ public final class PersistentStoreCoordinator: Sendable {
         if readsOnWriter { return try withWriter(body) }
         let box = try readers.withLock { $0.popLast() } ?? newReader()
         defer { readers.withLock { $0.append(box) } }
-        return try body(box.connection)
+        do { return try body(box.connection) } catch let error as SQLiteError where error.code == .busy {
+            throw StoreError.busy(timeout: busyTimeout)
+        }
     }
 
     /// A new pooled reader. Its set-up pragmas are not counted: the counters
     /// describe the work asked of the store, not connection housekeeping.
     private func newReader() throws -> ConnectionBox {
-        let connection = try Self.open(location)
+        let connection = try Self.open(location, busyTimeout: busyTimeout)
         connection.resetCounters()
         return ConnectionBox(connection)
     }

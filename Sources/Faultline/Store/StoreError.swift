@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a store could not be opened or written.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The store was written by another model (hashes as base64).
@@ -8,6 +10,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case foreignObjectID(String)
     /// No row exists for the ID.
     case objectNotFound(String)
+    /// Another connection or process held the store's write lock for longer
+    /// than the busy timeout (a store option); retry, or raise the timeout.
+    case busy(timeout: TimeInterval)
     /// A row's `Z_ENT` names no entity of the model (a damaged or foreign store).
     case unknownEntityNumber(Int64, primaryKey: Int64)
 
@@ -18,6 +23,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .notAStore(let reason): return "not a Faultline store: \(reason)"
         case .foreignObjectID(let id): return "object ID \(id) does not belong to this store"
         case .objectNotFound(let id): return "no object with ID \(id) exists in the store"
+        case .busy(let timeout):
+            return "the store is busy: another connection or process kept it locked for more than the busy timeout (\(timeout) s)"
         case .unknownEntityNumber(let number, let key):
             return "the row with Z_PK \(key) has Z_ENT \(number), which names no entity of the model"
         }

@@ -1,0 +1,29 @@
+import FaultlineSQLite
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Another writer holding the store past the busy timeout (a store option)
+/// surfaces as `StoreError.busy`, matchable without importing FaultlineSQLite;
+/// the failed save keeps the context's changes for a retry.
+@Suite("A busy store is a typed error")
+struct BusyStoreTests {
+    @Test("A save blocked by another connection's write transaction throws StoreError.busy after the timeout, then succeeds")
+    func busySave() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        defer { LibraryModel.remove(url) }
+        let container = try PersistentContainer(model: LibraryModel.model(), location: .file(url), busyTimeout: 0.05)
+        #expect(container.coordinator.busyTimeout == 0.05)
+        let other = try Connection(.file(url.path))
+        try other.execute("BEGIN IMMEDIATE")
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "Author").setValue("Blocked", forKey: "name")
+            #expect(throws: StoreError.busy(timeout: 0.05)) { try context.save() }
+            #expect(context.hasChanges)
+            try other.execute("COMMIT")
+            try context.save()
+            #expect(try context.count(for: FetchRequest(entityName: "Author")) == 1)
+        }
+    }
+}
