@@ -37,10 +37,13 @@ let package = Package(
         ),
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
         .target(name: "Faultline", dependencies: ["FaultlineSQLite", "CZlib"]),
-        .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc"]),
+        // What the tool's commands and the suites share on the command line:
+        // help, values of flags, and how bad input is reported.
+        .target(name: "FaultlineCommandLine"),
+        .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc", "FaultlineCommandLine"]),
         // The user tool's commands over the core (the harness never depends on the core).
-        .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite"]),
-        .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench", "FaultlineTools"]),
+        .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite", "FaultlineCommandLine"]),
+        .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench", "FaultlineTools", "FaultlineCommandLine"]),
         // Data sets and fixtures the suites share.
         .target(
             name: "BenchmarkData",
@@ -74,18 +77,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "Faulting",
-            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
+            dependencies: [
+                "Faultline", "FaultlineBench", "FaultlineCommandLine", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData",
+            ],
             path: "Benchmarks/Faulting"
         ),
         // Where the tests find the real Core Data fixtures beside the project.
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
-        .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite"]),
+        .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite", "FaultlineCommandLine"]),
         .testTarget(
             name: "BenchmarkDataTests",
             dependencies: ["BenchmarkData", "Faultline", "FaultlineSQLite", "FaultlineBench", "FixtureSupport"]
         ),
-        .testTarget(name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FixtureSupport"]),
+        .testTarget(
+            name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FaultlineCommandLine", "FixtureSupport"]),
         .testTarget(
             name: "FaultlineTests",
             dependencies: ["Faultline", "FixtureSupport"],

@@ -1,5 +1,6 @@
 import BenchmarkData
 import FaultlineBench
+import FaultlineCommandLine
 import Foundation
 
 // The Faulting suite: the fault and prefetch profiler. For a generated object
@@ -11,16 +12,19 @@ import Foundation
 // on a copy of their Core Data store or on synthetic data of its shape
 // (UserModelData). See ProfilerArguments for the flags.
 
+// Help comes before the profiler's flags are checked and any graph is declared,
+// and covers both sets of flags.
+if CommandLineHelp.isRequested(CommandLine.arguments.dropFirst()) {
+    FileHandle.standardOutput.write(Data((ProfilerArguments.usage + "\n" + RunOptions.usage + "\n").utf8))
+    exit(0)
+}
+
 let profilerArguments: ProfilerArguments
 do {
     profilerArguments = try ProfilerArguments(parsing: Array(CommandLine.arguments.dropFirst()))
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n\(ProfilerArguments.usage)\n".utf8))
     exit(2)
-}
-
-if profilerArguments.remaining.contains(where: { $0 == "--help" || $0 == "-h" }) {
-    FileHandle.standardOutput.write(Data((ProfilerArguments.usage + "\n").utf8))
 }
 
 let stores = StoreCache()

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineCommandLine
 import Foundation
 
 /// `faultline-bench model inspect PATH` and `faultline-bench model diff OLD NEW`.
@@ -16,22 +17,26 @@ public enum ModelCommand {
           diff     what changed from OLD to NEW (each a .xcdatamodel, a .mom, a contents file,
                    or a .xcdatamodeld/.momd meaning its current version) and whether lightweight
                    migration covers it
+        \(CommandLineHelp.usageLine)
         exit status: 0 success, 2 bad usage or unreadable model
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
+        if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
+        // Neither command takes an option: `--verbose` is a mistake, not a model path.
+        do { _ = try arguments.map(ArgumentScanner.operand) } catch {
+            return CommandFailure.report(error, usage: usage, write: write)
+        }
         switch (arguments.first, arguments.count) {
         case ("inspect", 2):
             return report(write) { () throws(InspectError) in try inspect(path: arguments[1]) }
         case ("diff", 3):
             return report(write) { () throws(InspectError) in try ModelDiffCommand.diff(old: arguments[1], new: arguments[2]) }
         case ("inspect", _), ("diff", _):
-            write("error: wrong number of arguments for 'model \(arguments[0])'\n\(usage)\n")
-            return 2
+            return CommandFailure.report("wrong number of arguments for 'model \(arguments[0])'", usage: usage, write: write)
         default:
-            let what = arguments.first.map { "unknown model command '\($0)'" } ?? "no model command given"
-            write("error: \(what)\n\(usage)\n")
-            return 2
+            let what = arguments.first.map { "unknown model command '\($0)' (inspect or diff)" } ?? "no model command given"
+            return CommandFailure.report(what, usage: usage, write: write)
         }
     }
 
@@ -41,10 +46,9 @@ public enum ModelCommand {
         do {
             let result = try body()
             for line in result.lines { write(line + "\n") }
-            return result.failed ? 2 : 0
+            return result.failed ? CommandFailure.status : 0
         } catch {
-            write("error: \(error.description)\n")
-            return 2
+            return CommandFailure.report(error, write: write)
         }
     }
 

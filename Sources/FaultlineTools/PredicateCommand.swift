@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineCommandLine
 import FaultlineSQLite
 
 /// `faultline-bench predicate parse 'FORMAT' [ARG …] [--var NAME=VALUE …]
@@ -15,25 +16,25 @@ public enum PredicateCommand {
           prints the canonical predicate and its syntax tree, or the error and its offset
           ARG          one per %@ %K %d ... in FORMAT, in order: 42 is an integer, 4.2 a
                        double, true/false a boolean, nil nil, 'text' (quoted) a string;
-                       anything else is a string. Put ARGs starting with -- after --
+                       anything else is a string. Put ARGs starting with -- (or -h) after --
           --var NAME=VALUE  substitutes $NAME, VALUE read as ARG is
           --model PATH      a .xcdatamodeld, .xcdatamodel or contents file; with
           --entity NAME     also prints the SQL, its bindings and the query plan
-        exit status: 0 success, 2 bad usage, parse or model error
+        \(CommandLineHelp.usageLine)
+        exit status: 0 success, 2 bad usage (a --var the predicate does not use), parse or
+        model error
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
-        guard arguments.first == "parse" else {
-            let what = arguments.first.map { "unknown predicate command '\($0)'" } ?? "no predicate command given"
-            write("error: \(what)\n\(usage)\n")
-            return 2
-        }
+        if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
         let options: PredicateCommandOptions
-        switch PredicateCommandOptions.parse(arguments.dropFirst()) {
-        case .success(let parsed): options = parsed
-        case .failure(let error):
-            write("error: \(error)\n\(usage)\n")
-            return 2
+        do {
+            guard arguments.first == "parse" else {
+                throw UsageError(arguments.first.map { "unknown predicate command '\($0)' (parse)" } ?? "no predicate command given")
+            }
+            options = try PredicateCommandOptions.parse(arguments.dropFirst())
+        } catch {
+            return CommandFailure.report(error, usage: usage, write: write)
         }
         return parse(options, write: write)
     }
@@ -42,11 +43,14 @@ public enum PredicateCommand {
         var predicate: FetchPredicate
         do {
             predicate = try FetchPredicate(format: options.format, arguments: options.arguments)
+            if let unused = try unusedVariable(options.variables, in: predicate) {
+                return CommandFailure.report("--var \(unused): the predicate has no variable $\(unused)", write: write)
+            }
             if !options.variables.isEmpty { predicate = try predicate.substituting(options.variables) }
         } catch {
             write("error: \(error.description)\n")
             if let offset = error.offset { write(caret(options.format, offset: offset)) }
-            return 2
+            return CommandFailure.status
         }
         write("predicate: \(predicate.description)\n")
         write("tree:\n")
@@ -57,9 +61,20 @@ public enum PredicateCommand {
             write(render(explanation))
             return 0
         } catch {
-            write("error: \(error.description)\n")
-            return 2
+            return CommandFailure.report(error, write: write)
         }
+    }
+
+    /// The first variable (by name) whose substitution leaves the predicate as
+    /// it was: a misspelt `--var` would otherwise leave `$NAME` standing unseen.
+    private static func unusedVariable(_ variables: [String: PredicateValue], in predicate: FetchPredicate)
+        throws(FetchPredicateError) -> String?
+    {
+        for name in variables.keys.sorted() {
+            guard let value = variables[name] else { continue }
+            if try predicate.substituting([name: value]).description == predicate.description { return name }
+        }
+        return nil
     }
 
     private static func render(_ explanation: PredicateSQLExplanation) -> String {

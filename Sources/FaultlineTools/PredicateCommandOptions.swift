@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineCommandLine
 
 /// The arguments of `predicate parse` after the word `parse`.
 struct PredicateCommandOptions {
@@ -8,48 +9,44 @@ struct PredicateCommandOptions {
     var modelPath: String?
     var entity: String?
 
-    static func parse(_ words: ArraySlice<String>) -> Result<PredicateCommandOptions, PredicateToolError> {
+    static func parse(_ words: ArraySlice<String>) throws(UsageError) -> PredicateCommandOptions {
         var format: String?
         var arguments: [PredicateValue] = []
         var variables: [String: PredicateValue] = [:]
         var modelPath: String?
         var entity: String?
-        var remaining = words
+        var scanner = ArgumentScanner(words)
         var positionalOnly = false
-        while let word = remaining.popFirst() {
-            if positionalOnly || !word.hasPrefix("--") {
-                if format == nil { format = word } else { arguments.append(PredicateArgument.value(word)) }
+        while let word = scanner.next() {
+            if positionalOnly || !ArgumentScanner.isOption(word) {
+                if word == "--", !positionalOnly {
+                    positionalOnly = true
+                } else if format == nil {
+                    format = word
+                } else {
+                    arguments.append(PredicateArgument.value(word))
+                }
                 continue
-            }
-            if word == "--" {
-                positionalOnly = true
-                continue
-            }
-            guard ["--model", "--entity", "--var"].contains(word) else {
-                return .failure(PredicateToolError("unknown option '\(word)'"))
-            }
-            guard let value = remaining.popFirst() else {
-                return .failure(PredicateToolError("\(word) needs a value"))
             }
             switch word {
-            case "--model": modelPath = value
-            case "--entity": entity = value
-            default:
+            case "--model": modelPath = try scanner.value(for: word)
+            case "--entity": entity = try scanner.value(for: word)
+            case "--var":
+                let value = try scanner.value(for: word)
                 guard let variable = PredicateArgument.variable(value) else {
-                    return .failure(PredicateToolError("--var needs NAME=VALUE, not '\(value)'"))
+                    throw UsageError("--var needs NAME=VALUE, not '\(value)'")
                 }
                 variables[variable.name] = variable.value
+            default: throw UsageError.unknownOption(word)
             }
         }
-        guard let format else { return .failure(PredicateToolError("predicate parse needs a FORMAT")) }
-        if (modelPath == nil) != (entity == nil) {
-            return .failure(PredicateToolError("--model and --entity go together"))
-        }
+        guard let format else { throw UsageError("predicate parse needs a FORMAT") }
+        if (modelPath == nil) != (entity == nil) { throw UsageError("--model and --entity go together") }
         var options = PredicateCommandOptions(format: format)
         options.arguments = arguments
         options.variables = variables
         options.modelPath = modelPath
         options.entity = entity
-        return .success(options)
+        return options
     }
 }

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineCommandLine
 import FaultlineSQLite
 import Foundation
 
@@ -18,33 +19,36 @@ public enum StoreCommand {
           --model, matches the store against the model cached in its Z_MODELCACHE
           --model PATH  a .xcdatamodeld, .xcdatamodel or contents file: reports which of its
                         versions the store matches, and each difference for the others
+        \(CommandLineHelp.usageLine)
         exit status: 0 success (match or mismatch), 2 bad usage, unreadable store or model
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
-        guard arguments.first == "inspect" else {
-            let what = arguments.first.map { "unknown store command '\($0)'" } ?? "no store command given"
-            write("error: \(what)\n\(usage)\n")
-            return 2
-        }
+        if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
         var store: String?
         var model: String?
-        var rest = arguments.dropFirst()
-        while let argument = rest.popFirst() {
-            if argument == "--model", model == nil, let path = rest.popFirst() {
-                model = path
-            } else if !argument.hasPrefix("--"), store == nil {
-                store = argument
-            } else {
-                write("error: unexpected argument '\(argument)'\n\(usage)\n")
-                return 2
+        let storePath: String
+        do {
+            guard arguments.first == "inspect" else {
+                throw UsageError(arguments.first.map { "unknown store command '\($0)' (inspect)" } ?? "no store command given")
             }
+            var scanner = ArgumentScanner(arguments.dropFirst())
+            while let argument = scanner.next() {
+                if argument == "--model" {
+                    guard model == nil else { throw UsageError("--model given twice") }
+                    model = try scanner.value(for: argument)
+                } else if store == nil {
+                    store = try ArgumentScanner.operand(argument)
+                } else {
+                    throw UsageError("unexpected argument '\(try ArgumentScanner.operand(argument))': one STORE only")
+                }
+            }
+            guard let store else { throw UsageError("no store given") }
+            storePath = store
+        } catch {
+            return CommandFailure.report(error, usage: usage, write: write)
         }
-        guard let store else {
-            write("error: no store given\n\(usage)\n")
-            return 2
-        }
-        return ModelCommand.report(write) { () throws(InspectError) in try inspect(store: store, modelPath: model) }
+        return ModelCommand.report(write) { () throws(InspectError) in try inspect(store: storePath, modelPath: model) }
     }
 
     static func inspect(store path: String, modelPath: String?) throws(InspectError) -> (lines: [String], failed: Bool) {

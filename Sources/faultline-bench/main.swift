@@ -1,4 +1,5 @@
 import FaultlineBench
+import FaultlineCommandLine
 import FaultlineTools
 import Foundation
 
@@ -15,6 +16,7 @@ let usage = """
         ARG: 42 integer, 4.2 double, true/false, nil, 'text' string; anything else a string
       model inspect PATH | model diff OLD NEW
       store inspect STORE [--model PATH]
+      -h, --help: this usage; `faultline-bench COMMAND --help`: that command's flags
     exit status: 0 success, 1 regression (compare, gate), 2 bad input
     """
 
@@ -37,13 +39,11 @@ case "model":
     exit(ModelCommand.run(rest, write: write))
 case "store":
     exit(StoreCommand.run(rest, write: write))
-case "--help", "-h", "help":
+case let word? where word == "help" || CommandLineHelp.isRequested([word]):
     write(usage + "\n")
     exit(0)
 case let command?:
-    write("error: unknown command '\(command)'\n\(usage)\n")
-    exit(2)
+    exit(CommandFailure.report("unknown command '\(command)'", usage: usage, write: write))
 case nil:
-    write("error: no command given\n\(usage)\n")
-    exit(2)
+    exit(CommandFailure.report("no command given", usage: usage, write: write))
 }

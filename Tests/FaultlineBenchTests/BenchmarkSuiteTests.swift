@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineCommandLine
 import FaultlineSQLite
 @testable import FaultlineBench
 
@@ -128,7 +129,7 @@ struct BenchmarkSuiteTests {
         (["--json"], "--json needs a value"),
         (["--profile", "huge"], "--profile must be one of quick, standard, full, got 'huge'"),
         (["--profile"], "--profile needs a value"),
-        (["--filter", "nothing-matches-this"], "no benchmark matches"),
+        (["--filter", "nothing-matches-this"], "--filter 'nothing-matches-this' matches no benchmark"),
         (["--json", "/nonexistent-folder/report.json"], "does not exist"),
     ])
     func badArguments(arguments: [String], fragment: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import FaultlineBench
 
 /// Hand-made reports for the report, comparison and table tests.
@@ -47,4 +48,13 @@ final class TemporaryFolder {
     }
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Refused as bad input: exit 2, and one line `error: …`, the first, naming `fragment`.
+func expectRefused(_ result: (status: Int32, output: String), naming fragment: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) {
+    let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+    #expect(result.status == 2, "\(result.output)", sourceLocation: sourceLocation)
+    #expect(errors.count == 1 && result.output.hasPrefix("error: "), "\(result.output)", sourceLocation: sourceLocation)
+    #expect(errors.first?.contains(fragment) == true, "wanted '\(fragment)' in: \(result.output)", sourceLocation: sourceLocation)
 }

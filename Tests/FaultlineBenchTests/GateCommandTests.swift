@@ -102,7 +102,7 @@ struct GateCommandTests {
             ([base, future], "schemaVersion 3"),
             ([base, otherPath], "suite 'Other'"),
             ([base], "exactly two"),
-            ([base, base, "--thresholds"], "--thresholds needs a file"),
+            ([base, base, "--thresholds"], "--thresholds needs a value"),
             ([base, base, "--thresholds", folder.path("none.json")], "none.json"),
             ([base, base, "--strict"], "--strict"),
         ] {
@@ -184,7 +184,10 @@ struct ShippedThresholdsTests {
         #expect(statements.kind == .counter && statements.toleranceText == "exact")
         #expect(thresholds.resolve(metric: "faultsFired", unit: "count", benchmark: "a").kind == .counter)
         #expect(thresholds.resolve(metric: "peakResidentMemory", unit: "bytes", benchmark: "a").kind == .ignore)
-        let slow = thresholds.resolve(metric: Metric.wallTime, unit: "ns", benchmark: "perObject.saveEach rows=1000")
+        let saveEach = "perObject.saveEach rows=1000"
+        let slow = thresholds.scoped(to: "Inserts").resolve(metric: Metric.wallTime, unit: "ns", benchmark: saveEach)
         #expect(slow.kind == .time && slow.minimumEffect == 0.20 && slow.alpha == 0.01)
+        let elsewhere = thresholds.scoped(to: "Reference").resolve(metric: Metric.wallTime, unit: "ns", benchmark: saveEach)
+        #expect(elsewhere.minimumEffect == GateThresholds.defaultMinimumEffect)
     }
 }

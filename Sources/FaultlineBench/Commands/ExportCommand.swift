@@ -1,3 +1,4 @@
+import FaultlineCommandLine
 import Foundation
 
 /// `faultline-bench export --format google-benchmark|github-action-benchmark
@@ -10,52 +11,61 @@ public enum ExportCommand {
           --format github-action-benchmark customSmallerIsBetter entries (times, ratios, counters,
                                            bytes) at --output; customBiggerIsBetter entries
                                            (throughput) at --bigger-output, if given
-        exit status: 0 written, 2 bad input or unwritable output
+          --output PATH                    where the export is written
+          --bigger-output PATH             github-action-benchmark only: the bigger-is-better file
+        \(CommandLineHelp.usageLine)
+        exit status: 0 written, 2 bad input (an unknown format, a report without
+        benchmarks) or unwritable output
         """
 
+    /// The formats `--format` names.
+    enum Format: String, CaseIterable {
+        case googleBenchmark = "google-benchmark"
+        case githubActionBenchmark = "github-action-benchmark"
+    }
+
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
-        var format: String?
+        if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
+        var format: Format?
         var output: String?
         var biggerOutput: String?
         var files: [String] = []
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--format", "--output", "--bigger-output":
-                guard let value = remaining.popFirst() else {
-                    write("error: \(argument) needs a value\n\(usage)\n")
-                    return 2
+        let chosen: Format
+        let outputPath: String
+        do {
+            var scanner = ArgumentScanner(arguments)
+            while let argument = scanner.next() {
+                switch argument {
+                case "--format": format = try scanner.choice(for: argument, kind: "format")
+                case "--output": output = try scanner.value(for: argument)
+                case "--bigger-output": biggerOutput = try scanner.value(for: argument)
+                default: files.append(try ArgumentScanner.operand(argument))
                 }
-                if argument == "--format" { format = value } else if argument == "--output" { output = value } else { biggerOutput = value }
-            default:
-                if argument.hasPrefix("--") {
-                    write("error: unknown argument '\(argument)'\n\(usage)\n")
-                    return 2
-                }
-                files.append(argument)
             }
-        }
-        guard let format, ["google-benchmark", "github-action-benchmark"].contains(format) else {
-            write("error: --format must be google-benchmark or github-action-benchmark\n\(usage)\n")
-            return 2
-        }
-        guard let output else {
-            write("error: --output PATH is required\n\(usage)\n")
-            return 2
-        }
-        guard !files.isEmpty else {
-            write("error: export needs at least one report file\n\(usage)\n")
-            return 2
+            guard let format else {
+                throw UsageError("--format is required (\(Format.allCases.map(\.rawValue).joined(separator: " or ")))")
+            }
+            guard let output else { throw UsageError("--output PATH is required") }
+            // Google Benchmark JSON has no second file: a --bigger-output that
+            // is never written must not look as if it had been.
+            if format == .googleBenchmark, let biggerOutput {
+                throw UsageError("--bigger-output '\(biggerOutput)' applies to --format github-action-benchmark only")
+            }
+            guard !files.isEmpty else { throw UsageError("export needs at least one report file") }
+            (chosen, outputPath) = (format, output)
+        } catch {
+            return CommandFailure.report(error, usage: usage, write: write)
         }
         do {
-            let reports = try files.map { path throws(ReportFileError) in try ReportFile.read(path) }
-            if format == "google-benchmark" {
-                try writeJSON(BenchmarkExports.googleBenchmark(reports), to: output)
-                write("Google Benchmark JSON written to \(output)\n")
-            } else {
+            let reports = try ReportFile.readAll(files)
+            switch chosen {
+            case .googleBenchmark:
+                try writeJSON(BenchmarkExports.googleBenchmark(reports), to: outputPath)
+                write("Google Benchmark JSON written to \(outputPath)\n")
+            case .githubActionBenchmark:
                 let (smaller, bigger) = BenchmarkExports.githubActionBenchmark(reports)
-                try writeJSON(smaller.map(dictionary), to: output)
-                write("customSmallerIsBetter (\(smaller.count) entries) written to \(output)\n")
+                try writeJSON(smaller.map(dictionary), to: outputPath)
+                write("customSmallerIsBetter (\(smaller.count) entries) written to \(outputPath)\n")
                 if let biggerOutput {
                     try writeJSON(bigger.map(dictionary), to: biggerOutput)
                     write("customBiggerIsBetter (\(bigger.count) entries) written to \(biggerOutput)\n")
@@ -64,8 +74,7 @@ public enum ExportCommand {
                 }
             }
         } catch {
-            write("error: \(error)\n")
-            return 2
+            return CommandFailure.report(error, write: write)
         }
         return 0
     }

@@ -1,3 +1,5 @@
+import FaultlineCommandLine
+
 /// `faultline-bench report [--markdown PATH] [--html PATH] REPORT.json [REPORT.json …]`:
 /// several suites' reports rendered into one Markdown and one HTML file
 /// (the Markdown goes to standard output when neither path is given).
@@ -7,36 +9,30 @@ public enum ReportCommand {
           --markdown PATH  write the Markdown summary (pull-request comment) here
           --html PATH      write the self-contained HTML report with SVG charts here
           with neither, the Markdown is printed
-        exit status: 0 written, 2 bad input or unwritable output
+        \(CommandLineHelp.usageLine)
+        exit status: 0 written, 2 bad input (a report without benchmarks) or unwritable output
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
+        if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
         var markdown: String?
         var html: String?
         var files: [String] = []
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--markdown", "--html":
-                guard let value = remaining.popFirst() else {
-                    write("error: \(argument) needs a path\n\(usage)\n")
-                    return 2
+        do {
+            var scanner = ArgumentScanner(arguments)
+            while let argument = scanner.next() {
+                switch argument {
+                case "--markdown": markdown = try scanner.value(for: argument)
+                case "--html": html = try scanner.value(for: argument)
+                default: files.append(try ArgumentScanner.operand(argument))
                 }
-                if argument == "--markdown" { markdown = value } else { html = value }
-            default:
-                if argument.hasPrefix("--") {
-                    write("error: unknown argument '\(argument)'\n\(usage)\n")
-                    return 2
-                }
-                files.append(argument)
             }
-        }
-        guard !files.isEmpty else {
-            write("error: report needs at least one report file\n\(usage)\n")
-            return 2
+            guard !files.isEmpty else { throw UsageError("report needs at least one report file") }
+        } catch {
+            return CommandFailure.report(error, usage: usage, write: write)
         }
         do {
-            let reports = try files.map { path throws(ReportFileError) in try ReportFile.read(path) }
+            let reports = try ReportFile.readAll(files)
             if markdown == nil, html == nil {
                 write(MarkdownReport.render(reports))
                 return 0
@@ -45,8 +41,7 @@ public enum ReportCommand {
                 write("written: \(path)\n")
             }
         } catch {
-            write("error: \(error)\n")
-            return 2
+            return CommandFailure.report(error, write: write)
         }
         return 0
     }

@@ -29,8 +29,8 @@ public struct ReportComparison {
     ///   - thresholdPercent: tolerated change in the worse direction.
     ///   - metrics: the metrics to compare.
     public init(baseline: Report, current: Report, thresholdPercent: Double, metrics: [String]) {
-        let base = Dictionary(baseline.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let now = Dictionary(current.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let base = baseline.benchmarksByID
+        let now = current.benchmarksByID
         onlyInBaseline = baseline.benchmarks.map(\.id).filter { now[$0] == nil }
         onlyInCurrent = current.benchmarks.map(\.id).filter { base[$0] == nil }
         for result in current.benchmarks {
@@ -73,63 +73,5 @@ public struct ReportComparison {
         let regressions = deltas.filter(\.isRegression).count
         lines.append(regressions == 0 ? "no regression" : "\(regressions) regression(s)")
         return lines.joined(separator: "\n")
-    }
-}
-
-/// `faultline-bench compare BASELINE.json CURRENT.json [--threshold PCT] [--metric NAME …]`.
-public enum CompareCommand {
-    public static let usage = """
-        usage: faultline-bench compare BASELINE.json CURRENT.json [--threshold PCT] [--metric NAME ...]
-          --threshold PCT  tolerated change in the worse direction, in percent (default 5)
-          --metric NAME    a metric to compare; repeatable or comma-separated (default wallTime)
-        exit status: 0 no regression, 1 regression, 2 unreadable or incompatible input
-        """
-
-    /// Runs the command; returns the exit status.
-    public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
-        var files: [String] = []
-        var threshold = 5.0
-        var metrics: [String] = []
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--threshold":
-                guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
-                    write("error: --threshold needs a non-negative number\n\(usage)\n")
-                    return 2
-                }
-                threshold = value
-            case "--metric":
-                guard let text = remaining.popFirst(), !text.isEmpty else {
-                    write("error: --metric needs a metric name\n\(usage)\n")
-                    return 2
-                }
-                metrics += text.split(separator: ",").map(String.init)
-            default:
-                if argument.hasPrefix("--") {
-                    write("error: unknown argument '\(argument)'\n\(usage)\n")
-                    return 2
-                }
-                files.append(argument)
-            }
-        }
-        guard files.count == 2 else {
-            write("error: compare needs exactly two report files, got \(files.count)\n\(usage)\n")
-            return 2
-        }
-        let baseline: Report
-        let current: Report
-        do {
-            baseline = try ReportFile.read(files[0])
-            current = try ReportFile.read(files[1])
-        } catch {
-            write("error: \(error)\n")
-            return 2
-        }
-        let comparison = ReportComparison(
-            baseline: baseline, current: current, thresholdPercent: threshold,
-            metrics: metrics.isEmpty ? [Metric.wallTime] : metrics)
-        write(comparison.render() + "\n")
-        return comparison.hasRegression ? 1 : 0
     }
 }

@@ -1,3 +1,4 @@
+import FaultlineCommandLine
 import Foundation
 
 /// A suite executable's entry point: parses the command line, runs the
@@ -32,21 +33,24 @@ public struct BenchmarkSuite {
     public func run(arguments: [String], interactive: Bool = false, write: (String) -> Void) -> Int32 {
         let options: RunOptions
         do { options = try RunOptions.parse(arguments) } catch {
-            write("error: \(error.message)\n\(RunOptions.usage)\n")
-            return 2
+            return CommandFailure.report(error, usage: RunOptions.usage, write: write)
         }
         if options.help {
             write(RunOptions.usage + "\n")
             return 0
         }
         let selected = selection(options)
+        // An empty list or run would read as "nothing regressed"; a filter that
+        // selects nothing is a mistake, with --list as much as without.
+        if selected.isEmpty {
+            let problem = options.filter.map {
+                "--filter '\($0.pattern)' matches no benchmark of \(name) (--list without it shows all \(benchmarks.count))"
+            } ?? "\(name) declares no benchmark"
+            return CommandFailure.report(problem, write: write)
+        }
         if options.list {
             for benchmark in selected { write(benchmark.id + "\n") }
             return 0
-        }
-        if selected.isEmpty {
-            write("error: no benchmark matches the filter\n")
-            return 2
         }
         // Without --json: Results/<suite>-<UTC>.json plus the report folder's
         // files in Results; with --json: that file only, unless --report-dir.
@@ -59,8 +63,7 @@ public struct BenchmarkSuite {
             }
             try ReportFile.checkWritable(path)
         } catch {
-            write("error: \(error)\n")
-            return 2
+            return CommandFailure.report(error, write: write)
         }
         let metadata = RunMetadata.current()
         if metadata.isDebugBuild, !options.quiet { write(ResultTable.debugWarning + "\n") }
@@ -96,8 +99,7 @@ public struct BenchmarkSuite {
                 for warning in warnings { write("warning: \(warning)\n") }
             }
         } catch {
-            write("error: \(error)\n")
-            return 2
+            return CommandFailure.report(error, write: write)
         }
         if !options.quiet {
             write("report written to \(path)\n")

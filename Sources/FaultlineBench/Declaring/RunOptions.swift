@@ -1,3 +1,4 @@
+import FaultlineCommandLine
 import Foundation
 
 /// A suite executable's command-line options.
@@ -36,47 +37,34 @@ public struct RunOptions {
                            Results without --json; with --json, nothing else is written
                            unless --report-dir is given)
           --quiet          print no table and no progress
+        \(CommandLineHelp.usageLine)
         """
 
     /// Parses arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
         var options = RunOptions()
-        var remaining = arguments[...]
-        func value(for flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst() else { throw UsageError("\(flag) needs a value") }
-            return value
+        if CommandLineHelp.isRequested(arguments) {
+            options.help = true
+            return options
         }
-        func count(for flag: String, minimum: Int) throws(UsageError) -> Int {
-            let text = try value(for: flag)
-            guard let number = Int(text), number >= minimum else {
-                throw UsageError("\(flag) needs an integer ≥ \(minimum), got '\(text)'")
-            }
-            return number
-        }
-        while let argument = remaining.popFirst() {
+        var scanner = ArgumentScanner(arguments)
+        while let argument = scanner.next() {
             switch argument {
             case "--filter":
-                let pattern = try value(for: argument)
+                let pattern = try scanner.value(for: argument)
                 do { options.filter = try NSRegularExpression(pattern: pattern) } catch {
                     throw UsageError("--filter: invalid regular expression '\(pattern)'")
                 }
             case "--list": options.list = true
-            case "--warmup": options.warmupIterations = try count(for: argument, minimum: 0)
-            case "--iterations": options.iterations = try count(for: argument, minimum: 1)
-            case "--max-seconds":
-                let text = try value(for: argument)
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw UsageError("--max-seconds needs a positive number, got '\(text)'")
-                }
-                options.maxSeconds = seconds
-            case "--json": options.jsonPath = try value(for: argument)
-            case "--report-dir": options.reportDirectory = try value(for: argument)
+            case "--warmup": options.warmupIterations = try scanner.integer(for: argument, atLeast: 0)
+            case "--iterations": options.iterations = try scanner.integer(for: argument, atLeast: 1)
+            case "--max-seconds": options.maxSeconds = try scanner.number(for: argument, minimum: 0, inclusive: false)
+            case "--json": options.jsonPath = try scanner.value(for: argument)
+            case "--report-dir": options.reportDirectory = try scanner.value(for: argument)
             case "--quiet": options.quiet = true
             case "--profile":
-                let name = try value(for: argument)
-                options.profile = try SuiteProfile(arguments: [argument, name])
-            case "--help", "-h": options.help = true
-            default: throw UsageError("unknown argument '\(argument)'")
+                options.profile = try SuiteProfile(arguments: [argument, try scanner.value(for: argument)])
+            default: throw UsageError.unknownOption(argument)
             }
         }
         return options
@@ -86,11 +74,4 @@ public struct RunOptions {
         guard let filter else { return true }
         return filter.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil
     }
-}
-
-/// A command line that cannot be carried out; the message names the problem.
-public struct UsageError: Error, CustomStringConvertible, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

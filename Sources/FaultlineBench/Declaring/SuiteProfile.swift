@@ -1,3 +1,5 @@
+import FaultlineCommandLine
+
 /// How much a suite measures. The benchmark list depends on it, so a suite reads
 /// it before declaring its benchmarks; the gate refuses to compare reports of
 /// different profiles, whose sizes differ.

@@ -45,19 +45,24 @@ public struct MetricThreshold: Codable, Equatable, Sendable {
 }
 
 /// Settings for the benchmarks whose id matches `match` (a glob: `*` any
-/// run of characters, `?` one) or `regex` (searched anywhere in the id).
+/// run of characters, `?` one) or `regex` (searched anywhere in the id), in
+/// `suite` only when it is given.
 public struct BenchmarkOverride: Codable, Equatable, Sendable {
     public var match: String?
     public var regex: String?
+    /// One thresholds file serves every suite; an override for one suite's
+    /// benchmarks says so, so that gating the others does not find it unmatched.
+    public var suite: String?
     /// Applies to every time metric of the matching benchmarks.
     public var alpha: Double?
     public var minimumEffect: Double?
     public var metrics: [String: MetricThreshold]?
 
-    public init(match: String? = nil, regex: String? = nil, alpha: Double? = nil, minimumEffect: Double? = nil,
-                metrics: [String: MetricThreshold]? = nil) {
+    public init(match: String? = nil, regex: String? = nil, suite: String? = nil, alpha: Double? = nil,
+                minimumEffect: Double? = nil, metrics: [String: MetricThreshold]? = nil) {
         self.match = match
         self.regex = regex
+        self.suite = suite
         self.alpha = alpha
         self.minimumEffect = minimumEffect
         self.metrics = metrics
@@ -93,7 +98,8 @@ public struct GateThresholds: Codable, Equatable, Sendable {
         Metric.wallTime: MetricThreshold(kind: .time),
     ]
 
-    /// The settings in force for `metric` (with `unit`) of `benchmark`.
+    /// The settings in force for `metric` (with `unit`) of `benchmark`, on
+    /// thresholds already `scoped(to:)` the benchmark's suite.
     ///
     /// Metrics with unit `count` or `count/item` are counters unless configured
     /// otherwise, `wallTime` is a time, and everything else is ignored.

@@ -21,7 +21,7 @@
 
 /// One failed check.
 public struct GateFinding: Equatable, Sendable {
-    public enum Kind: String, Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
         case counter, time, plan
     }
 
@@ -56,8 +56,9 @@ public struct RegressionGate: Sendable {
                 baselineName: String = "baseline", currentName: String = "current",
                 advisory: Set<GateFinding.Kind> = []) {
         self.advisory = advisory
-        let before = Dictionary(baseline.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let now = Dictionary(current.benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let thresholds = thresholds.scoped(to: current.suite)
+        let before = baseline.benchmarksByID
+        let now = current.benchmarksByID
         let gateTimes = Self.timeGatingRefusal(baseline, current, baselineName, currentName)
         if let refusal = gateTimes { notes.append(refusal) }
         if let before = baseline.metadata.allocatorSettings, let now = current.metadata.allocatorSettings,

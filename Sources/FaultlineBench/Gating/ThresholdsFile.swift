@@ -64,7 +64,7 @@ extension GateThresholds {
 private enum KeyCheck {
     static let top: Set<String> = ["alpha", "minimumEffect", "metrics", "benchmarks"]
     static let metric: Set<String> = ["kind", "absoluteTolerance", "relativeTolerance", "alpha", "minimumEffect"]
-    static let override: Set<String> = ["match", "regex", "alpha", "minimumEffect", "metrics"]
+    static let override: Set<String> = ["match", "regex", "suite", "alpha", "minimumEffect", "metrics"]
 
     static func topLevel(_ tree: Any) -> String? {
         guard let object = tree as? [String: Any] else { return "the top level must be a JSON object" }

@@ -21,6 +21,13 @@ public struct Report: Codable, Sendable {
     }
 }
 
+extension Report {
+    /// Each benchmark by id (of two with one id, the first).
+    public var benchmarksByID: [String: BenchmarkResult] {
+        Dictionary(benchmarks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 /// Whether a smaller or a larger value of a metric is the better one.
 public enum MetricDirection: String, Codable, Sendable {
     case lowerIsBetter

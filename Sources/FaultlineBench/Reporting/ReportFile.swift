@@ -6,6 +6,8 @@ public enum ReportFileError: Error, CustomStringConvertible, Equatable {
     case malformed(path: String, reason: String)
     case incompatibleVersion(path: String, found: Int?, expected: Int)
     case unwritable(path: String, reason: String)
+    /// Readable, but with nothing in it to render, export or compare.
+    case empty(path: String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum ReportFileError: Error, CustomStringConvertible, Equatable {
             let readable = Report.readableSchemaVersions
             return "\(path): report schemaVersion \(version), this tool reads \(readable.lowerBound) to \(expected)"
         case .unwritable(let path, let reason): return "\(path): cannot write report: \(reason)"
+        case .empty(let path): return "\(path): the report has no benchmark"
         }
     }
 }
@@ -32,6 +35,16 @@ public enum ReportFile {
             throw .unwritable(path: path, reason: "encoding failed: \(error)")
         }
         try writeAtomically(data, to: path)
+    }
+
+    /// The reports a command works on, in order; one without a benchmark is
+    /// refused, since a command over it would succeed having done nothing.
+    public static func readAll(_ paths: [String]) throws(ReportFileError) -> [Report] {
+        try paths.map { path throws(ReportFileError) in
+            let report = try read(path)
+            guard !report.benchmarks.isEmpty else { throw .empty(path: path) }
+            return report
+        }
     }
 
     /// Reads a report of any readable schema version (1 or 2), refusing other
