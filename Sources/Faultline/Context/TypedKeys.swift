@@ -123,12 +123,14 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
     }
 }
 
-/// Resolves a property name to its index once per inheritance hierarchy: a key
-/// belongs to one class's entity, and inherited properties keep their index in
-/// every sub-entity, so later accesses cost one atomic load and a compare.
+/// Resolves a property name to its index once per inheritance hierarchy of one
+/// coordinator: a key belongs to one class's entity, and inherited properties
+/// keep their index in every sub-entity, so later accesses cost one atomic load
+/// and a compare. The hierarchy is named by its runtime's `slotToken`, unique
+/// in the process, so a key used with another model resolves again.
 public final class PropertySlot: Sendable {
     let name: String
-    /// (root entity index + 1) << 32 | property index; 0 when unresolved.
+    /// slot token << 32 | property index; 0 when unresolved.
     @usableFromInline let cache = Atomic<Int>(0)
 
     init(_ name: String) { self.name = name }
@@ -137,13 +139,13 @@ public final class PropertySlot: Sendable {
     @inlinable
     func index(in object: ManagedObject, attribute: Bool) -> Int? {
         let cached = cache.load(ordering: .relaxed)
-        if cached >> 32 == object.runtime.rootIndex + 1 { return cached & 0xFFFF_FFFF }
+        if cached >> 32 == object.runtime.slotToken { return cached & 0xFFFF_FFFF }
         return resolve(in: object, attribute: attribute)
     }
 
     @usableFromInline
     func resolve(in object: ManagedObject, attribute: Bool) -> Int? {
-        let root = object.runtime.rootIndex + 1
+        let root = object.runtime.slotToken
         let found: Int?
         switch object.runtime.entity.propertyByName[name] {
         case .attribute(let index)? where attribute: found = index

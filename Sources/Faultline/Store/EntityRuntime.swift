@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Per-entity facts the object graph consults on every insert, access and
 /// save, computed once when the coordinator opens. A class, so reading a field
 /// never copies the (large) `CheckedEntity` value.
@@ -5,6 +7,12 @@
 final class EntityRuntime: Sendable {
     let entity: CheckedEntity
     @usableFromInline let rootIndex: Int
+    /// Names this entity's inheritance hierarchy in this coordinator, unique in
+    /// the process: typed keys cache their resolved index under it, so the same
+    /// key used with two models (two containers, a migration's old and new
+    /// model) never takes one model's index for the other's. Entity indexes
+    /// alone collide across models; this never does.
+    @usableFromInline let slotToken: Int
     let defaults: AttributeValues
     let isToMany: [Bool]
     /// Attributes a save writes (neither derived nor transient).
@@ -23,9 +31,10 @@ final class EntityRuntime: Sendable {
     nonisolated(unsafe) let unloadedToOne: [ToOneState]
     nonisolated(unsafe) let emptyToMany: [ToManyState?]
 
-    init(_ entity: CheckedEntity) {
+    init(_ entity: CheckedEntity, slotTokens: Int) {
         self.entity = entity
         rootIndex = entity.rootEntityIndex
+        slotToken = slotTokens + entity.rootEntityIndex
         defaults = AttributeValues(entity.attributes.map { $0.defaultValue ?? .null })
         isToMany = entity.relationships.map(\.isToMany)
         isWritten = entity.attributes.map { !$0.isDerived && !$0.isTransient }
@@ -40,5 +49,16 @@ final class EntityRuntime: Sendable {
                     ? relationship.minCount > 0 || relationship.maxCount > 0
                     : !relationship.isOptional
             }
+    }
+}
+
+extension EntityRuntime {
+    private static let nextSlotToken = Atomic<Int>(1)
+
+    /// Reserves `count` consecutive slot tokens and returns the first. Tokens
+    /// fit the 31 bits a typed key's cache keeps for them; running out would
+    /// take two billion entities opened in one process.
+    static func reserveSlotTokens(_ count: Int) -> Int {
+        nextSlotToken.add(max(count, 1), ordering: .relaxed).oldValue
     }
 }

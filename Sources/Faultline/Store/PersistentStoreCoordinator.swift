@@ -108,7 +108,8 @@ public final class PersistentStoreCoordinator: Sendable {
         self.rowCache = RowCache(capacity: rowCacheCapacity)
         self.identifier = UInt32.random(in: 1...UInt32.max)
         self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
-        self.runtimes = model.entities.map(EntityRuntime.init)
+        let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
+        self.runtimes = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
         self.derivedDependents = DerivedDependencies.dependents(in: model)
         self.writer = LockedConnection(connection)
         self.readsOnWriter = readsOnWriter
