@@ -9,12 +9,9 @@ extension PersistentStoreCoordinator {
     /// SQLite work it did.
     func runBatch(_ body: (Connection) throws -> BatchOutcome) throws -> BatchOutcome {
         if let writeRefusal { throw writeRefusal }
-        return try withWriter { connection in
-            let before = connection.counters
-            var outcome = try connection.transaction(.immediate) { try body(connection) }
-            outcome.counters.sql = connection.counters - before
-            return outcome
-        }
+        var (outcome, sql) = try writeTransaction(body)
+        outcome.counters.sql = sql
+        return outcome
     }
 
     /// After a commit: rows the request changed leave the row cache, and so do

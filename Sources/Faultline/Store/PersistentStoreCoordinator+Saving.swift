@@ -17,12 +17,15 @@ extension PersistentStoreCoordinator {
         if let writeRefusal { throw writeRefusal }
         let outcome: Result<SaveResult, SaveConflictList>
         do {
-            outcome = .success(try withWriter { connection in
-                try connection.transaction(.immediate) {
-                    try self.perform(self.coreDataValues?.encoded(request) ?? request, on: connection)
-                }
-            })
+            outcome = .success(try writeTransaction { connection in
+                try self.perform(self.coreDataValues?.encoded(request) ?? request, on: connection)
+            }.result)
         } catch let found as ConflictsFound {
+            // A version conflict proves the cached row old (ExternalCommits.swift, invariant 3).
+            rowCache.invalidate(found.conflicts.compactMap { conflict -> ManagedObjectID? in
+                if case .optimisticLocking(let id, _, _) = conflict { return id }
+                return nil
+            })
             outcome = .failure(SaveConflictList(conflicts: found.conflicts))
         }
         guard case .success(var result) = outcome else { return outcome }

@@ -36,6 +36,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let derivedDependents: [Set<Int>]
     /// Contexts on this store, told about each other's saves.
     let observers = ContextObservers()
+    /// Commits by other connections and processes (ExternalCommits.swift).
+    let commitWatch = ExternalCommitWatch()
 
     private let writer: LockedConnection
     private let readers = Locked<[ConnectionBox]>([])
@@ -172,6 +174,8 @@ public final class PersistentStoreCoordinator: Sendable {
         if readsOnWriter { return try withWriter(body) }
         let box = try readers.withLock { $0.popLast() } ?? newReader()
         defer { readers.withLock { $0.append(box) } }
+        let localCommits = commitWatch.localCommits.load(ordering: .relaxed)
+        defer { noteReaderVersion(of: box, localCommitsBefore: localCommits) }
         do { return try body(box.connection) } catch let error as SQLiteError where error.code == .busy {
             throw StoreError.busy(timeout: busyTimeout)
         }
@@ -220,6 +224,10 @@ final class LockedConnection: @unchecked Sendable {
 /// Lets a connection sit in a pool; only ever used by the thread holding it.
 final class ConnectionBox: @unchecked Sendable {
     let connection: Connection
+    /// The reader's data version after its last read, and this coordinator's
+    /// commit count then (see ExternalCommits.swift).
+    var dataVersion: UInt32?
+    var localCommits = 0
     init(_ connection: Connection) { self.connection = connection }
 }
 

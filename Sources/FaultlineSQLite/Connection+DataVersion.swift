@@ -1,0 +1,15 @@
+import CSQLite
+
+extension Connection {
+    /// The main database's data version (`SQLITE_FCNTL_DATA_VERSION`): it
+    /// changes whenever the database changes — through this connection or
+    /// through any other connection or process — as seen at the start of this
+    /// connection's latest read or write transaction. Unlike
+    /// `PRAGMA data_version` it runs no statement, so reading it costs no
+    /// counted SQL. Nil when the VFS does not answer (an in-memory database).
+    public var dataVersion: UInt32? {
+        var version: UInt32 = 0
+        let status = withUnsafeHandle { sqlite3_file_control($0, "main", SQLITE_FCNTL_DATA_VERSION, &version) }
+        return status == SQLITE_OK ? version : nil
+    }
+}
