@@ -14,13 +14,7 @@ extension ManagedObject {
         case .relationship(let index):
             return entity.relationships[index].isToMany ? members(at: index) : destination(at: index)
         case .composite(let index):
-            var dictionary: [String: Any] = [:]
-            let prefix = entity.composites[index].name + "."
-            for leaf in entity.composites[index].leafAttributeIndexes {
-                let attribute = entity.attributes[leaf]
-                dictionary[String(attribute.name.dropFirst(prefix.count))] = anyValue(of: attribute, stored: attributeValue(at: leaf))
-            }
-            return dictionary
+            return compositeDictionary(entity.composites[index], in: entity)
         }
     }
 
@@ -48,15 +42,75 @@ extension ManagedObject {
                 try setDestination(value as? ManagedObject, at: index)
             }
         case .composite(let index):
-            let composite = entity.composites[index]
-            let elements = value as? [String: Any] ?? [:]
-            if value != nil, !(value is [String: Any]) {
-                throw ObjectAccessError.wrongType(entity: entity.name, key: key, expected: "a dictionary of its elements")
-            }
-            for leaf in composite.leafAttributeIndexes {
-                let attribute = entity.attributes[leaf]
-                let element = String(attribute.name.dropFirst(composite.name.count + 1))
-                setAttributeValue(try stored(elements[element], for: attribute, in: entity), at: leaf)
+            try setComposite(entity.composites[index], to: value, in: entity)
+        }
+    }
+
+    /// A composite as Core Data returns it: a dictionary of its elements, a
+    /// nested composite as a nested dictionary.
+    private func compositeDictionary(_ composite: CheckedComposite, in entity: CheckedEntity) -> [String: Any] {
+        var dictionary: [String: Any] = [:]
+        let prefix = composite.name + "."
+        for leaf in composite.leafAttributeIndexes {
+            let attribute = entity.attributes[leaf]
+            let path = attribute.name.dropFirst(prefix.count).split(separator: ".").map(String.init)
+            guard let value = anyValue(of: attribute, stored: attributeValue(at: leaf)) else { continue }
+            Self.insert(value, at: path[...], into: &dictionary)
+        }
+        return dictionary
+    }
+
+    private static func insert(_ value: Any, at path: ArraySlice<String>, into dictionary: inout [String: Any]) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            dictionary[first] = value
+            return
+        }
+        var nested = dictionary[first] as? [String: Any] ?? [:]
+        insert(value, at: path.dropFirst(), into: &nested)
+        dictionary[first] = nested
+    }
+
+    /// Sets every leaf of `composite` from a dictionary of its elements —
+    /// nested dictionaries for nested composites, or dotted keys
+    /// (`"street.name"`); an element left out becomes nil. An element key that
+    /// names no element, or a value of the wrong type, throws before any leaf
+    /// changes.
+    private func setComposite(_ composite: CheckedComposite, to value: Any?, in entity: CheckedEntity) throws {
+        if let value, !(value is NSNull), !(value is [String: Any]) {
+            throw ObjectAccessError.wrongType(entity: entity.name, key: composite.name, expected: "a dictionary of its elements")
+        }
+        let prefix = composite.name + "."
+        var leafByPath: [String: Int] = [:]
+        for leaf in composite.leafAttributeIndexes {
+            leafByPath[String(entity.attributes[leaf].name.dropFirst(prefix.count))] = leaf
+        }
+        var elements: [String: Any] = [:]
+        try Self.flatten(value as? [String: Any] ?? [:], prefix: "", leaves: leafByPath, into: &elements) { path in
+            ObjectAccessError.unknownKey(entity: entity.name, key: prefix + path)
+        }
+        var converted: [(index: Int, value: AttributeValue)] = []
+        for leaf in composite.leafAttributeIndexes {
+            let path = String(entity.attributes[leaf].name.dropFirst(prefix.count))
+            converted.append((leaf, try stored(elements[path], for: entity.attributes[leaf], in: entity)))
+        }
+        for (leaf, value) in converted { setAttributeValue(value, at: leaf) }
+    }
+
+    /// Element paths relative to the composite, each a leaf; a nested
+    /// dictionary at a path that is not a leaf descends.
+    private static func flatten(
+        _ dictionary: [String: Any], prefix: String, leaves: [String: Int], into elements: inout [String: Any],
+        unknown: (String) -> ObjectAccessError
+    ) throws {
+        for (key, value) in dictionary {
+            let path = prefix + key
+            if leaves[path] != nil {
+                elements[path] = value
+            } else if let nested = value as? [String: Any], leaves.keys.contains(where: { $0.hasPrefix(path + ".") }) {
+                try flatten(nested, prefix: path + ".", leaves: leaves, into: &elements, unknown: unknown)
+            } else {
+                throw unknown(path)
             }
         }
     }
