@@ -106,6 +106,11 @@ extension ManagedObject {
             context.removeMember(member, from: self, at: index)
         }
         for object in objects { context.addMember(object, to: self, at: index) }
+        // An ordered to-many takes the order given, as Core Data's ordered set does.
+        guard runtime.entity.relationships[index].isOrdered, let state = loadedToMany(at: index) else { return }
+        var seen = Set<ObjectIdentifier>()
+        let order = objects.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        if state.reorder(order) { context.markRelationshipChanged(self, index) }
     }
 
     /// `context` is this object's. A context has one handle, so comparing

@@ -201,6 +201,16 @@ final class ToManyState {
         pendingRemoves = []
     }
 
+    /// Puts the loaded members in `order`, which holds exactly the same
+    /// objects (an ordered to-many reordered); false when nothing moved.
+    @discardableResult
+    func reorder(_ order: [ManagedObject]) -> Bool {
+        guard let current = members, current.count == order.count,
+              !zip(current, order).allSatisfy({ $0 === $1 }) else { return false }
+        members = order
+        return true
+    }
+
     /// Adds `object`; false when it was already there.
     @discardableResult
     func add(_ object: ManagedObject) -> Bool {

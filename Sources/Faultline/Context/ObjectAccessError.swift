@@ -10,6 +10,8 @@ public enum ObjectAccessError: Error, Equatable, CustomStringConvertible {
     case deleted(String)
     /// An insert of an abstract entity: only its sub-entities have instances.
     case abstractEntity(String)
+    /// A position outside an ordered to-many's members (`count` of them).
+    case indexOutOfRange(entity: String, key: String, index: Int, count: Int)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum ObjectAccessError: Error, Equatable, CustomStringConvertible {
         case .otherContext(let object): return "\(object) belongs to another context"
         case .deleted(let object): return "\(object) was deleted from the store"
         case .abstractEntity(let name): return "\(name) is abstract: insert one of its sub-entities"
+        case .indexOutOfRange(let entity, let key, let index, let count):
+            return "\(entity).\(key) has \(count) members: position \(index) is out of range"
         }
     }
 }
