@@ -36,13 +36,41 @@ final class ContextObservers: Sendable {
         }
     }
 
-    /// Queues `changes` in every other live context's inbox.
+    /// Queues `changes` in every other live context's inbox; a context that
+    /// merges automatically gets one merge scheduled on its queue per burst of
+    /// saves (the first one into an empty inbox schedules it).
     func broadcast(_ changes: ContextDidSave) {
         let targets = contexts.withLock { list in list.compactMap(\.context) }
         for context in targets where ObjectIdentifier(context) != changes.source {
-            context.inbox.withLock { $0.append(changes) }
+            let wasEmpty = context.inbox.withLock { inbox in
+                defer { inbox.append(changes) }
+                return inbox.isEmpty
+            }
+            if wasEmpty, context.automaticallyMergesChangesFromParent { context.scheduleMerge() }
         }
     }
+}
+
+/// What a merge changed in a context: the payload of
+/// `managedObjectContextObjectsDidChange`, Core Data's
+/// `NSManagedObjectContextObjectsDidChange` (updated, deleted and inserted keys).
+public struct ContextObjectsDidChange {
+    /// Registered objects another save changed; they now show its values.
+    public let updatedObjects: Set<ManagedObject>
+    /// Registered objects another save deleted; they have left the context.
+    public let deletedObjects: Set<ManagedObject>
+    /// Objects another save inserted (not registered here yet).
+    public let insertedObjectIDs: Set<ManagedObjectID>
+
+    public static let userInfoKey = "changes"
+    var isEmpty: Bool { updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjectIDs.isEmpty }
+}
+
+extension Notification.Name {
+    /// Posted on a context's queue after it merged other contexts' saves;
+    /// `object` is the context, `userInfo` holds a `ContextObjectsDidChange`
+    /// under `ContextObjectsDidChange.userInfoKey`.
+    public static let managedObjectContextObjectsDidChange = Notification.Name("FaultlineManagedObjectContextObjectsDidChange")
 }
 
 extension ManagedObjectContext {
@@ -60,21 +88,49 @@ extension ManagedObjectContext {
             box.removeAll()
             return drained
         }
-        guard automaticallyMergesChangesFromParent else { return }
-        for changes in pending { mergeChanges(fromContextDidSave: changes) }
+        guard automaticallyMergesChangesFromParent, !pending.isEmpty else { return }
+        var updated = Set<ManagedObject>()
+        var deleted = Set<ManagedObject>()
+        var inserted = Set<ManagedObjectID>()
+        for changes in pending {
+            let merged = merge(changes)
+            updated.formUnion(merged.updated)
+            deleted.formUnion(merged.deleted)
+            inserted.formUnion(changes.insertedObjectIDs)
+        }
+        let change = ContextObjectsDidChange(
+            updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted)
+        guard !change.isEmpty else { return }
+        NotificationCenter.default.post(
+            name: .managedObjectContextObjectsDidChange, object: self,
+            userInfo: [ContextObjectsDidChange.userInfoKey: change])
+    }
+
+    /// Runs the automatic merge on the context's own queue. The context is
+    /// held weakly: a merge never keeps a dropped context alive.
+    func scheduleMerge() {
+        queue.async { [weak self] in self?.mergeInbox() }
     }
 
     /// Merges another context's save: updated objects without local changes
     /// turn into faults (their next access reads the new row), changed ones keep
     /// their changes; deleted objects leave the context.
     public func mergeChanges(fromContextDidSave changes: ContextDidSave) {
+        _ = merge(changes)
+    }
+
+    private func merge(_ changes: ContextDidSave) -> (updated: [ManagedObject], deleted: [ManagedObject]) {
+        var updated: [ManagedObject] = []
+        var deleted: [ManagedObject] = []
         for id in changes.updatedObjectIDs {
             guard let object = registered[id] else { continue }
             refresh(object, mergeChanges: true)
+            updated.append(object)
         }
         if !changes.staleEntities.isEmpty {
             for object in registered.values where changes.staleEntities.contains(object.entityIndex) {
                 refresh(object, mergeChanges: true)
+                updated.append(object)
             }
         }
         for id in changes.deletedObjectIDs {
@@ -83,6 +139,8 @@ extension ManagedObjectContext {
             object.isDeletedStorage = true
             object.isFaultStorage = true
             object.releaseStorage()
+            deleted.append(object)
         }
+        return (updated, deleted)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Deterministic object-graph counters of one context.
 public struct ObjectGraphCounters: Sendable, Equatable {
@@ -32,8 +33,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var mergePolicy: MergePolicy = .error
     /// Whether saves of other contexts on the same store are merged in: their
     /// updated objects turn back into faults (or keep local changes), their
-    /// deleted objects leave this context.
-    public var automaticallyMergesChangesFromParent = false
+    /// deleted objects leave this context. The merge runs on this context's
+    /// queue soon after the other save, unasked (as Core Data's does), and
+    /// posts `managedObjectContextObjectsDidChange`.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { mergesAutomatically.load(ordering: .relaxed) }
+        set { mergesAutomatically.store(newValue, ordering: .relaxed) }
+    }
+    /// Read by other contexts' saves, on their queues.
+    let mergesAutomatically = Atomic<Bool>(false)
     /// The oldest row-cache snapshot (in seconds) a fault may use; negative
     /// means any age, as in Core Data. Read by every fault that fires, so
     /// unchecked like the hot fields below.
