@@ -117,6 +117,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open func awakeFromFetch() {}
     /// Called before the object is saved; may change the object (the save runs
     /// `willSave` again until nothing changes, a bounded number of times).
+    /// The typed keys the class declares, checked against its entity when it
+    /// is registered: list them here (generated classes do) and a misspelt
+    /// name, a key of the wrong kind or value type fails `register` instead of
+    /// the first save that uses it.
+    open class var typedKeys: [any TypedPropertyKey] { [] }
+
     open func willSave() {}
     /// Called after the object was saved.
     open func didSave() {}

@@ -15,6 +15,10 @@ extension ManagedObjectContext {
         guard !isSaving else { throw SaveError.recursiveSave }
         isSaving = true
         defer { isSaving = false }
+        if !refusedAccesses.isEmpty {
+            defer { refusedAccesses = [] }
+            throw SaveError.refusedAccess(refusedAccesses)
+        }
         mergeInbox()
         try propagateDeletes()
         guard hasChanges else { return }

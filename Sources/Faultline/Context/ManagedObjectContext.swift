@@ -78,6 +78,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let handle = ContextHandle()
     /// Set while `save()` runs, so a save from `willSave` or `didSave` is refused.
     var isSaving = false
+    /// Typed-key assignments that could not be made (a subscript setter cannot
+    /// throw); the next `save()` throws them.
+    @usableFromInline var refusedAccesses: [ObjectAccessError] = []
     /// Marks the context's own queue, so `performAndWait` called on it runs
     /// inline (Core Data's is reentrant) instead of deadlocking in `sync`.
     private let queueMark = DispatchSpecificKey<ObjectIdentifier>()

@@ -24,9 +24,13 @@ public final class PersistentContainer: Sendable {
     public var model: CheckedModel { coordinator.model }
 
     /// Makes `type` the class of the entity called `name` (and of objects
-    /// fetched for it). Register before creating contexts' objects.
+    /// fetched for it). Register before creating contexts' objects. Throws the
+    /// first of the class's `typedKeys` that does not fit the entity.
     public func register(_ type: ManagedObject.Type, forEntityName name: String) throws {
         guard let entity = coordinator.model.entity(named: name) else { throw FetchError.unknownEntity(name) }
+        for key in type.typedKeys {
+            if let mismatch = key.slot.mismatch(with: key, in: entity) { throw mismatch }
+        }
         classes.register(type, forEntityIndex: entity.index)
     }
 

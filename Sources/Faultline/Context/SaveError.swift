@@ -58,6 +58,10 @@ public enum SaveError: Error, CustomStringConvertible {
     /// `save()` was called while this context was saving, from `willSave`,
     /// `didSave` or a validation method: Core Data's infinite loop, refused.
     case recursiveSave
+    /// Typed-key assignments refused since the last save (a key naming no
+    /// property, of another type, or a destination of another context): a
+    /// subscript setter cannot throw, so the save does, once, and writes nothing.
+    case refusedAccess([ObjectAccessError])
 
     public var description: String {
         switch self {
@@ -67,6 +71,8 @@ public enum SaveError: Error, CustomStringConvertible {
             return "save conflicts:\n" + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .willSaveDidNotSettle(let passes):
             return "willSave changed objects on each of \(passes) passes; make it idempotent"
+        case .refusedAccess(let errors):
+            return "typed-key assignments were refused:\n" + errors.map { "  \($0)" }.joined(separator: "\n")
         case .recursiveSave:
             return "save() called while the context was saving (from willSave, didSave or validation); save after it returns"
         }

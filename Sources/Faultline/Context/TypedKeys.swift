@@ -8,7 +8,30 @@ import Synchronization
 public protocol AttributeConvertible {
     init?(attributeValue: AttributeValue)
     var attributeValue: AttributeValue { get }
+    /// The attribute types a key of this type may name; nil accepts any (the
+    /// default, for conformances of the user's own types).
+    static var acceptedAttributeTypes: Set<AttributeType>? { get }
 }
+
+extension AttributeConvertible {
+    public static var acceptedAttributeTypes: Set<AttributeType>? { nil }
+}
+
+extension String { public static var acceptedAttributeTypes: Set<AttributeType>? { [.stringAttributeType, .URIAttributeType] } }
+extension Int64 {
+    public static var acceptedAttributeTypes: Set<AttributeType>? {
+        [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType]
+    }
+}
+extension Int { public static var acceptedAttributeTypes: Set<AttributeType>? { Int64.acceptedAttributeTypes } }
+extension Double { public static var acceptedAttributeTypes: Set<AttributeType>? { [.doubleAttributeType, .floatAttributeType] } }
+extension Bool { public static var acceptedAttributeTypes: Set<AttributeType>? { [.booleanAttributeType] } }
+extension Date { public static var acceptedAttributeTypes: Set<AttributeType>? { [.dateAttributeType] } }
+extension Data {
+    public static var acceptedAttributeTypes: Set<AttributeType>? { [.binaryDataAttributeType, .transformableAttributeType] }
+}
+extension UUID { public static var acceptedAttributeTypes: Set<AttributeType>? { [.UUIDAttributeType] } }
+extension Decimal { public static var acceptedAttributeTypes: Set<AttributeType>? { [.decimalAttributeType] } }
 
 extension String: AttributeConvertible {
     @inlinable
@@ -121,6 +144,7 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
         case .none: return .null
         }
     }
+    public static var acceptedAttributeTypes: Set<AttributeType>? { Wrapped.acceptedAttributeTypes }
 }
 
 /// Resolves a property name to its index once per inheritance hierarchy of one
@@ -130,10 +154,15 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
 /// in the process, so a key used with another model resolves again.
 public final class PropertySlot: Sendable {
     let name: String
+    /// For an attribute key: the attribute types its value type may name (nil: any).
+    let accepts: Set<AttributeType>?
     /// slot token << 32 | property index; 0 when unresolved.
     @usableFromInline let cache = Atomic<Int>(0)
 
-    init(_ name: String) { self.name = name }
+    init(_ name: String, accepts: Set<AttributeType>? = nil) {
+        self.name = name
+        self.accepts = accepts
+    }
 
     /// Inlined into typed accessors: a resolved slot costs a load and a compare.
     @inlinable
@@ -147,8 +176,11 @@ public final class PropertySlot: Sendable {
     func resolve(in object: ManagedObject, attribute: Bool) -> Int? {
         let root = object.runtime.slotToken
         let found: Int?
-        switch object.runtime.entity.propertyByName[name] {
-        case .attribute(let index)? where attribute: found = index
+        let entity = object.runtime.entity
+        switch entity.propertyByName[name] {
+        case .attribute(let index)? where attribute:
+            let type = entity.attributes[index].attributeType
+            found = accepts.map { $0.contains(type) } ?? true ? index : nil
         case .relationship(let index)? where !attribute: found = index
         default: found = nil
         }
@@ -161,19 +193,19 @@ public final class PropertySlot: Sendable {
 /// `static let title = AttributeKey<String>("title")`, then
 /// `var title: String { get { self[Self.title] } set { self[Self.title] = newValue } }`.
 public struct AttributeKey<Value: AttributeConvertible>: Sendable {
-    @usableFromInline let slot: PropertySlot
-    public init(_ name: String) { slot = PropertySlot(name) }
+    public let slot: PropertySlot
+    public init(_ name: String) { slot = PropertySlot(name, accepts: Value.acceptedAttributeTypes) }
 }
 
 /// A typed to-one relationship.
 public struct ToOneKey<Destination: ManagedObject>: Sendable {
-    @usableFromInline let slot: PropertySlot
+    public let slot: PropertySlot
     public init(_ name: String) { slot = PropertySlot(name) }
 }
 
 /// A typed to-many relationship.
 public struct ToManyKey<Destination: ManagedObject>: Sendable {
-    @usableFromInline let slot: PropertySlot
+    public let slot: PropertySlot
     public init(_ name: String) { slot = PropertySlot(name) }
 }
 
@@ -188,7 +220,7 @@ extension ManagedObject {
             return Value(attributeValue: attributeValue(at: index)) ?? nil
         }
         set {
-            guard let index = key.slot.index(in: self, attribute: true) else { return }
+            guard let index = key.slot.index(in: self, attribute: true) else { return refuse(key.slot, attribute: true) }
             setAttributeValue(newValue.attributeValue, at: index)
         }
     }
@@ -202,7 +234,7 @@ extension ManagedObject {
             return Value(attributeValue: attributeValue(at: index)) ?? defaultValue
         }
         set {
-            guard let index = key.slot.index(in: self, attribute: true) else { return }
+            guard let index = key.slot.index(in: self, attribute: true) else { return refuse(key.slot, attribute: true) }
             setAttributeValue(newValue.attributeValue, at: index)
         }
     }
@@ -214,8 +246,10 @@ extension ManagedObject {
             return destination(at: index) as? Destination
         }
         set {
-            guard let index = key.slot.index(in: self, attribute: false) else { return }
-            try? setDestination(newValue, at: index)
+            guard let index = key.slot.index(in: self, attribute: false) else { return refuse(key.slot, attribute: false) }
+            do { try setDestination(newValue, at: index) } catch let error as ObjectAccessError {
+                managedObjectContext?.refusedAccesses.append(error)
+            } catch {}
         }
     }
 
@@ -229,14 +263,95 @@ extension ManagedObject {
         return members.compactMap { $0 as? Destination }
     }
 
-    public func add<Destination>(_ member: Destination, to key: ToManyKey<Destination>) {
-        guard let index = key.slot.index(in: self, attribute: false), let context = managedObjectContext,
-              member.contextHandle === context.handle else { return }
+    /// Adds `member`; as strict as `addObject(_:toRelationship:)`: a key that
+    /// names no to-many, or a member of another context, throws.
+    public func add<Destination>(_ member: Destination, to key: ToManyKey<Destination>) throws {
+        guard let index = key.slot.index(in: self, attribute: false) else { throw refusal(key.slot, attribute: false) }
+        guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
+        guard member.contextHandle === context.handle else { throw ObjectAccessError.otherContext(member.description) }
         context.addMember(member, to: self, at: index)
     }
 
-    public func remove<Destination>(_ member: Destination, from key: ToManyKey<Destination>) {
-        guard let index = key.slot.index(in: self, attribute: false), let context = managedObjectContext else { return }
+    public func remove<Destination>(_ member: Destination, from key: ToManyKey<Destination>) throws {
+        guard let index = key.slot.index(in: self, attribute: false) else { throw refusal(key.slot, attribute: false) }
+        guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
         context.removeMember(member, from: self, at: index)
+    }
+
+    /// Sets a typed attribute, throwing where the subscript records the refusal.
+    public func set<Value>(_ value: Value, for key: AttributeKey<Value>) throws {
+        guard let index = key.slot.index(in: self, attribute: true) else { throw refusal(key.slot, attribute: true) }
+        setAttributeValue(value.attributeValue, at: index)
+    }
+
+    /// Sets a typed to-one, throwing where the subscript records the refusal.
+    public func set<Destination>(_ destination: Destination?, for key: ToOneKey<Destination>) throws {
+        guard let index = key.slot.index(in: self, attribute: false) else { throw refusal(key.slot, attribute: false) }
+        try setDestination(destination, at: index)
+    }
+
+    /// Why `slot` does not resolve on this object: no such property, another
+    /// kind of property, or an attribute of a type the key's value type is not.
+    func refusal(_ slot: PropertySlot, attribute: Bool) -> ObjectAccessError {
+        let entity = runtime.entity
+        if case .attribute(let index)? = entity.propertyByName[slot.name], attribute {
+            let expected = slot.accepts.map { $0.map { "\($0)" }.sorted().joined(separator: " or ") } ?? "any type"
+            return .wrongType(entity: entity.name, key: slot.name,
+                              expected: "a key of \(entity.attributes[index].attributeType) (the key's type fits \(expected))")
+        }
+        return .unknownKey(entity: entity.name, key: slot.name)
+    }
+
+    /// A subscript setter cannot throw: the refusal waits in the context, and
+    /// its next `save()` throws `SaveError.refusedAccess` with every one, so a
+    /// misspelt or mistyped key never loses a value silently.
+    @usableFromInline
+    func refuse(_ slot: PropertySlot, attribute: Bool) {
+        managedObjectContext?.refusedAccesses.append(refusal(slot, attribute: attribute))
+    }
+}
+
+/// A typed key of any kind, so a class can list its keys for checking when it
+/// is registered (`ManagedObject.typedKeys`).
+public protocol TypedPropertyKey: Sendable {
+    var slot: PropertySlot { get }
+    /// Whether the key names an attribute (else a relationship).
+    var namesAttribute: Bool { get }
+    /// For a relationship key, whether it names a to-many.
+    var namesToMany: Bool { get }
+}
+
+extension AttributeKey: TypedPropertyKey {
+    public var namesAttribute: Bool { true }
+    public var namesToMany: Bool { false }
+}
+
+extension ToOneKey: TypedPropertyKey {
+    public var namesAttribute: Bool { false }
+    public var namesToMany: Bool { false }
+}
+
+extension ToManyKey: TypedPropertyKey {
+    public var namesAttribute: Bool { false }
+    public var namesToMany: Bool { true }
+}
+
+extension PropertySlot {
+    /// Why `key` does not fit `entity`, or nil when it does.
+    func mismatch(with key: some TypedPropertyKey, in entity: CheckedEntity) -> ObjectAccessError? {
+        switch entity.propertyByName[name] {
+        case .attribute(let index)? where key.namesAttribute:
+            let type = entity.attributes[index].attributeType
+            guard let accepts, !accepts.contains(type) else { return nil }
+            return .wrongType(entity: entity.name, key: name, expected: "a key of \(type)")
+        case .relationship(let index)? where !key.namesAttribute:
+            guard entity.relationships[index].isToMany != key.namesToMany else { return nil }
+            return .wrongType(entity: entity.name, key: name,
+                              expected: entity.relationships[index].isToMany ? "a ToManyKey" : "a ToOneKey")
+        case nil:
+            return .unknownKey(entity: entity.name, key: name)
+        default:
+            return .wrongType(entity: entity.name, key: name, expected: key.namesAttribute ? "a relationship key" : "an AttributeKey")
+        }
     }
 }

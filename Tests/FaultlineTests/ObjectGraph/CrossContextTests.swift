@@ -37,7 +37,7 @@ struct CrossContextTests {
                 #expect(throws: ObjectAccessError.otherContext(book.description)) {
                     try author.addObject(book, toRelationship: "books")
                 }
-                author.add(book, to: Author.books)
+                #expect(throws: ObjectAccessError.otherContext(book.description)) { try author.add(book, to: Author.books) }
                 book[Book.author] = author
                 #expect(author[Author.books].isEmpty)
                 #expect(book[Book.author] == nil)
@@ -45,6 +45,13 @@ struct CrossContextTests {
                 #expect(book.changedValues()["author"] == nil)
 
                 #expect(second.insertedObjects.contains(book))
+                // The refused subscript assignment is reported by the next save, once.
+                #expect {
+                    try second.save()
+                } throws: { error in
+                    guard case SaveError.refusedAccess(let refused) = error else { return false }
+                    return refused == [.otherContext(author.description)]
+                }
                 try second.save()
                 // Saved, so a refresh by its own context would turn it into a fault.
                 first.delete(book)

@@ -32,14 +32,14 @@ struct TypedRelationshipKeyTests {
             for title in ["A", "B", "C"] {
                 let book = try #require(try context.insertNewObject(forEntityName: "Book") as? Book)
                 book[Book.title] = title
-                author.add(book, to: Author.books)
+                try author.add(book, to: Author.books)
                 books.append(book)
             }
             #expect(Set(author[Author.books].map(ObjectIdentifier.init)) == Set(books.map(ObjectIdentifier.init)))
             #expect(author[Author.anyBooks].count == 3)
             #expect(books.allSatisfy { $0[Book.author] === author })
 
-            author.remove(books[0], from: Author.books)
+            try author.remove(books[0], from: Author.books)
             #expect(books[0][Book.author] == nil)
             try context.save()
             context.reset()
