@@ -6,8 +6,10 @@
 ///    subquery variables; evaluation has no side effects.
 /// 2. Recursion follows the tree, whose depth the parser bounds.
 /// 3. A key path that crosses a to-many yields the flattened collection of the
-///    values reached; nil along a path yields nil (`author.name` is nil when
-///    `author` is).
+///    values reached, each object once with its count of paths
+///    (`PredicateCollection`), so a hop costs the objects reached and a path
+///    is linear in its length; nil along a path yields nil (`author.name` is
+///    nil when `author` is).
 /// 4. Key paths without `$` inside a SUBQUERY start from the subject the whole
 ///    predicate is evaluated against; `$variable` paths start from the element.
 struct PredicateEvaluator {
@@ -44,8 +46,8 @@ struct PredicateEvaluator {
         case .keyPath(let path):
             return try resolve(path)
         case .list(let elements):
-            var resolved: [PredicateResolved] = []
-            for element in elements { resolved.append(try resolve(element)) }
+            var resolved = PredicateCollection()
+            for element in elements { resolved.append(try resolve(element), paths: 1) }
             return .collection(resolved)
         case .aggregate(let aggregate, let collection, let keyPath):
             return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
@@ -78,29 +80,31 @@ struct PredicateEvaluator {
             return .value(.null)
         case .value(let value):
             throw FetchPredicateError.notAnObject(key: key, found: value.kindName)
-        case .collection(let elements):
-            var values: [PredicateResolved] = []
-            for element in elements {
+        case .collection(let collection):
+            var reached = PredicateCollection()
+            for (element, paths) in collection.counted {
                 switch try step(element, key) {
-                case .collection(let inner): values.append(contentsOf: inner)
-                case let single: values.append(single)
+                case .collection(let inner):
+                    for (next, more) in inner.counted { reached.append(next, paths: PredicateCollection.multiplying(paths, more)) }
+                case let single:
+                    reached.append(single, paths: paths)
                 }
             }
-            return .collection(values)
+            return .collection(reached)
         }
     }
 
     /// The elements of `collection` for which `predicate` holds with
     /// `$variable` bound to the element.
     private func subquery(_ collection: PredicateResolved, variable: String, predicate: PredicateNode) throws -> PredicateResolved {
-        guard let elements = collection.elements else {
+        guard let elements = collection.counted else {
             throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: collection.kindName)
         }
         var inner = self
-        var matches: [PredicateResolved] = []
-        for element in elements {
+        var matches = PredicateCollection()
+        for (element, paths) in elements.counted {
             inner.variables[variable] = element
-            if try inner.evaluate(predicate) { matches.append(element) }
+            if try inner.evaluate(predicate) { matches.append(element, paths: paths) }
         }
         return .collection(matches)
     }

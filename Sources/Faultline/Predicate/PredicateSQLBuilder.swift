@@ -54,9 +54,9 @@ final class PredicateSQLBuilder {
         if isConstant(expression) {
             switch try PredicateEvaluator(subject: ConstantSubject()).resolve(expression) {
             case .value(let value): return .constant(value)
-            case .collection(let elements):
+            case .collection(let collection):
                 var values: [PredicateValue] = []
-                for case .value(let value) in elements { values.append(value) }
+                for case .value(let value) in collection.elements { values.append(value) }
                 return .constant(.array(values))
             case .object: throw FetchError.unsupportedPredicate("an object constant")
             }
