@@ -14,9 +14,9 @@ import Foundation
 /// - A to-many left side without ANY/ALL/NONE throws `collectionNeedsModifier`,
 ///   except for CONTAINS.
 extension PredicateEvaluator {
-    func evaluate(_ comparison: PredicateComparison) throws -> Bool {
-        let left = try resolve(comparison.left)
-        let right = try resolve(comparison.right)
+    func evaluate(_ comparison: PredicateComparison, depth: Int) throws -> Bool {
+        let left = try resolve(comparison.left, depth: depth)
+        let right = try resolve(comparison.right, depth: depth)
         let operation = comparison.operation, options = comparison.options
         switch comparison.modifier {
         case .direct:

@@ -4,7 +4,9 @@
 /// Invariants:
 /// 1. The result depends only on the tree, the subject's values and the bound
 ///    subquery variables; evaluation has no side effects.
-/// 2. Recursion follows the tree, whose depth the parser bounds.
+/// 2. Recursion follows the tree; `depth` counts its nesting as the parser
+///    does, so a tree built in code deeper than `PredicateDepth.limit` throws
+///    `nestingTooDeep` instead of exhausting the stack.
 /// 3. A key path that crosses a to-many yields the flattened collection of the
 ///    values reached, each object once with its count of paths
 ///    (`PredicateCollection`), so a hop costs the objects reached and a path
@@ -22,37 +24,39 @@ struct PredicateEvaluator {
 
     /// Short-circuits AND and OR from left to right, so an error in a term
     /// after the deciding one is not reported.
-    func evaluate(_ node: PredicateNode) throws -> Bool {
+    func evaluate(_ node: PredicateNode, depth: Int = 0) throws -> Bool {
         switch node {
         case .constant(let value):
             return value
         case .not(let operand):
-            return try !evaluate(operand)
+            return try !evaluate(operand, depth: PredicateDepth.of(operand, in: node, at: depth))
         case .and(let terms):
-            for term in terms where try !evaluate(term) { return false }
+            for term in terms where try !evaluate(term, depth: PredicateDepth.of(term, in: node, at: depth)) { return false }
             return true
         case .or(let terms):
-            for term in terms where try evaluate(term) { return true }
+            for term in terms where try evaluate(term, depth: PredicateDepth.of(term, in: node, at: depth)) { return true }
             return false
         case .comparison(let comparison):
-            return try evaluate(comparison)
+            return try evaluate(comparison, depth: depth)
         }
     }
 
-    func resolve(_ expression: FetchExpression) throws -> PredicateResolved {
+    func resolve(_ expression: FetchExpression, depth: Int = 0) throws -> PredicateResolved {
         switch expression {
         case .value(let value):
             return .value(value)
         case .keyPath(let path):
             return try resolve(path)
         case .list(let elements):
+            let inner = try PredicateDepth.deeper(depth)
             var resolved = PredicateCollection()
-            for element in elements { resolved.append(try resolve(element), paths: 1) }
+            for element in elements { resolved.append(try resolve(element, depth: inner), paths: 1) }
             return .collection(resolved)
         case .aggregate(let aggregate, let collection, let keyPath):
-            return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
+            return try self.aggregate(aggregate, of: try resolve(collection, depth: depth), keyPath: keyPath)
         case .subquery(let collection, let variable, let predicate):
-            return try subquery(try resolve(collection), variable: variable, predicate: predicate)
+            let inner = try PredicateDepth.deeper(depth)
+            return try subquery(try resolve(collection, depth: inner), variable: variable, predicate: predicate, depth: inner)
         }
     }
 
@@ -96,7 +100,9 @@ struct PredicateEvaluator {
 
     /// The elements of `collection` for which `predicate` holds with
     /// `$variable` bound to the element.
-    private func subquery(_ collection: PredicateResolved, variable: String, predicate: PredicateNode) throws -> PredicateResolved {
+    private func subquery(
+        _ collection: PredicateResolved, variable: String, predicate: PredicateNode, depth: Int
+    ) throws -> PredicateResolved {
         guard let elements = collection.counted else {
             throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: collection.kindName)
         }
@@ -104,7 +110,7 @@ struct PredicateEvaluator {
         var matches = PredicateCollection()
         for (element, paths) in elements.counted {
             inner.variables[variable] = element
-            if try inner.evaluate(predicate) { matches.append(element, paths: paths) }
+            if try inner.evaluate(predicate, depth: depth) { matches.append(element, paths: paths) }
         }
         return .collection(matches)
     }
