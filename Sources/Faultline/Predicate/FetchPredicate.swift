@@ -36,8 +36,9 @@ import Foundation
 // INVARIANTS
 // 1. No input traps, hangs or recurses without bound: every failure is a
 //    `FetchPredicateError`; the lexer consumes a byte per token; nesting (parens,
-//    NOT, lists, SUBQUERY) deeper than `PredicateParser.maximumDepth` (256)
-//    is `nestingTooDeep`; AND/OR chains are n-ary nodes, not deep trees.
+//    NOT, lists, SUBQUERY, an argument's or a variable's arrays) deeper than
+//    `PredicateDepth.limit` (24) is `nestingTooDeep`, in the parser and in
+//    every walk of the tree; AND/OR chains are n-ary nodes, not deep trees.
 // 2. Every error from the format string carries the UTF-8 offset of the token
 //    at fault and says what was expected there.
 // 3. Arguments are consumed left to right, one per specifier; too few or too
@@ -98,7 +99,12 @@ public struct FetchPredicate: Hashable, Sendable, CustomStringConvertible {
     public init(format: String, _ arguments: Any?...) throws(FetchPredicateError) {
         var values: [PredicateValue] = []
         for (index, argument) in arguments.enumerated() {
-            values.append(try PredicateValue(converting: argument, argumentIndex: index))
+            do {
+                values.append(try PredicateValue(converting: argument, argumentIndex: index))
+            } catch {
+                guard case .nestingTooDeep(nil, let limit) = error else { throw error }
+                throw .nestingTooDeep(offset: PredicateParser.offsetOfSpecifier(index, in: format), limit: limit)
+            }
         }
         try self.init(format: format, arguments: values)
     }

@@ -26,8 +26,10 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
     case unbalancedParenthesis(offset: Int)
     /// A reserved word used as a key without the `#` escape.
     case reservedWord(offset: Int, word: String)
-    /// Parentheses, NOT, lists or subqueries nested deeper than the limit.
-    case nestingTooDeep(offset: Int, limit: Int)
+    /// Parentheses, NOT, lists, subqueries or the arrays of an argument nested
+    /// deeper than `limit`; the offset is nil for a substituted value or a
+    /// tree built in code.
+    case nestingTooDeep(offset: Int?, limit: Int)
     /// An operand the operator cannot take (`BETWEEN {1}`, `IN 3`).
     case invalidOperand(offset: Int, operator: String, expected: String)
     /// A MATCHES pattern that is not a valid ICU regular expression; the offset
@@ -73,11 +75,11 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
             .invalidNumber(let offset, _), .unexpectedCharacter(let offset, _),
             .unknownOperator(let offset, _), .unknownOption(let offset, _),
             .unknownFormatSpecifier(let offset, _), .unbalancedParenthesis(let offset),
-            .reservedWord(let offset, _), .nestingTooDeep(let offset, _),
+            .reservedWord(let offset, _),
             .invalidOperand(let offset, _, _), .missingArgument(let offset, _, _),
             .wrongArgumentType(let offset, _, _, _), .invalidKeyPathArgument(let offset, _):
             offset
-        case .invalidRegularExpression(let offset, _):
+        case .invalidRegularExpression(let offset, _), .nestingTooDeep(let offset, _):
             offset
         default:
             nil
@@ -115,7 +117,7 @@ extension FetchPredicateError: CustomStringConvertible {
         case .reservedWord(let offset, let word):
             "'\(word)' at offset \(offset) is a reserved word; write '#\(word)' to use it as a key"
         case .nestingTooDeep(let offset, let limit):
-            "nesting deeper than \(limit) levels at offset \(offset)"
+            "nesting deeper than \(limit) levels" + (offset.map { " at offset \($0)" } ?? "")
         case .invalidOperand(let offset, let op, let expected):
             "'\(op)' needs \(expected) at offset \(offset)"
         case .invalidRegularExpression(let offset, let pattern):

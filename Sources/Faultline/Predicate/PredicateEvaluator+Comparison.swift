@@ -14,9 +14,9 @@ import Foundation
 /// - A to-many left side without ANY/ALL/NONE throws `collectionNeedsModifier`,
 ///   except for CONTAINS.
 extension PredicateEvaluator {
-    func evaluate(_ comparison: PredicateComparison) throws -> Bool {
-        let left = try resolve(comparison.left)
-        let right = try resolve(comparison.right)
+    func evaluate(_ comparison: PredicateComparison, depth: Int) throws -> Bool {
+        let left = try resolve(comparison.left, depth: depth)
+        let right = try resolve(comparison.right, depth: depth)
         let operation = comparison.operation, options = comparison.options
         switch comparison.modifier {
         case .direct:
@@ -54,8 +54,8 @@ extension PredicateEvaluator {
         _ right: PredicateResolved
     ) throws -> Bool {
         let symbol = operation.rawValue
-        if operation == .contains, case .collection(let elements) = left {
-            return try elements.contains { try equal($0, right, options, symbol) }
+        if operation == .contains, case .collection(let collection) = left {
+            return try collection.elements.contains { try equal($0, right, options, symbol) }
         }
         if case .collection = left { throw FetchPredicateError.collectionNeedsModifier(operator: symbol) }
         switch operation {
@@ -73,13 +73,15 @@ extension PredicateEvaluator {
             }
         case .between:
             guard !left.isNull else { return false }
-            guard let bounds = right.elements, bounds.count == 2 else {
+            guard let bounds = right.counted, bounds.paths.reduce(0, PredicateCollection.adding) == 2,
+                let lower = bounds.elements.first, let upper = bounds.elements.last
+            else {
                 throw FetchPredicateError.typeMismatch(operator: symbol, left: left.kindName, right: right.kindName)
             }
-            guard let lower = try order(left, bounds[0], options, symbol),
-                let upper = try order(left, bounds[1], options, symbol)
+            guard let low = try order(left, lower, options, symbol),
+                let high = try order(left, upper, options, symbol)
             else { return false }
-            return lower != .orderedAscending && upper != .orderedDescending
+            return low != .orderedAscending && high != .orderedDescending
         case .in:
             if case .value(.string(let text)) = right {
                 return try strings(left, .value(.string(text)), options, symbol).map { PredicateText.contains($1, $0) } ?? false

@@ -4,10 +4,14 @@
 /// Invariants:
 /// 1. The result depends only on the tree, the subject's values and the bound
 ///    subquery variables; evaluation has no side effects.
-/// 2. Recursion follows the tree, whose depth the parser bounds.
+/// 2. Recursion follows the tree; `depth` counts its nesting as the parser
+///    does, so a tree built in code deeper than `PredicateDepth.limit` throws
+///    `nestingTooDeep` instead of exhausting the stack.
 /// 3. A key path that crosses a to-many yields the flattened collection of the
-///    values reached; nil along a path yields nil (`author.name` is nil when
-///    `author` is).
+///    values reached, each object once with its count of paths
+///    (`PredicateCollection`), so a hop costs the objects reached and a path
+///    is linear in its length; nil along a path yields nil (`author.name` is
+///    nil when `author` is).
 /// 4. Key paths without `$` inside a SUBQUERY start from the subject the whole
 ///    predicate is evaluated against; `$variable` paths start from the element.
 struct PredicateEvaluator {
@@ -20,37 +24,39 @@ struct PredicateEvaluator {
 
     /// Short-circuits AND and OR from left to right, so an error in a term
     /// after the deciding one is not reported.
-    func evaluate(_ node: PredicateNode) throws -> Bool {
+    func evaluate(_ node: PredicateNode, depth: Int = 0) throws -> Bool {
         switch node {
         case .constant(let value):
             return value
         case .not(let operand):
-            return try !evaluate(operand)
+            return try !evaluate(operand, depth: PredicateDepth.of(operand, in: node, at: depth))
         case .and(let terms):
-            for term in terms where try !evaluate(term) { return false }
+            for term in terms where try !evaluate(term, depth: PredicateDepth.of(term, in: node, at: depth)) { return false }
             return true
         case .or(let terms):
-            for term in terms where try evaluate(term) { return true }
+            for term in terms where try evaluate(term, depth: PredicateDepth.of(term, in: node, at: depth)) { return true }
             return false
         case .comparison(let comparison):
-            return try evaluate(comparison)
+            return try evaluate(comparison, depth: depth)
         }
     }
 
-    func resolve(_ expression: FetchExpression) throws -> PredicateResolved {
+    func resolve(_ expression: FetchExpression, depth: Int = 0) throws -> PredicateResolved {
         switch expression {
         case .value(let value):
             return .value(value)
         case .keyPath(let path):
             return try resolve(path)
         case .list(let elements):
-            var resolved: [PredicateResolved] = []
-            for element in elements { resolved.append(try resolve(element)) }
+            let inner = try PredicateDepth.deeper(depth)
+            var resolved = PredicateCollection()
+            for element in elements { resolved.append(try resolve(element, depth: inner), paths: 1) }
             return .collection(resolved)
         case .aggregate(let aggregate, let collection, let keyPath):
-            return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
+            return try self.aggregate(aggregate, of: try resolve(collection, depth: depth), keyPath: keyPath)
         case .subquery(let collection, let variable, let predicate):
-            return try subquery(try resolve(collection), variable: variable, predicate: predicate)
+            let inner = try PredicateDepth.deeper(depth)
+            return try subquery(try resolve(collection, depth: inner), variable: variable, predicate: predicate, depth: inner)
         }
     }
 
@@ -78,29 +84,33 @@ struct PredicateEvaluator {
             return .value(.null)
         case .value(let value):
             throw FetchPredicateError.notAnObject(key: key, found: value.kindName)
-        case .collection(let elements):
-            var values: [PredicateResolved] = []
-            for element in elements {
+        case .collection(let collection):
+            var reached = PredicateCollection()
+            for (element, paths) in collection.counted {
                 switch try step(element, key) {
-                case .collection(let inner): values.append(contentsOf: inner)
-                case let single: values.append(single)
+                case .collection(let inner):
+                    for (next, more) in inner.counted { reached.append(next, paths: PredicateCollection.multiplying(paths, more)) }
+                case let single:
+                    reached.append(single, paths: paths)
                 }
             }
-            return .collection(values)
+            return .collection(reached)
         }
     }
 
     /// The elements of `collection` for which `predicate` holds with
     /// `$variable` bound to the element.
-    private func subquery(_ collection: PredicateResolved, variable: String, predicate: PredicateNode) throws -> PredicateResolved {
-        guard let elements = collection.elements else {
+    private func subquery(
+        _ collection: PredicateResolved, variable: String, predicate: PredicateNode, depth: Int
+    ) throws -> PredicateResolved {
+        guard let elements = collection.counted else {
             throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: collection.kindName)
         }
         var inner = self
-        var matches: [PredicateResolved] = []
-        for element in elements {
+        var matches = PredicateCollection()
+        for (element, paths) in elements.counted {
             inner.variables[variable] = element
-            if try inner.evaluate(predicate) { matches.append(element) }
+            if try inner.evaluate(predicate, depth: depth) { matches.append(element, paths: paths) }
         }
         return .collection(matches)
     }

@@ -19,6 +19,7 @@ extension PredicateParser {
         argumentIndex += 1
         switch (specifier, value) {
         case ("@", _):
+            _ = try PredicateDepth.deeper(depth, by: value.nestingDepth, offset: token.offset)
             return .value(value)
         case ("K", .string(let keyPath)):
             let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -45,6 +46,17 @@ extension PredicateParser {
         default:
             throw wrongType
         }
+    }
+
+    /// The offset of the specifier that consumes argument `index` (one per
+    /// specifier, in order), for errors found before parsing; nil when the
+    /// format string does not tokenize or has fewer specifiers.
+    static func offsetOfSpecifier(_ index: Int, in format: String) -> Int? {
+        let specifiers = (try? PredicateLexer.tokenize(format))?.filter {
+            if case .specifier = $0.kind { true } else { false }
+        }
+        guard let specifiers, specifiers.indices.contains(index) else { return nil }
+        return specifiers[index].offset
     }
 
     /// `CAST(constant, "Type")` for the constants the description prints this

@@ -64,35 +64,34 @@ extension PredicateParser {
     }
 
     /// `.key` and `.@aggregate[.key…]` after a key path, variable or subquery.
+    /// Keys gather in `keys` and join the expression once per run: appending
+    /// to the expression's own array would copy it per key, making a path of
+    /// n keys cost n² to parse.
     private mutating func parseSuffixes(of base: FetchExpression) throws(FetchPredicateError) -> FetchExpression {
         var expression = base
+        var keys: [String] = []
         while current.isPunctuation(".") {
             let dot = advance()
             let token = advance()
-            switch (token.kind, expression) {
-            case (.identifier(let name, let escaped), _) where escaped || !PredicateKeywords.isReserved(name):
-                switch expression {
-                case .keyPath(var path):
-                    path.components.append(name)
-                    expression = .keyPath(path)
-                case .aggregate(let aggregate, let collection, var keyPath) where aggregate != .count:
-                    keyPath.append(name)
-                    expression = .aggregate(aggregate, of: collection, keyPath: keyPath)
-                default:
+            switch token.kind {
+            case .identifier(let name, let escaped) where escaped || !PredicateKeywords.isReserved(name):
+                guard expression.takesKeys else {
                     throw .syntax(offset: dot.offset, found: "'.'", expected: "the end of the key path after \(expression)")
                 }
-            case (.identifier(let name, _), _):
+                keys.append(name)
+            case .identifier(let name, _):
                 throw .reservedWord(offset: token.offset, word: name)
-            case (.aggregate(let name), .keyPath), (.aggregate(let name), .subquery):
+            case .aggregate(let name) where expression.canBeQuantified:
                 guard let aggregate = PredicateAggregate(rawValue: "@" + name.lowercased()) else {
                     throw .syntax(offset: token.offset, found: token.quoted, expected: "@count, @sum, @avg, @min or @max")
                 }
-                expression = .aggregate(aggregate, of: expression, keyPath: [])
+                expression = .aggregate(aggregate, of: expression.appending(keys), keyPath: [])
+                keys = []
             default:
                 throw .syntax(offset: token.offset, found: token.quoted, expected: "a key or an aggregate after '.'")
             }
         }
-        return expression
+        return expression.appending(keys)
     }
 
     /// `{a, b, …}`; a list of constants becomes one array value.
@@ -136,6 +135,25 @@ extension PredicateParser {
 }
 
 extension FetchExpression {
+    /// Whether `.key` may follow: a key path, or an aggregate other than @count.
+    fileprivate var takesKeys: Bool {
+        switch self {
+        case .keyPath: true
+        case .aggregate(let aggregate, _, _): aggregate != .count
+        case .value, .list, .subquery: false
+        }
+    }
+
+    /// The expression with `keys` appended to its key path (`takesKeys`).
+    fileprivate func appending(_ keys: [String]) -> FetchExpression {
+        guard !keys.isEmpty else { return self }
+        switch self {
+        case .keyPath(let path): return .keyPath(PredicateKeyPath(variable: path.variable, path.components + keys))
+        case .aggregate(let aggregate, let collection, let keyPath): return .aggregate(aggregate, of: collection, keyPath: keyPath + keys)
+        case .value, .list, .subquery: return self
+        }
+    }
+
     /// A list whose elements are all constants, as one array constant.
     func foldingConstants() -> FetchExpression {
         guard case .list(let elements) = self else { return self }

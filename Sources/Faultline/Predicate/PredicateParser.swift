@@ -6,17 +6,14 @@ import Foundation
 ///
 /// Invariants: each recursion into a nested construct (parentheses, NOT,
 /// `{…}`, SUBQUERY) goes through `enter`, so the stack depth is at most
-/// `maximumDepth` frames of each kind; every loop consumes a token per turn;
+/// `PredicateDepth.limit` frames of each kind; every loop consumes a token per turn;
 /// arguments are consumed left to right, one per specifier.
 struct PredicateParser {
-    /// The deepest nesting accepted; deeper input is `nestingTooDeep`.
-    static let maximumDepth = 256
-
     private(set) var tokens: [PredicateToken]
     private(set) var index = 0
     let arguments: [PredicateValue]
     var argumentIndex = 0
-    private var depth = 0
+    private(set) var depth = 0
 
     init(format: String, arguments: [PredicateValue]) throws(FetchPredicateError) {
         tokens = try PredicateLexer.tokenize(format)
@@ -56,12 +53,9 @@ struct PredicateParser {
     }
 
     /// Counts one level of nesting for the construct at the current token;
-    /// throws past `maximumDepth`. Pair with `leave`.
+    /// throws past `PredicateDepth.limit`. Pair with `leave`.
     mutating func enter() throws(FetchPredicateError) {
-        guard depth < Self.maximumDepth else {
-            throw .nestingTooDeep(offset: current.offset, limit: Self.maximumDepth)
-        }
-        depth += 1
+        depth = try PredicateDepth.deeper(depth, offset: current.offset)
     }
 
     mutating func leave() { depth -= 1 }

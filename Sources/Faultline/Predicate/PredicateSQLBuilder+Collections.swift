@@ -65,7 +65,7 @@ extension PredicateSQLBuilder {
         let saved = variables[subquery.variable]
         variables[subquery.variable] = (last, alias, entityIndex)
         defer { variables[subquery.variable] = saved }
-        flat.condition = flat.condition + " AND " + (try compile(subquery.predicate))
+        flat.condition = flat.condition + " AND " + (try compileSubquery(subquery.predicate))
         flat.element = try resolve(tail[...], scope: last, alias: alias, entityIndex: entityIndex)
         while case .collection(let nested) = flat.element {
             try open(nested, keys: nested.rest, into: &flat)
@@ -131,7 +131,7 @@ extension PredicateSQLBuilder {
             let saved = variables[subquery.variable]
             variables[subquery.variable] = (scope, alias, destination)
             defer { variables[subquery.variable] = saved }
-            condition = condition + " AND " + (try compile(subquery.predicate))
+            condition = condition + " AND " + (try compileSubquery(subquery.predicate))
         }
         return (scope, from, condition)
     }

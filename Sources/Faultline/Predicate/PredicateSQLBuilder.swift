@@ -8,6 +8,9 @@ final class PredicateSQLBuilder {
     let schema: StoreSchema
     let root: PredicateSQLScope
     private var aliasCount = 0
+    /// The nesting being compiled, counted as `PredicateDepth` does, so a tree
+    /// built in code cannot exhaust the stack here.
+    private var depth = 0
     /// SUBQUERY variables: the scope and alias of the element.
     var variables: [String: (scope: PredicateSQLScope, alias: String, entityIndex: Int)] = [:]
 
@@ -23,16 +26,32 @@ final class PredicateSQLBuilder {
         return "t\(aliasCount)"
     }
 
+    /// Runs `body` with the nesting at `next` (from `PredicateDepth`).
+    func within<T>(_ next: Int, _ body: () throws -> T) rethrows -> T {
+        let outer = depth
+        depth = next
+        defer { depth = outer }
+        return try body()
+    }
+
+    /// Compiles a SUBQUERY's predicate, one level deeper than its collection.
+    func compileSubquery(_ predicate: PredicateNode) throws -> SQLFragment {
+        try within(PredicateDepth.deeper(depth)) { try compile(predicate) }
+    }
+
     func compile(_ node: PredicateNode) throws -> SQLFragment {
+        func operand(_ child: PredicateNode) throws -> SQLFragment {
+            try within(PredicateDepth.of(child, in: node, at: depth)) { try compile(child) }
+        }
         switch node {
         case .constant(let value):
             return value ? .alwaysTrue : .alwaysFalse
-        case .not(let operand):
-            return "NOT COALESCE(" + (try compile(operand)) + ", 0)"
+        case .not(let child):
+            return "NOT COALESCE(" + (try operand(child)) + ", 0)"
         case .and(let terms):
-            return "(" + SQLFragment.joined(try terms.map(compile), separator: " AND ") + ")"
+            return "(" + SQLFragment.joined(try terms.map(operand), separator: " AND ") + ")"
         case .or(let terms):
-            return "(" + SQLFragment.joined(try terms.map(compile), separator: " OR ") + ")"
+            return "(" + SQLFragment.joined(try terms.map(operand), separator: " OR ") + ")"
         case .comparison(let comparison):
             return try compile(comparison)
         }
@@ -54,9 +73,9 @@ final class PredicateSQLBuilder {
         if isConstant(expression) {
             switch try PredicateEvaluator(subject: ConstantSubject()).resolve(expression) {
             case .value(let value): return .constant(value)
-            case .collection(let elements):
+            case .collection(let collection):
                 var values: [PredicateValue] = []
-                for case .value(let value) in elements { values.append(value) }
+                for case .value(let value) in collection.elements { values.append(value) }
                 return .constant(.array(values))
             case .object: throw FetchError.unsupportedPredicate("an object constant")
             }
@@ -71,7 +90,7 @@ final class PredicateSQLBuilder {
             }
             return try resolve(path.components[...], scope: root, alias: root.alias, entityIndex: root.entityIndex)
         case .list(let elements):
-            return .list(try elements.map(resolve))
+            return .list(try within(PredicateDepth.deeper(depth)) { try elements.map(resolve) })
         case .aggregate(let aggregate, let collection, let keyPath):
             return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
         case .subquery(let collection, let variable, let predicate):

@@ -32,14 +32,14 @@ public enum PredicateOperand {
 enum PredicateResolved {
     case value(PredicateValue)
     case object(any PredicateSubject)
-    case collection([PredicateResolved])
+    case collection(PredicateCollection)
 
     init(_ operand: PredicateOperand) {
         switch operand {
         case .null: self = .value(.null)
         case .value(let value): self = .value(value)
         case .object(let object): self = .object(object)
-        case .objects(let objects): self = .collection(objects.map(PredicateResolved.object))
+        case .objects(let objects): self = .collection(PredicateCollection(objects.map(PredicateResolved.object)))
         }
     }
 
@@ -60,10 +60,16 @@ enum PredicateResolved {
     /// The elements when this is a collection or an array constant; nil
     /// contributes no elements; anything else is not a collection.
     var elements: [PredicateResolved]? {
+        counted?.elements
+    }
+
+    /// The elements as a collection, with the paths reaching each (one for
+    /// an array constant's elements).
+    var counted: PredicateCollection? {
         switch self {
-        case .collection(let elements): elements
-        case .value(.array(let values)): values.map(PredicateResolved.value)
-        case .value(.null): []
+        case .collection(let collection): collection
+        case .value(.array(let values)): PredicateCollection(values.map(PredicateResolved.value))
+        case .value(.null): PredicateCollection()
         case .value, .object: nil
         }
     }

@@ -16,26 +16,30 @@ extension PredicateValue: PredicateValueConvertible {
     /// `.null`, `PredicateValueConvertible` values convert themselves, arrays
     /// and sets convert element by element. Anything else throws
     /// `unsupportedArgumentType` naming the argument's position and type.
+    /// Arrays nested deeper than `PredicateDepth.limit` throw `nestingTooDeep`
+    /// (without an offset) before the recursion gets deep.
     public init(converting value: Any?, argumentIndex: Int = 0) throws(FetchPredicateError) {
-        guard let value = Self.unwrapped(value) else {
-            self = .null
-            return
-        }
+        self = try Self.converting(value, argumentIndex: argumentIndex, depth: 0)
+    }
+
+    private static func converting(_ value: Any?, argumentIndex: Int, depth: Int) throws(FetchPredicateError) -> PredicateValue {
+        guard let value = unwrapped(value) else { return .null }
         if let convertible = value as? any PredicateValueConvertible {
             do {
-                self = try convertible.predicateValue()
+                return try convertible.predicateValue()
             } catch {
                 throw error.renumbered(argumentIndex: argumentIndex)
             }
-        } else if let array = value as? [Any] {
-            var elements: [PredicateValue] = []
-            for element in array {
-                elements.append(try PredicateValue(converting: element, argumentIndex: argumentIndex))
-            }
-            self = .array(elements)
-        } else {
+        }
+        guard let array = value as? [Any] else {
             throw .unsupportedArgumentType(index: argumentIndex, type: String(describing: type(of: value)))
         }
+        let inner = try PredicateDepth.deeper(depth)
+        var elements: [PredicateValue] = []
+        for element in array {
+            elements.append(try converting(element, argumentIndex: argumentIndex, depth: inner))
+        }
+        return .array(elements)
     }
 
     /// The value inside any number of optional layers, or nil for an empty one.

@@ -1,4 +1,4 @@
-import Faultline
+@testable import Faultline
 import Foundation
 import Testing
 
@@ -77,9 +77,9 @@ struct PredicateErrorTests {
         }
     }
 
-    @Test("Nesting is capped at 256 levels for parentheses, NOT, lists and SUBQUERY")
+    @Test("Nesting is capped at PredicateDepth.limit levels for parentheses, NOT, lists and SUBQUERY")
     func nestingLimit() throws {
-        let limit = 256
+        let limit = PredicateDepth.limit
         func parens(_ depth: Int) -> String {
             String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
         }

@@ -1,4 +1,4 @@
-import Faultline
+@testable import Faultline
 import Foundation
 import Testing
 
@@ -30,6 +30,8 @@ private struct PredicateMutator {
             scalars = (0..<int(60)).map { _ in Self.characters[int(Self.characters.count)] }
         case 2:
             scalars = nested()
+        case 3 where int(200) == 0:
+            scalars = longKeyPath()
         default:
             scalars = corpus[int(corpus.count)]
             for _ in 0...int(4) { mutate(&scalars) }
@@ -45,10 +47,18 @@ private struct PredicateMutator {
             ("(", ")"), ("NOT ", ""), ("!", ""), ("a IN {", "}"), ("SUBQUERY(a, $x, ", ").@count > 0"),
         ]
         let (open, close) = openers[int(openers.count)]
-        let depth = int(300)
+        // Around the limit, so both sides of it are exercised.
+        let depth = int(3 * PredicateDepth.limit)
         let inner = open.hasPrefix("a IN") ? "1" : "a == 1"
         let closing = int(4) == 0 ? int(depth + 1) : depth
         return Array((String(repeating: open, count: depth) + inner + String(repeating: close, count: closing)).unicodeScalars)
+    }
+
+    /// `a.b.a.b…` of up to 10,002 components, some with an aggregate or a modifier.
+    private mutating func longKeyPath() -> [Unicode.Scalar] {
+        let path = (0..<1 + int(10_002)).map { $0 % 2 == 0 ? "books" : "author" }.joined(separator: ".")
+        let forms = ["ANY \(path) == 1", "\(path).@count > 1", "\(path) == nil", "SUBQUERY(\(path), $x, $x.\(path) == 1).@count > 0"]
+        return Array(forms[int(forms.count)].unicodeScalars)
     }
 
     private mutating func mutate(_ scalars: inout [Unicode.Scalar]) {
@@ -75,13 +85,20 @@ private struct PredicateMutator {
 
     mutating func arguments() -> [PredicateValue] {
         let choices: [PredicateValue] = ["a", "a.b", "x y", 1, -1, 2.5, true, nil, [1, 2], ["x"], [], "(", .date(.distantPast)]
-        return (0..<int(4)).map { _ in choices[int(choices.count)] }
+        return (0..<int(4)).map { _ in int(8) == 0 ? deepArray() : choices[int(choices.count)] }
+    }
+
+    /// Arrays nested around the limit.
+    private mutating func deepArray() -> PredicateValue {
+        var value: PredicateValue = 1
+        for _ in 0..<int(3 * PredicateDepth.limit) { value = .array([value]) }
+        return value
     }
 }
 
 @Suite("The parser survives random and mutated input")
 struct PredicateFuzzTests {
-    @Test("100,000 random and mutated strings: no crash, no hang, and every success round-trips")
+    @Test("100,000 random and mutated strings, deep nesting and long key paths: no crash, no hang, every success round-trips")
     func fuzz() throws {
         let corpus = (PredicateTable.cases.map(\.format) + PredicateRoundTripTests.formats).map { Array($0.unicodeScalars) }
         var mutator = PredicateMutator(random: SeededGenerator(seed: 0xFA17_11E5), corpus: corpus)
