@@ -9,6 +9,13 @@ import FaultlineSQLite
 /// reference's wall time is recorded as the line's `referenceWallTime`. The
 /// reference's own line ran minutes earlier on a shared machine whose speed
 /// drifts; a ratio of two runs taken back to back cancels most of that drift.
+///
+/// Every iteration, warm-up and measured, reference and line, is verified
+/// after its probes are read. After every one rather than after the last:
+/// each iteration works on its own fresh state, so a wrong row in any of
+/// them is a wrong figure in the samples, and a read-back of a count and a
+/// few rows is cheap beside the work measured. Warm-ups too, so a line that
+/// writes the wrong rows stops before its measured iterations are spent.
 struct BenchmarkRunner {
     let options: RunOptions
 
@@ -27,7 +34,7 @@ struct BenchmarkRunner {
             for warmed in [reference, benchmark].compactMap({ $0 }) {
                 let iteration = try warmed.makeIteration()
                 try iteration.measure()
-                try iteration.tearDown()
+                try finish(iteration, of: warmed, "a warm-up iteration")
             }
         }
         var samples = Samples()
@@ -60,6 +67,19 @@ struct BenchmarkRunner {
             reference: benchmark.reference, metrics: results, comparison: nil, queryPlans: plans)
     }
 
+    /// Verifies the iteration, then tears it down, even when verification
+    /// fails (so a failing line leaves no scratch files behind).
+    private func finish(_ iteration: Benchmark.Iteration, of benchmark: Benchmark, _ label: String) throws {
+        do {
+            try iteration.verify()
+        } catch {
+            try? iteration.tearDown()
+            let name = benchmark.id
+            throw IterationVerificationError(iteration: "\(label) of \(name)", underlying: error)
+        }
+        try iteration.tearDown()
+    }
+
     private func measureOnce(_ benchmark: Benchmark, into samples: inout Samples) throws {
         let iteration = try benchmark.makeIteration()
         let countersBefore = SQLiteCounters.processTotals()
@@ -76,7 +96,7 @@ struct BenchmarkRunner {
         let counters = SQLiteCounters.processTotals() - countersBefore
         let peak = PeakMemory.highWaterMarkBytes()
         let extraCounters = try iteration.counters()
-        try iteration.tearDown()
+        try finish(iteration, of: benchmark, "a measured iteration")
 
         let wall = Double(end &- start)
         let items = Double(benchmark.items)
