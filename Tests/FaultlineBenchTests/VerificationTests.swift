@@ -50,6 +50,19 @@ struct VerificationTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("Verification spends none of a line's time budget: a slow verify still gets every iteration")
+    func budget() throws {
+        let suite = BenchmarkSuite("Verify", benchmarks: [
+            Benchmark("slow", items: 1, setUp: { 0 }, measure: { _ in },
+                      verify: { _ in Thread.sleep(forTimeInterval: 0.2) }),
+        ])
+        let folder = try TemporaryFolder()
+        let path = folder.path("report.json")
+        let arguments = ["--iterations", "3", "--warmup", "0", "--max-seconds", "0.1", "--json", path, "--quiet"]
+        #expect(run(suite, arguments).status == 0)
+        #expect(try ReportFile.read(path).benchmarks.first?.iterations == 3)
+    }
+
     @Test("VerificationFailure reads as what differed")
     func failureText() {
         #expect(VerificationFailure("ZCATEGORY has 99 rows, expected 100").description == "ZCATEGORY has 99 rows, expected 100")
