@@ -72,7 +72,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Migrations",
-            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite"],
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "BenchmarkData"],
             path: "Benchmarks/Migrations"
         ),
         .executableTarget(

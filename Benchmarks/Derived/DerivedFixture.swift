@@ -10,6 +10,7 @@ import Foundation
 /// by hand: the per-row UPDATE loop and the aggregate reads.
 final class DerivedFixture {
     let strategy: Strategy
+    let canonical: Bool
     let url: URL
     let container: PersistentContainer
     let context: ManagedObjectContext
@@ -20,6 +21,7 @@ final class DerivedFixture {
 
     init(_ strategy: Strategy, canonical: Bool = false) throws {
         self.strategy = strategy
+        self.canonical = canonical
         url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-derived-\(UUID().uuidString).sqlite")
         container = try PersistentContainer(model: DerivedModel.model(strategy, canonical: canonical), location: .file(url))
         context = container.newBackgroundContext()
@@ -144,13 +146,19 @@ final class DerivedFixture {
 }
 
 extension DerivedFixture {
-    /// The canonical line's own check: every article has its search column.
-    func verifyCanonical(rows: Int) throws {
-        let statement = try connection.prepare("SELECT COUNT(*), COUNT(ZSEARCHTITLE) FROM ZARTICLE")
-        guard try statement.step(), statement.int64(at: 0) == Int64(rows), statement.int64(at: 1) == Int64(rows) else {
-            throw DerivedError("canonical.with: not every article has a searchTitle")
-        }
-        statement.reset()
+    /// Every line's check of the rows themselves: every article of `dataset`
+    /// with its own values (views and version as `updates` left them), its
+    /// canonical title when the schema has one (and no NULL one anywhere),
+    /// and every category's name.
+    func verifyRows(_ dataset: ArticleDataset, updates: ViewUpdates? = nil) throws {
+        let verifier = StoreVerifier(connection: connection)
+        try verifier.verify(CoreDataArticleTables.articles(
+            dataset, entity: try verifier.entityNumber("Article"), canonical: canonical,
+            views: updates.map { updates in ExpectedColumn("ZVIEWS") { updates.views(key: $0, in: dataset) } },
+            version: updates.map { updates in ExpectedColumn("Z_OPT") { updates.version(key: $0) } }))
+        if canonical { try verifier.expectCount("ZARTICLE", dataset.count, where: "ZSEARCHTITLE IS NOT NULL") }
+        try verifier.verify(CoreDataArticleTables.categories(
+            count: DerivedModel.categoryCount, entity: try verifier.entityNumber("Category")))
     }
 }
 

@@ -11,10 +11,11 @@ func insertBenchmarks(rows: Int, _ workloads: Workloads) -> [Benchmark] {
             return try RawReference(DerivedModel.rawInsert, fixture: DerivedFixture(.onRead))
         },
         measure: { raw in try raw.insert(workloads.dataset(rows)) },
-        tearDown: { raw in
-            defer { raw.fixture.remove() }
+        verify: { raw in
             try raw.fixture.verify(workloads.totals(rows), line: "raw.insert", readOnce: raw.fixture.readAggregates())
-        })]
+            try raw.fixture.verifyRows(workloads.dataset(rows))
+        },
+        tearDown: { raw in raw.fixture.remove() })]
     for strategy in Strategy.allCases {
         let name = "insert." + strategy.rawValue
         let plans: (() throws -> [String: String])? = strategy == .onRead ? { try aggregatePlans() } : nil
@@ -36,10 +37,11 @@ func insertBenchmarks(rows: Int, _ workloads: Workloads) -> [Benchmark] {
                     run.read = try run.fixture.readAggregates()
                 }
             },
-            tearDown: { run in
-                defer { run.fixture.remove() }
+            verify: { run in
                 try run.fixture.verify(workloads.totals(rows), line: name, readOnce: run.read)
-            }))
+                try run.fixture.verifyRows(workloads.dataset(rows))
+            },
+            tearDown: { run in run.fixture.remove() }))
     }
     return benchmarks
 }
@@ -57,10 +59,10 @@ func canonicalBenchmarks(rows: Int, _ workloads: Workloads) -> [Benchmark] {
                 return try DerivedFixture(.onRead, canonical: canonical)
             },
             measure: { fixture in try fixture.insertTyped(workloads.dataset(rows)) },
-            tearDown: { fixture in
-                defer { fixture.remove() }
+            verify: { fixture in
                 try fixture.verify(workloads.totals(rows), line: name, readOnce: fixture.readAggregates())
-                if canonical { try fixture.verifyCanonical(rows: rows) }
-            })
+                try fixture.verifyRows(workloads.dataset(rows))
+            },
+            tearDown: { fixture in fixture.remove() })
     }
 }

@@ -14,10 +14,11 @@ func updateBenchmarks(rows: Int, _ workloads: Workloads) -> [Benchmark] {
             return try RawReference(DerivedModel.updateViews, fixture: fixture)
         },
         measure: { raw in try raw.update(workloads.updates(rows)) },
-        tearDown: { raw in
-            defer { raw.fixture.remove() }
+        verify: { raw in
             try raw.fixture.verify(workloads.updates(rows).expected, line: "raw.update", readOnce: raw.fixture.readAggregates())
-        })]
+            try raw.fixture.verifyRows(workloads.dataset(rows), updates: workloads.updates(rows))
+        },
+        tearDown: { raw in raw.fixture.remove() })]
     for strategy in Strategy.allCases {
         let name = "update." + strategy.rawValue
         let plans: (() throws -> [String: String])? = strategy == .onRead ? { try aggregatePlans() } : nil
@@ -39,10 +40,11 @@ func updateBenchmarks(rows: Int, _ workloads: Workloads) -> [Benchmark] {
                 case .onRead: run.read = try run.fixture.readAggregates()
                 }
             },
-            tearDown: { run in
-                defer { run.fixture.remove() }
+            verify: { run in
                 try run.fixture.verify(workloads.updates(rows).expected, line: name, readOnce: run.read)
-            }))
+                try run.fixture.verifyRows(workloads.dataset(rows), updates: workloads.updates(rows))
+            },
+            tearDown: { run in run.fixture.remove() }))
     }
     return benchmarks
 }

@@ -1,4 +1,5 @@
 import BenchmarkData
+import FaultlineSQLite
 import Foundation
 
 /// Per-category count and sum of views, indexed by category key - 1.
@@ -13,12 +14,7 @@ struct Totals: Equatable {
 
     /// What the dataset's rows add up to: the Swift-side computation.
     init(_ dataset: ArticleDataset, categoryCount: Int) {
-        self.init(categoryCount: categoryCount)
-        for row in 0..<dataset.count {
-            let category = Int(dataset.categoryIDs[row] - 1)
-            counts[category] += 1
-            sums[category] += dataset.views[row]
-        }
+        (counts, sums) = dataset.categoryTotals(categoryCount: categoryCount)
     }
 
     /// One number for the report and error messages.
@@ -55,4 +51,19 @@ struct ViewUpdates {
     }
 
     var count: Int { keys.count }
+
+    /// The update of the article with key `key`, if it has one.
+    private func update(key: Int64) -> Int? {
+        let row = Int(key) - 1
+        guard row >= 0, row.isMultiple(of: 10), row / 10 < views.count else { return nil }
+        return row / 10
+    }
+
+    /// `ZVIEWS` of the article with key `key` once the updates are applied.
+    func views(key: Int64, in dataset: ArticleDataset) -> SQLValue {
+        update(key: key).map { .integer(views[$0]) } ?? dataset.value(.views, key: key)
+    }
+
+    /// `Z_OPT`: 1 as inserted, 2 once updated (the UPDATE bumps it).
+    func version(key: Int64) -> SQLValue { .integer(update(key: key) == nil ? 1 : 2) }
 }

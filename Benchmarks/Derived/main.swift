@@ -15,9 +15,11 @@ import Foundation
 // Every line is a ratio to the raw C loop doing the same writes (the insert:
 // `fl_ref_insert_keyed`; the update: bind/step/reset) on the same tables with
 // no derived attributes and no canonical column. The on-read lines include the
-// one GROUP BY read in the measured part. Each iteration's tear-down checks that
-// the strategy's per-category counts and sums, and the table's own aggregates,
-// equal what Swift computes from the dataset, and throws if not.
+// one GROUP BY read in the measured part. Each iteration's verify step (outside
+// the clock) checks that the strategy's per-category counts and sums, and the
+// table's own aggregates, equal what Swift computes from the dataset, and that
+// sampled articles hold their own values column by column (views and version as
+// the updates left them, the canonical title where there is one).
 
 let rowCounts = SuiteProfile.commandLine.pick(quick: [10_000], standard: [10_000, 100_000], full: [10_000, 100_000, 1_000_000])
 

@@ -44,23 +44,28 @@ enum ProfileBenchmarks {
             if strategy == .raw {
                 return Benchmark(
                     name, parameters: parameters, items: data.items,
-                    setUp: { try data.prepareRaw() },
-                    measure: { _ in blackHole(try data.runRaw()) })
+                    setUp: { () throws -> ReadRun<Void> in
+                        try data.prepareRaw()
+                        return ReadRun(())
+                    },
+                    measure: { run in run.result = try data.runRaw() },
+                    verify: { run in try data.verify(.raw, result: run.measured()) })
             }
             return Benchmark(
                 name, parameters: parameters, items: data.items, reference: "\(name) strategy=raw",
                 queryPlans: { try plans(of: strategy, data) },
-                setUp: { () throws -> ManagedObjectContext in
+                setUp: { () throws -> ReadRun<ManagedObjectContext> in
                     let container = try data.container()
                     container.coordinator.rowCache.removeAll()
                     if strategy == .warmCache {
                         _ = try data.run(.lazy, in: container.newBackgroundContext())
                     }
-                    return container.newBackgroundContext()
+                    return ReadRun(container.newBackgroundContext())
                 },
-                measure: { context in blackHole(try data.run(strategy, in: context)) },
-                counters: { context in
-                    let counters = context.counters
+                measure: { run in run.result = Int64(try data.run(strategy, in: run.reader)) },
+                verify: { run in try data.verify(strategy, result: run.measured()) },
+                counters: { run in
+                    let counters = run.reader.counters
                     return [
                         "faultsFired": counters.faultsFired,
                         "relationshipFaultsFired": counters.relationshipFaultsFired,

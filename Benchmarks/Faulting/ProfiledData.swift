@@ -1,5 +1,6 @@
 import BenchmarkData
 import Faultline
+import FaultlineBench
 
 /// What one profile runs on: a store, the Faultline workload over it and the
 /// raw reference for the same reads. Built lazily, so `--list` and `--filter`
@@ -14,6 +15,9 @@ protocol ProfiledData: AnyObject {
     func prepareRaw() throws
     /// The raw reference's reads; returns a checksum.
     func runRaw() throws -> Int64
+    /// Fails unless `result` is what `strategy`'s line (`.raw`: the
+    /// reference) should have read.
+    func verify(_ strategy: FaultStrategy, result: Int64) throws
 }
 
 /// A generated object graph (`--graph`), shared through the suite's store cache.
@@ -44,6 +48,16 @@ final class GeneratedGraphData: ProfiledData {
     }
     func prepareRaw() throws { _ = try stores.rawReader(for: workload) }
     func runRaw() throws -> Int64 { try stores.rawReader(for: workload).run() }
+
+    /// Against the generated store read by plain SQL.
+    func verify(_ strategy: FaultStrategy, result: Int64) throws {
+        let path = try storePath()
+        if strategy == .raw {
+            try workload.verifyRaw(result, rows: stores.rawReader(for: workload).lastRun.rowsReturned, storePath: path)
+        } else {
+            try workload.verifyTitles(result, storePath: path)
+        }
+    }
 }
 
 /// A user's model (`--model`), over a copy of their store or synthetic data.
@@ -52,6 +66,8 @@ final class UserModelData: ProfiledData {
     let workload: ModelWorkload
     let items: Int
     private let reader: RawModelReader
+    /// What the raw reads and a lazy walk returned once, before any line ran.
+    private let expected: (raw: Int64, visits: Int)
 
     /// Opens (or generates) the store at once: the model profile is the only
     /// profile of its run, and its items come from the data.
@@ -70,8 +86,9 @@ final class UserModelData: ProfiledData {
             let keys = try store.keys(of: tree.root)
             workload = try ModelWorkload(tree: tree, pattern: request.pattern, objectCount: keys.count)
             reader = try RawModelReader(storePath: store.url.path, workload: workload, keys: keys)
-            _ = try reader.run()
+            let raw = try reader.run()
             items = workload.touched.count + reader.lastRun.rowsReturned - keys.count
+            expected = (raw, try workload.run(.lazy, in: store.container.newBackgroundContext()))
         } catch {
             store.remove()
             throw error
@@ -85,4 +102,15 @@ final class UserModelData: ProfiledData {
     }
     func prepareRaw() throws {}
     func runRaw() throws -> Int64 { try reader.run() }
+
+    /// A user's model has no generator that knows its rows: every strategy
+    /// must read what the lazy walk read before the run, the raw reads what
+    /// they read then. Weaker than the generated graph's check (the lazy walk
+    /// is Faultline's own), but a strategy that drops or adds objects fails.
+    func verify(_ strategy: FaultStrategy, result: Int64) throws {
+        let wanted = strategy == .raw ? expected.raw : Int64(expected.visits)
+        guard result == wanted else {
+            throw VerificationFailure("\(strategy) read \(result), expected \(wanted) (\(strategy == .raw ? "the raw reads" : "the lazy walk") before the run)")
+        }
+    }
 }

@@ -10,7 +10,9 @@ import Foundation
 // the same objects, side by side with the SQLite C API doing the same reads
 // (`raw`, the reference). `--model` profiles a user's own model file instead,
 // on a copy of their Core Data store or on synthetic data of its shape
-// (UserModelData). See ProfilerArguments for the flags.
+// (UserModelData). See ProfilerArguments for the flags. Every line verifies
+// each iteration outside the clock: on a generated graph its checksum (and the
+// raw line's row count) must equal the same reads done by plain SQL.
 
 // Help comes before the profiler's flags are checked and any graph is declared,
 // and covers both sets of flags.

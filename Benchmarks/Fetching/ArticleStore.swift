@@ -32,6 +32,7 @@ final class ArticleStore {
             row.set(Date(timeIntervalSinceReferenceDate: dataset.created[index]), at: created)
         }
         _ = try container.coordinator.execute(request)
+        try FetchVerification.verifyContents(self, dataset)
     }
 
     /// A context to measure in, with nothing cached from a previous iteration.

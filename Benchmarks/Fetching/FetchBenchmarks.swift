@@ -1,3 +1,4 @@
+import BenchmarkData
 import Faultline
 import Foundation
 import FaultlineBench
@@ -20,30 +21,40 @@ enum FetchBenchmarks {
                                   ("raw.fetch.ids", rawIDs, .rows), ("raw.count", rawCount, .scalar)] {
             benchmarks.append(Benchmark(
                 name, parameters: parameters, items: rows,
-                setUp: { try stores.store(rows).rawReader(sql, mode: mode) },
-                measure: { reader in blackHole(try reader.run()) }))
+                setUp: { ReadRun(try stores.store(rows).rawReader(sql, mode: mode)) },
+                measure: { run in run.result = try run.reader.run() },
+                verify: { run in try run.reader.verify(run.measured(), store: stores.store(rows)) }))
         }
         benchmarks.append(Benchmark(
             "fetch.records", parameters: parameters, items: rows, reference: "raw.fetch",
-            setUp: { try stores.store(rows).recordFetch() },
-            measure: { records in blackHole(try records.readAll()) }))
-        let lines: [(String, String, (ManagedObjectContext) throws -> Int)] = [
-            ("fetch.faults", "raw.fetch", { context in try context.fetch(request()).count }),
-            ("fetch.faults.touchOne", "raw.fetch", touchOne),
-            ("fetch.full", "raw.fetch", readFull),
-            ("fetch.dictionaries", "raw.fetch", { context in try context.fetchDictionaries(request()).count }),
-            ("fetch.objectIDs", "raw.fetch.ids", { context in try context.fetchObjectIDs(request()).count }),
-            ("fetch.count", "raw.count", { context in try context.count(for: request()) }),
+            setUp: { ReadRun(try stores.store(rows).recordFetch()) },
+            measure: { run in run.result = Int64(try run.reader.readAll()) },
+            verify: { run in
+                try FetchVerification.expect("the records' checksum", run.measured(), is: FetchVerification.fullRowSum, store: stores.store(rows))
+            }))
+        // Each line's work, and the aggregate over the store its result must equal.
+        let lines: [(String, String, (ManagedObjectContext) throws -> Int, String)] = [
+            ("fetch.faults", "raw.fetch", { context in try context.fetch(request()).count }, FetchVerification.rowCount),
+            ("fetch.faults.touchOne", "raw.fetch", touchOne, FetchVerification.titleBytes),
+            ("fetch.full", "raw.fetch", readFull, FetchVerification.fullRowSum),
+            ("fetch.dictionaries", "raw.fetch", { context in try context.fetchDictionaries(request()).count },
+             FetchVerification.rowCount),
+            ("fetch.objectIDs", "raw.fetch.ids", { context in try context.fetchObjectIDs(request()).count },
+             FetchVerification.rowCount),
+            ("fetch.count", "raw.count", { context in try context.count(for: request()) }, FetchVerification.rowCount),
         ]
-        for (name, reference, work) in lines {
+        for (name, reference, work, expected) in lines {
             benchmarks.append(Benchmark(
                 name, parameters: parameters, items: rows, reference: reference,
-                setUp: { try stores.store(rows).freshContext() },
-                measure: { context in
-                    let result = try context.performAndWait { try work(context) }
-                    blackHole(result)
+                setUp: { ReadRun(try stores.store(rows).freshContext()) },
+                measure: { run in
+                    let context = run.reader
+                    run.result = Int64(try context.performAndWait { try work(context) })
                 },
-                counters: { context in ["faultsFired": context.counters.faultsFired] }))
+                verify: { run in
+                    try FetchVerification.expect("\(name)'s result", run.measured(), is: expected, store: stores.store(rows))
+                },
+                counters: { run in ["faultsFired": run.reader.counters.faultsFired] }))
         }
         return benchmarks
     }

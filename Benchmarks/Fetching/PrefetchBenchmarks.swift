@@ -25,21 +25,27 @@ final class PrefetchBenchmarks {
         let graph: ParameterValue = .string(shape.description)
         var benchmarks = [Benchmark(
             Self.name, parameters: ["graph": graph, "strategy": "raw"], items: items,
-            setUp: { try self.rawReader(workload) },
-            measure: { reader in blackHole(try reader.run()) })]
+            setUp: { ReadRun(try self.rawReader(workload)) },
+            measure: { run in run.result = try run.reader.run() },
+            verify: { run in
+                try workload.verifyRaw(
+                    run.measured(), rows: run.reader.lastRun.rowsReturned, storePath: self.graphStore(shape).url.path)
+            })]
         for (strategy, prefetches) in [("prefetch", true), ("lazy", false)] {
             benchmarks.append(Benchmark(
                 Self.name, parameters: ["graph": graph, "strategy": .string(strategy)], items: items,
                 reference: "\(Self.name) strategy=raw",
-                setUp: { () throws -> ManagedObjectContext in
+                setUp: { () throws -> ReadRun<ManagedObjectContext> in
                     let container = try self.graphStore(shape).container
                     container.coordinator.rowCache.removeAll()
-                    return container.newBackgroundContext()
+                    return ReadRun(container.newBackgroundContext())
                 },
-                measure: { context in blackHole(try Self.readTitles(in: context, prefetching: prefetches)) },
-                counters: { context in
-                    ["faultsFired": context.counters.faultsFired,
-                     "relationshipFaultsFired": context.counters.relationshipFaultsFired]
+                measure: { run in run.result = Int64(try Self.readTitles(in: run.reader, prefetching: prefetches)) },
+                // Every author and every book: the workload's sequential walk of all parents reads the same titles.
+                verify: { run in try workload.verifyTitles(run.measured(), storePath: self.graphStore(shape).url.path) },
+                counters: { run in
+                    ["faultsFired": run.reader.counters.faultsFired,
+                     "relationshipFaultsFired": run.reader.counters.relationshipFaultsFired]
                 }))
         }
         return benchmarks

@@ -21,7 +21,7 @@ final class RawArticleReader {
     private let connection: Connection
     private let prepared: RawStatements
     private var statement: OpaquePointer { prepared[0] }
-    private let mode: Mode
+    let mode: Mode
     private let argument: [CChar]
 
     init(store: ArticleStore, sql: String, mode: Mode = .rows) throws {

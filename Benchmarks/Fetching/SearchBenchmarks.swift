@@ -1,3 +1,4 @@
+import BenchmarkData
 import Faultline
 import FaultlineBench
 
@@ -30,21 +31,27 @@ enum SearchBenchmarks {
             benchmarks.append(Benchmark(
                 "raw.search.lowerLike", parameters: parameters, items: rows,
                 queryPlans: { ["search": try stores.store(rows).rawReader(rawSQL, mode: .rowsMatching(search.pattern)).plan()] },
-                setUp: { try stores.store(rows).rawReader(rawSQL, mode: .rowsMatching(search.pattern)) },
-                measure: { reader in blackHole(try reader.run()) }))
+                setUp: { ReadRun(try stores.store(rows).rawReader(rawSQL, mode: .rowsMatching(search.pattern))) },
+                measure: { run in run.result = try run.reader.run() },
+                verify: { run in try run.reader.verify(run.measured(), store: stores.store(rows)) }))
             benchmarks.append(Benchmark(
                 "search.canonical", parameters: parameters, items: rows, reference: "raw.search.lowerLike",
                 queryPlans: {
                     let store = try stores.store(rows)
                     return ["search": try store.plan(of: try request(search), on: store.connection())]
                 },
-                setUp: { () throws -> (ManagedObjectContext, FetchRequest) in
-                    (try stores.store(rows).freshContext(), try request(search))
+                setUp: { () throws -> ReadRun<(ManagedObjectContext, FetchRequest)> in
+                    ReadRun((try stores.store(rows).freshContext(), try request(search)))
                 },
-                measure: { state in
-                    let (context, request) = state
-                    let found = try context.performAndWait { try context.fetch(request).count }
-                    blackHole(found)
+                measure: { run in
+                    let (context, request) = run.reader
+                    run.result = Int64(try context.performAndWait { try context.fetch(request).count })
+                },
+                // The terms are ASCII: the raw side's LIKE finds exactly the rows the search should.
+                verify: { run in
+                    try FetchVerification.expect(
+                        "the objects found", run.measured(), is: FetchVerification.rowCount, store: stores.store(rows),
+                        rest: "WHERE lower(t0.ZTITLE) LIKE '\(search.pattern)'")
                 }))
         }
         return benchmarks

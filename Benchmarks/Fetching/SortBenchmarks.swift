@@ -1,3 +1,4 @@
+import BenchmarkData
 import Faultline
 import FaultlineBench
 
@@ -19,8 +20,9 @@ enum SortBenchmarks {
                 benchmarks.append(Benchmark(
                     "raw.sort", parameters: parameters, items: items,
                     queryPlans: { ["sort": try stores.store(rows).rawReader(sql).plan()] },
-                    setUp: { try stores.store(rows).rawReader(sql) },
-                    measure: { reader in blackHole(try reader.run()) }))
+                    setUp: { ReadRun(try stores.store(rows).rawReader(sql)) },
+                    measure: { run in run.result = try run.reader.run() },
+                    verify: { run in try run.reader.verify(run.measured(), store: stores.store(rows)) }))
                 var request = FetchRequest(entityName: FetchingModel.entity)
                 request.sortDescriptors = [FetchSortDescriptor(key: key, ascending: false)]
                 request.fetchLimit = limit
@@ -31,12 +33,17 @@ enum SortBenchmarks {
                         let store = try stores.store(rows)
                         return ["sort": try store.plan(of: request, on: store.connection())]
                     },
-                    setUp: { try stores.store(rows).freshContext() },
-                    measure: { context in
-                        let checksum = try context.performAndWait {
+                    setUp: { ReadRun(try stores.store(rows).freshContext()) },
+                    measure: { run in
+                        let context = run.reader
+                        run.result = Int64(try context.performAndWait {
                             try context.fetch(request).reduce(0) { $0 &+ Int($1[ArticleKeys.views] ?? 0) }
-                        }
-                        blackHole(checksum)
+                        })
+                    },
+                    verify: { run in
+                        try FetchVerification.expect(
+                            "the sorted objects' views", run.measured(), is: "SUM(t0.ZVIEWS)", store: stores.store(rows),
+                            rest: "ORDER BY t0.Z\(key.uppercased()) DESC" + (limit > 0 ? " LIMIT \(limit)" : ""))
                     }))
             }
         }

@@ -12,6 +12,9 @@ import Foundation
 // without an index; and prefetching 1,000 authors × 100 books. Every line is a
 // ratio to the SQLite C API doing the same reads in the same run; search and
 // sort lines record their query plans for the regression gate.
+// Every line verifies each iteration outside the clock: its count or checksum
+// must equal the same aggregate over the store read by plain SQL (and the
+// store is checked against the data set once, when built).
 
 let rowCounts = SuiteProfile.commandLine.pick(
     quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])

@@ -9,6 +9,9 @@ import Foundation
 // reported as a ratio to the SQLite C API inserting the same rows into the same
 // table, triggers included. The `noTriggers` lines use the same entity without
 // derived attributes, so the cost of trigger maintenance is a line of its own.
+// Every line, the raw ones too, verifies each iteration outside the clock: the
+// row counts, a sample of articles column by column, every category's name and
+// (with triggers) derived count and each sampled article's canonical title.
 
 let rowCounts = SuiteProfile.commandLine.pick(
     quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])
@@ -39,6 +42,7 @@ for rows in rowCounts {
                 return try RawInsertFixture(withTriggers: withTriggers)
             },
             measure: { fixture in try fixture.run(datasets.rows(rows)) },
+            verify: { fixture in try fixture.fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
             tearDown: { fixture in fixture.fixture.remove() }))
         for (name, typed) in [("batch.typed", true), ("batch.dictionaries", false)] {
             benchmarks.append(Benchmark(
@@ -52,6 +56,7 @@ for rows in rowCounts {
                         try fixture.insertDictionaries(datasets.rows(rows))
                     }
                 },
+                verify: { fixture in try fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
                 tearDown: { fixture in fixture.remove() }))
         }
         for (name, saveEvery) in [("perObject.saveAtEnd", 0), ("perObject.saveEvery1000", 1_000), ("perObject.saveEach", 1)] {
@@ -63,6 +68,7 @@ for rows in rowCounts {
                     return try InsertFixture(withTriggers: withTriggers)
                 },
                 measure: { fixture in try fixture.insertPerObject(datasets.rows(rows), saveEvery: saveEvery) },
+                verify: { fixture in try fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
                 tearDown: { fixture in fixture.remove() }))
         }
     }

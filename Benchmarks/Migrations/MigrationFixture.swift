@@ -53,18 +53,6 @@ struct MigrationFixture {
         try StoreMigrator.migrateIfNeeded(location: .file(url), to: target, options: MigrationOptions(path: .lightweight([v1])))
     }
 
-    /// Checks the migration happened (outside the clock): the store opens with
-    /// `model` and no migration allowed, and no row was lost.
-    func expect(_ model: ManagedObjectModel, rows: Int) throws {
-        do {
-            _ = try PersistentContainer(model: model, location: .file(url), migration: .none)
-        }
-        let connection = try Connection(.file(url.path))
-        guard try connection.scalar("SELECT COUNT(*) FROM ZSAMPLE") == .integer(Int64(rows)) else {
-            throw MigrationsBenchError("rows lost in the migration")
-        }
-    }
-
     func remove() { Self.remove(url) }
 
     static func scratchURL(_ label: String) -> URL {

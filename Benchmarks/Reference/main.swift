@@ -6,6 +6,9 @@ import Foundation
 // The Reference suite: the physical limit. Each workload runs as the SQLite C
 // API driven by hand (raw.*) and through FaultlineSQLite's cached statements
 // (wrapped.*), so the wrapper's cost is the ratio between the two lines.
+// Every line verifies each iteration outside the clock: inserts read `article`
+// back (row count, sampled rows column by column), reads compare their
+// checksum with the same rows read by plain SQL.
 
 let rowCounts = SuiteProfile.commandLine.pick(quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000])
 /// One transaction per row costs a WAL commit each: at most this many rows
@@ -39,6 +42,8 @@ final class Fixtures {
         if let path = populated[rows] { return path }
         let path = scratch.newDatabasePath("populated-\(rows)")
         try RawInsertState(path: path).run(dataset(rows), oneTransaction: true)
+        // Every read line compares with this file; it must hold the data set.
+        try ReferenceVerification.inserted(dataset(rows), at: path)
         populated[rows] = path
         return path
     }
@@ -57,6 +62,7 @@ for rows in rowCounts {
             return try RawInsertState(path: scratch.newDatabasePath("raw-insert"))
         },
         measure: { state in try state.run(fixtures.dataset(rows), oneTransaction: true) },
+        verify: { state in try ReferenceVerification.inserted(fixtures.dataset(rows), at: state.database.path) },
         tearDown: { state in scratch.remove(state.database.path) }))
     benchmarks.append(Benchmark(
         "wrapped.insert.txn", parameters: parameters, items: rows, reference: "raw.insert.txn",
@@ -68,6 +74,7 @@ for rows in rowCounts {
         measure: { state in
             try state.0.transaction { try WrappedWorkloads.insert(fixtures.dataset(rows), into: state.0) }
         },
+        verify: { state in try ReferenceVerification.inserted(fixtures.dataset(rows), at: state.1) },
         tearDown: { state in scratch.remove(state.1) }))
 
     // One commit per row: only the last `autocommitRowCap` rows are inserted
@@ -85,6 +92,7 @@ for rows in rowCounts {
             return state
         },
         measure: { state in try state.run(fixtures.dataset(rows), rows: measured, oneTransaction: false) },
+        verify: { state in try ReferenceVerification.inserted(fixtures.dataset(rows), at: state.database.path) },
         tearDown: { state in scratch.remove(state.database.path) }))
     benchmarks.append(Benchmark(
         "wrapped.insert.autocommit", parameters: autocommitParameters, items: measured.count,
@@ -100,35 +108,44 @@ for rows in rowCounts {
             return (connection, path)
         },
         measure: { state in try WrappedWorkloads.insert(fixtures.dataset(rows), rows: measured, into: state.0) },
+        verify: { state in try ReferenceVerification.inserted(fixtures.dataset(rows), at: state.1) },
         tearDown: { state in scratch.remove(state.1) }))
 
     benchmarks.append(Benchmark(
         "raw.fetch", parameters: parameters, items: rows,
-        setUp: { try RawReadState(path: fixtures.populatedDatabase(rows), sql: ArticleSQL.selectAll) },
-        measure: { state in blackHole(try state.readAll()) }))
+        setUp: { ReadRun(try RawReadState(path: fixtures.populatedDatabase(rows), sql: ArticleSQL.selectAll)) },
+        measure: { run in run.result = try run.reader.readAll() },
+        verify: { run in try ReferenceVerification.fetched(run.measured(), raw: true, at: fixtures.populatedDatabase(rows)) }))
     benchmarks.append(Benchmark(
         "wrapped.fetch", parameters: parameters, items: rows, reference: "raw.fetch",
-        setUp: { () throws -> (Connection, Statement) in
+        setUp: { () throws -> ReadRun<(Connection, Statement)> in
             let connection = try Connection(.file(fixtures.populatedDatabase(rows)))
-            return (connection, try connection.cachedStatement(ArticleSQL.selectAll))
+            return ReadRun((connection, try connection.cachedStatement(ArticleSQL.selectAll)))
         },
-        measure: { state in blackHole(try WrappedWorkloads.readAll(state.1)) }))
+        measure: { run in run.result = try WrappedWorkloads.readAll(run.reader.1) },
+        verify: { run in try ReferenceVerification.fetched(run.measured(), raw: false, at: fixtures.populatedDatabase(rows)) }))
 
     benchmarks.append(Benchmark(
         "raw.lookup", parameters: parameters, items: lookupCount,
-        setUp: { () throws -> (RawReadState, [Int64]) in
-            (try RawReadState(path: fixtures.populatedDatabase(rows), sql: ArticleSQL.selectByID),
-             ArticleDataset.lookupKeys(count: lookupCount, rows: rows))
+        setUp: { () throws -> ReadRun<(RawReadState, [Int64])> in
+            ReadRun((try RawReadState(path: fixtures.populatedDatabase(rows), sql: ArticleSQL.selectByID),
+                     ArticleDataset.lookupKeys(count: lookupCount, rows: rows)))
         },
-        measure: { state in blackHole(try state.0.lookUp(state.1)) }))
+        measure: { run in run.result = try run.reader.0.lookUp(run.reader.1) },
+        verify: { run in
+            try ReferenceVerification.lookedUp(run.measured(), keys: run.reader.1, raw: true, at: fixtures.populatedDatabase(rows))
+        }))
     benchmarks.append(Benchmark(
         "wrapped.lookup", parameters: parameters, items: lookupCount, reference: "raw.lookup",
-        setUp: { () throws -> (Connection, Statement, [Int64]) in
+        setUp: { () throws -> ReadRun<(Connection, Statement, [Int64])> in
             let connection = try Connection(.file(fixtures.populatedDatabase(rows)))
-            return (connection, try connection.cachedStatement(ArticleSQL.selectByID),
-                    ArticleDataset.lookupKeys(count: lookupCount, rows: rows))
+            return ReadRun((connection, try connection.cachedStatement(ArticleSQL.selectByID),
+                            ArticleDataset.lookupKeys(count: lookupCount, rows: rows)))
         },
-        measure: { state in blackHole(try WrappedWorkloads.lookUp(state.2, with: state.1)) }))
+        measure: { run in run.result = try WrappedWorkloads.lookUp(run.reader.2, with: run.reader.1) },
+        verify: { run in
+            try ReferenceVerification.lookedUp(run.measured(), keys: run.reader.2, raw: false, at: fixtures.populatedDatabase(rows))
+        }))
 }
 
 let suite = BenchmarkSuite("Reference", benchmarks: benchmarks)

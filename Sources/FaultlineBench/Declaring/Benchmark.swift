@@ -1,13 +1,15 @@
 // FaultlineBench — the harness: declaring benchmarks, running them, measuring,
 // summarising, reporting and comparing.
 //
-// A benchmark is a name, parameters, an item count and three closures: `setUp`
-// builds the state one iteration needs (a fresh database, prepared statements),
-// `measure` does the timed work on it, `tearDown` disposes of it. Only `measure`
-// is inside the clock and the allocation and counter probes.
+// A benchmark is a name, parameters, an item count and up to four closures:
+// `setUp` builds the state one iteration needs (a fresh database, prepared
+// statements), `measure` does the timed work on it, `verify` reads back what
+// the work wrote or read and throws if it is not what the line meant,
+// `tearDown` disposes of it. Only `measure` is inside the clock and the
+// allocation and counter probes.
 //
 // Invariants:
-// 1. Set-up and tear-down never count towards any metric.
+// 1. Set-up, verification and tear-down never count towards any metric.
 // 2. Every benchmark that names a `reference` is reported as a ratio to the
 //    reference benchmark of the same name and parameters from the same run.
 // 3. A report records whether it came from a debug build; such numbers are
@@ -67,6 +69,8 @@ public struct Benchmark {
         let measure: () throws -> Void
         /// Extra counters of the iteration just measured (see `counters`).
         var counters: () throws -> [String: Double] = { [:] }
+        /// Throws when the iteration's work was not what the line meant.
+        var verify: () throws -> Void = {}
         let tearDown: () throws -> Void
     }
 
@@ -77,7 +81,12 @@ public struct Benchmark {
     ///     (see `QueryPlan.explain`); evaluated once, outside measurement, and
     ///     recorded in the report for the regression gate.
     ///   - setUp: builds one iteration's state, outside the clock.
-    ///   - measure: the measured work. Pass results to `blackHole(_:)`.
+    ///   - measure: the measured work. Pass results to `blackHole(_:)`, or
+    ///     keep them in the state for `verify`.
+    ///   - verify: checks the iteration's work (rows written, values read)
+    ///     after `measure`, its probes and `counters`, before `tearDown`;
+    ///     outside every metric. Throwing fails the line as a throwing
+    ///     `measure` does, the error saying what differed.
     ///   - tearDown: disposes of the state, outside the clock.
     ///   - counters: extra deterministic counters of the iteration (e.g. a
     ///     context's `faultsFired`), read after the measured work and its probes,
@@ -91,6 +100,7 @@ public struct Benchmark {
         queryPlans: (() throws -> [String: String])? = nil,
         setUp: @escaping () throws -> State,
         measure: @escaping (inout State) throws -> Void,
+        verify: ((State) throws -> Void)? = nil,
         tearDown: @escaping (State) throws -> Void = { _ in },
         counters: ((State) throws -> [String: Int])? = nil
     ) {
@@ -106,6 +116,9 @@ public struct Benchmark {
                 tearDown: { try tearDown(state.value) })
             if let counters {
                 iteration.counters = { try counters(state.value).mapValues(Double.init) }
+            }
+            if let verify {
+                iteration.verify = { try verify(state.value) }
             }
             return iteration
         }

@@ -9,6 +9,13 @@ import FaultlineSQLite
 /// reference's wall time is recorded as the line's `referenceWallTime`. The
 /// reference's own line ran minutes earlier on a shared machine whose speed
 /// drifts; a ratio of two runs taken back to back cancels most of that drift.
+///
+/// Every iteration, warm-up and measured, reference and line, is verified
+/// after its probes are read. After every one rather than after the last:
+/// each iteration works on its own fresh state, so a wrong row in any of
+/// them is a wrong figure in the samples, and a read-back of a count and a
+/// few rows is cheap beside the work measured. Warm-ups too, so a line that
+/// writes the wrong rows stops before its measured iterations are spent.
 struct BenchmarkRunner {
     let options: RunOptions
 
@@ -27,26 +34,29 @@ struct BenchmarkRunner {
             for warmed in [reference, benchmark].compactMap({ $0 }) {
                 let iteration = try warmed.makeIteration()
                 try iteration.measure()
-                try iteration.tearDown()
+                try finish(iteration, of: warmed, "a warm-up iteration")
             }
         }
         var samples = Samples()
         let budgetStart = ProcessClock.wallNanoseconds()
         let budget = UInt64(options.maxSeconds * 1e9)
         var measured = 0
+        // Verification is not the line's work: it spends none of its budget,
+        // so checking a line never costs it measured iterations.
+        var verifying: UInt64 = 0
         while measured < options.iterations {
             progress(measured + 1, options.iterations)
             if let reference {
                 var referenceSamples = Samples()
-                if measured.isMultiple(of: 2) { try measureOnce(reference, into: &referenceSamples) }
-                try measureOnce(benchmark, into: &samples)
-                if !measured.isMultiple(of: 2) { try measureOnce(reference, into: &referenceSamples) }
+                if measured.isMultiple(of: 2) { verifying &+= try measureOnce(reference, into: &referenceSamples) }
+                verifying &+= try measureOnce(benchmark, into: &samples)
+                if !measured.isMultiple(of: 2) { verifying &+= try measureOnce(reference, into: &referenceSamples) }
                 for wall in referenceSamples.values[Metric.wallTime] ?? [] { samples.add(Metric.referenceWallTime, wall) }
             } else {
-                try measureOnce(benchmark, into: &samples)
+                verifying &+= try measureOnce(benchmark, into: &samples)
             }
             measured += 1
-            if ProcessClock.wallNanoseconds() &- budgetStart > budget { break }
+            if ProcessClock.wallNanoseconds() &- budgetStart &- verifying > budget { break }
         }
         var results: [String: MetricResult] = [:]
         for (name, values) in samples.values {
@@ -60,7 +70,27 @@ struct BenchmarkRunner {
             reference: benchmark.reference, metrics: results, comparison: nil, queryPlans: plans)
     }
 
-    private func measureOnce(_ benchmark: Benchmark, into samples: inout Samples) throws {
+    /// Verifies the iteration, then tears it down, even when verification
+    /// fails (so a failing line leaves no scratch files behind). Returns the
+    /// wall time verification took.
+    @discardableResult
+    private func finish(_ iteration: Benchmark.Iteration, of benchmark: Benchmark, _ label: String) throws -> UInt64 {
+        let start = ProcessClock.wallNanoseconds()
+        do {
+            try iteration.verify()
+        } catch {
+            try? iteration.tearDown()
+            let name = benchmark.id
+            throw IterationVerificationError(iteration: "\(label) of \(name)", underlying: error)
+        }
+        let spent = ProcessClock.wallNanoseconds() &- start
+        try iteration.tearDown()
+        return spent
+    }
+
+    /// Measures one iteration into `samples`; returns the time its
+    /// verification took.
+    private func measureOnce(_ benchmark: Benchmark, into samples: inout Samples) throws -> UInt64 {
         let iteration = try benchmark.makeIteration()
         let countersBefore = SQLiteCounters.processTotals()
         PeakMemory.reset()
@@ -76,7 +106,7 @@ struct BenchmarkRunner {
         let counters = SQLiteCounters.processTotals() - countersBefore
         let peak = PeakMemory.highWaterMarkBytes()
         let extraCounters = try iteration.counters()
-        try iteration.tearDown()
+        let verifying = try finish(iteration, of: benchmark, "a measured iteration")
 
         let wall = Double(end &- start)
         let items = Double(benchmark.items)
@@ -93,5 +123,6 @@ struct BenchmarkRunner {
         for (name, value) in extraCounters where Metric.units[name] == nil && !counters.named.contains(where: { $0.name == name }) {
             samples.add(name, value)
         }
+        return verifying
     }
 }
