@@ -90,3 +90,49 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         return ManagedObjectID(storeIdentifier: store, entityIndex: entityIndex, primaryKey: key)
     }
 }
+
+/// Which entity names each open coordinator's IDs carry, by store identifier:
+/// an ID holds only its entity's index, and a predicate argument names the
+/// entity. Coordinators register when they open and leave when they go.
+enum OpenStores {
+    private static let entityNames = Locked<[UInt32: [String]]>([:])
+
+    /// A store identifier no open coordinator has: random, so IDs of two runs
+    /// differ too, and never one in use, so two stores' IDs never compare equal.
+    static func newIdentifier() -> UInt32 {
+        entityNames.withLock { table in
+            while true {
+                let candidate = UInt32.random(in: 1...UInt32.max)
+                if table[candidate] == nil {
+                    table[candidate] = []
+                    return candidate
+                }
+            }
+        }
+    }
+
+    static func register(_ identifier: UInt32, entityNames names: [String]) {
+        entityNames.withLock { $0[identifier] = names }
+    }
+
+    static func unregister(_ identifier: UInt32) {
+        entityNames.withLock { _ = $0.removeValue(forKey: identifier) }
+    }
+
+    static func entityName(of id: ManagedObjectID) -> String? {
+        entityNames.withLock { table in
+            guard let names = table[id.storeIdentifier], names.indices.contains(id.entityIndex) else { return nil }
+            return names[id.entityIndex]
+        }
+    }
+}
+
+/// `self == %@` and `self IN %@` with object IDs, as Core Data accepts them.
+extension ManagedObjectID: PredicateValueConvertible {
+    public func predicateValue() throws(FetchPredicateError) -> PredicateValue {
+        guard let name = OpenStores.entityName(of: self) else {
+            throw .unsupportedArgumentType(index: 0, type: "object ID \(self) of a store that is not open")
+        }
+        return .objectID(PredicateObjectID(entityName: name, primaryKey: primaryKey))
+    }
+}

@@ -108,7 +108,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.schema = schema
         self.location = location
         self.rowCache = RowCache(capacity: rowCacheCapacity)
-        self.identifier = UInt32.random(in: 1...UInt32.max)
+        self.identifier = OpenStores.newIdentifier()
         self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
         let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
         self.runtimes = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
@@ -118,10 +118,13 @@ public final class PersistentStoreCoordinator: Sendable {
         self.busyTimeout = busyTimeout
         self.coreDataValues = values
         self.writeRefusal = writeRefusal
+        OpenStores.register(identifier, entityNames: model.entities.map(\.name))
     }
 
     /// SQLite's busy handler waits this long by default (Core Data waits too).
     public static let defaultBusyTimeout: TimeInterval = 5
+
+    deinit { OpenStores.unregister(identifier) }
 
     static func open(_ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout) throws -> Connection {
         var configuration = Connection.Configuration()
