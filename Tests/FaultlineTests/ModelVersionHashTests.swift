@@ -156,16 +156,7 @@ struct ModelVersionHashChildProcessTests {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("faultline-hash-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: output) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing",
-                           "--filter", "ModelVersionHashChildProcessTests/writeHashForParentProcess"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.outputVariable] = output.path
-        child.environment = environment
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try TestChildProcess.start(filter: "ModelVersionHashChildProcessTests/writeHashForParentProcess", variable: Self.outputVariable, value: output.path)
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
         let written = try String(contentsOf: output, encoding: .utf8)

@@ -127,16 +127,7 @@ struct KilledMigrationTests {
 
         // Run the child and kill it once it is inside the custom stage.
         let started = Date()
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing",
-                           "--filter", "KilledMigrationTests/migrateUntilKilled"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.storeVariable] = url.path
-        child.environment = environment
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try TestChildProcess.start(filter: "KilledMigrationTests/migrateUntilKilled", variable: Self.storeVariable, value: url.path)
         var sawMarker = false
         while Date().timeIntervalSince(started) < Self.markerTimeout, child.isRunning {
             if FileManager.default.fileExists(atPath: marker) { sawMarker = true; break }

@@ -110,15 +110,7 @@ struct ExternalCommitTests {
         guard ProcessInfo.processInfo.environment[Self.storeVariable] == nil else { return }
         let url = try Self.makeStore()
         defer { LibraryModel.remove(url) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "ExternalCommitTests/childIncrements"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.storeVariable] = url.path
-        child.environment = environment
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try TestChildProcess.start(filter: "ExternalCommitTests/childIncrements", variable: Self.storeVariable, value: url.path)
         let attempts = try Self.increment(url, times: Self.increments)
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
