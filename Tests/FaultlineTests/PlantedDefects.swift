@@ -131,9 +131,6 @@ struct InsertedDefect {
                 entity.subentities.append(child)
                 child.subentities = [entity]
             }, expected: { if case .inheritanceCycle = $0 { true } else { false } }),
-            InsertedDefect(label: "transformable without transformer", insert: { _, entity in
-                entity.properties.append(attribute("zzBlob", .transformableAttributeType))
-            }, expected: { $0 == .transformableWithoutTransformer }),
         ]
     }
 }

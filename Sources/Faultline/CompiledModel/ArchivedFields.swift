@@ -82,10 +82,13 @@ extension ArchivedModelDecoder {
         return try attempt(fields.path + "/" + key) { () throws(KeyedArchive.Failure) in try archive.bool(reference) }
     }
 
-    /// A count (0 or more) that fits `Int`.
-    func count(_ fields: inout ArchivedFields, _ key: String) throws(CompiledModelError) -> Int? {
+    /// A count (0 or more) that fits `Int`. `unboundedAs`: a value some
+    /// archives write for "no bound" (NSMaxCount -1, NSUIntegerMax read back
+    /// signed, in CoreDataPlus's SampleModel2), read as Core Data's 0.
+    func count(_ fields: inout ArchivedFields, _ key: String, unboundedAs unbounded: Int64? = nil) throws(CompiledModelError) -> Int? {
         let reference = fields.take(key)
         guard let value = try attempt(fields.path + "/" + key, { () throws(KeyedArchive.Failure) in try archive.integer(reference) }) else { return nil }
+        if let unbounded, value == unbounded { return 0 }
         guard value >= 0, let count = Int(exactly: value) else {
             throw CompiledModelError(.notAModel, "\(key) \(value) is not a count", file: file, path: fields.path + "/" + key)
         }

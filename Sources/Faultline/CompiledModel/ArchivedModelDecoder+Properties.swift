@@ -52,7 +52,7 @@ extension ArchivedModelDecoder {
         try decodePropertyFlags(relationship, &fields)
         relationship.isOrdered = try bool(&fields, "NSIsOrdered") ?? false
         let minCount = try count(&fields, "NSMinCount") ?? 0
-        relationship.maxCount = try count(&fields, "NSMaxCount") ?? 0
+        relationship.maxCount = try count(&fields, "NSMaxCount", unboundedAs: -1) ?? 0
         // Older Core Data archives minimum 1 on every to-one, optional or not;
         // on a to-one it says nothing `NSIsOptional` does not, and model files
         // leave it out.

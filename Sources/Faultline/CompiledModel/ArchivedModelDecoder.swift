@@ -8,7 +8,8 @@
 // Passes: (1) declare every entity of `NSEntities`, by its archive object;
 // (2) decode each entity's own properties, recording relationships with their
 // destination and inverse references (a sub-entity archives its inherited
-// properties again; they are checked against the superentity, not decoded); (3) link superentities, then
+// properties again, as proxies, as the superentity's objects or as copies of
+// its own; each is read once, as the ancestor's); (3) link superentities, then
 // destinations, then inverses, by object identity (the archive's `CF$UID`),
 // falling back to the names Core Data also stores (`_NSDestinationEntityName`,
 // `_NSInverseRelationshipName`).
@@ -67,6 +68,7 @@ struct ArchivedModelDecoder {
         model.entities = entities.map(\.0)
         for (entity, object, path) in entities { try decodeEntityBody(entity, object, path: path) }
         try linkSuperentities()
+        dropInheritedCopies()
         for (entity, name, path) in pendingInherited where entity.superentity?.propertiesByName[name] == nil {
             warn(path, "property '\(name)' is archived as inherited, but no superentity of '\(entity.name ?? "")' has it; it is left out")
         }
@@ -224,6 +226,43 @@ struct ArchivedModelDecoder {
             throw CompiledModelError(.inconsistent, "entity '\(entity.name ?? "")' is more than \(ModelFileDecoder.maximumInheritanceDepth) levels below its root entity",
                                      file: file, path: path + "/NSSuperentity")
         }
+    }
+
+    /// Sub-entities archive the properties they inherit as objects of their
+    /// own (`NSEntity` the sub-entity: Moody, CoreDataPlus, Apple's Notes): a
+    /// property an ancestor declares is the ancestor's, read once where Core
+    /// Data has it (a sub-entity cannot redeclare one). References to a copy
+    /// (an inverse) are sent to the ancestor's property.
+    private mutating func dropInheritedCopies() {
+        func depth(_ entity: EntityDescription) -> Int {
+            var depth = 0
+            var ancestor = entity.superentity
+            while let next = ancestor, depth <= model.entities.count { depth += 1; ancestor = next.superentity }
+            return depth
+        }
+        var replacement: [ObjectIdentifier: PropertyDescription] = [:]
+        // Roots first, so an ancestor's own copies are gone before its descendants are read.
+        for entity in model.entities.sorted(by: { depth($0) < depth($1) }) where entity.superentity != nil {
+            var inherited: [String: PropertyDescription] = [:]
+            var ancestor = entity.superentity
+            var hops = 0
+            while let next = ancestor, hops <= model.entities.count {
+                for property in next.properties where inherited[property.name] == nil { inherited[property.name] = property }
+                ancestor = next.superentity
+                hops += 1
+            }
+            let own = entity.properties.filter { property in
+                guard let original = inherited[property.name] else { return true }
+                replacement[ObjectIdentifier(property)] = original
+                return false
+            }
+            if own.count != entity.properties.count { entity.properties = own }
+        }
+        guard !replacement.isEmpty else { return }
+        for (uid, relationship) in relationshipByUID {
+            if let original = replacement[ObjectIdentifier(relationship)] as? RelationshipDescription { relationshipByUID[uid] = original }
+        }
+        pendingRelationships.removeAll { replacement[ObjectIdentifier($0.relationship)] != nil }
     }
 
     private mutating func linkRelationships() throws(CompiledModelError) {

@@ -45,9 +45,11 @@ struct TableLayout {
                     requests[root, default: []].append(Request(
                         base: "Z" + name, type: .integer,
                         owner: .toOne(entity: entity.index, name: relationship.name), isKey: true))
+                    // Named for the destination's entity number, as Core Data does
+                    // (Apple's netusage and knowledgeC stores: Z15_HASPROCESS, Z8_OBJECT).
                     if !destination.subentityIndexes.isEmpty {
                         requests[root, default: []].append(Request(
-                            base: "Z\(entity.number)_\(name)", type: .integer,
+                            base: "Z\(destination.number)_\(name)", type: .integer,
                             owner: .toOneEntity(entity: entity.index, name: relationship.name), isKey: false))
                     }
                 } else if relationship.inverseIndex == nil {

@@ -39,7 +39,7 @@ struct CorruptEntityColumnTests {
         // Past 32 bits Page's number must not wrap onto Page; Comment's own
         // number is a real entity outside Content's hierarchy.
         for bogus: Int64 in [99, 1 << 32 | Int64(page), -5, Int64(comment)] {
-            try Connection(.file(url.path)).execute("UPDATE ZCOMMENT SET Z1_CONTENT = \(bogus)")
+            try Connection(.file(url.path)).execute("UPDATE ZCOMMENT SET Z2_CONTENT = \(bogus)")
             container.coordinator.rowCache.removeAll()
             try context.performAndWait {
                 context.reset()

@@ -73,7 +73,7 @@ struct StoreLayoutTests {
         ])
         #expect(columns("ZSHELF", in: schema) == [
             "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER",
-            "ZPINNED": "INTEGER", "Z5_PINNED": "INTEGER", "ZPRICE": "DECIMAL", "ZID": "BLOB",
+            "ZPINNED": "INTEGER", "Z2_PINNED": "INTEGER", "ZPRICE": "DECIMAL", "ZID": "BLOB",
             "ZRATING": "FLOAT", "ZOPEN": "INTEGER",
         ])
         #expect(columns("ZCHAPTER", in: schema) == [
@@ -97,7 +97,7 @@ struct StoreLayoutTests {
         func storage(_ name: String) throws -> RelationshipStorage {
             shelf.relationships[try #require(shelfEntity.relationship(named: name)).index]
         }
-        #expect(try storage("pinned") == .foreignKey(column: "ZPINNED", entityColumn: "Z5_PINNED"))
+        #expect(try storage("pinned") == .foreignKey(column: "ZPINNED", entityColumn: "Z2_PINNED"))
         #expect(try storage("items") == .destinationKey(table: "ZCONTENT", column: "Z5ITEMS", orderColumn: nil, isHidden: true))
         #expect(try storage("chapters")
                 == .destinationKey(table: "ZCHAPTER", column: "ZSHELF", orderColumn: "Z_FOK_SHELF", isHidden: false))

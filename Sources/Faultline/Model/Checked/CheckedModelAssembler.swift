@@ -96,8 +96,16 @@ struct CheckedModelAssembler {
         return result
     }
 
+    /// Core Data orders sibling entities by name ignoring case: every one of
+    /// the 42 fixture stores numbers its entities depth first with siblings in
+    /// that order (Apple's netusage store has NetworkAttachment before
+    /// NWActivityFragment); names equal but for case fall back to code points.
     private func sortedByName(_ entities: [EntityDescription]) -> [EntityDescription] {
-        entities.sorted { ($0.name ?? "") < ($1.name ?? "") }
+        entities.sorted { first, second in
+            let (a, b) = (first.name ?? "", second.name ?? "")
+            let (foldedA, foldedB) = (a.lowercased(), b.lowercased())
+            return foldedA != foldedB ? foldedA < foldedB : a < b
+        }
     }
 
     // MARK: - Properties

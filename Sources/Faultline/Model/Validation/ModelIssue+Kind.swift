@@ -23,7 +23,6 @@ extension ModelIssue {
         case unsupportedAttributeType(AttributeType)
         case defaultValueNotConvertible(typeName: String)
         case defaultValueTypeMismatch(AttributeType)
-        case transformableWithoutTransformer
         case unregisteredTransformer(String)
         case compositeWithoutElements
         case compositeContainsRelationship(String)
@@ -91,7 +90,6 @@ extension ModelIssue.Kind {
         case .unsupportedAttributeType(let t): "attribute type \(t) cannot be used here"
         case .defaultValueNotConvertible(let t): "default value of type \(t) has no typed form"
         case .defaultValueTypeMismatch(let t): "default value does not fit attribute type \(t)"
-        case .transformableWithoutTransformer: "transformable attribute has neither a Codable type nor a transformer name"
         case .unregisteredTransformer(let n): "value transformer '\(n)' is not registered"
         case .compositeWithoutElements: "composite attribute has no elements"
         case .compositeContainsRelationship(let n): "composite attribute contains relationship '\(n)'"

@@ -1,5 +1,5 @@
 // Attribute checks: the type is usable, the default value fits, transformable
-// attributes have a registered transformer, composites are well formed, and
+// attributes name a registered transformer or none (Core Data's default), composites are well formed, and
 // derived attributes have a sound derivation.
 
 extension ModelValidator {
@@ -8,14 +8,11 @@ extension ModelValidator {
     mutating func checkAttribute(_ attribute: AttributeDescription, in entity: EntityDescription, path: String) {
         checkType(of: attribute, in: entity, path: path)
         checkDefaultValue(of: attribute, in: entity, path: path)
-        if attribute.attributeType == .transformableAttributeType {
-            if let name = attribute.valueTransformerName, !name.isEmpty {
-                if ValueTransformerRegistry.transformer(forName: name) == nil {
-                    report(.unregisteredTransformer(name), entity: entity, property: path)
-                }
-            } else {
-                report(.transformableWithoutTransformer, entity: entity, property: path)
-            }
+        // A transformable without a transformer name uses Core Data's default
+        // transformer (a keyed archive): a valid model, read as the archive's bytes.
+        if attribute.attributeType == .transformableAttributeType, let name = attribute.valueTransformerName, !name.isEmpty,
+           ValueTransformerRegistry.transformer(forName: name) == nil {
+            report(.unregisteredTransformer(name), entity: entity, property: path)
         }
         checkRules(of: attribute, in: entity, path: path)
         if let composite = attribute as? CompositeAttributeDescription {
