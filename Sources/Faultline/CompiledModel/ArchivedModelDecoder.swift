@@ -125,14 +125,15 @@ struct ArchivedModelDecoder {
             pendingSuperentities.append((entity, superentity, path))
         }
         entity.uniquenessConstraints = try uniquenessConstraints(fields.take("NSUniqueTuples"), path: path + "/NSUniqueTuples")
-        // Every fixture archives these empty; their element shape is unverified,
-        // so indexes that are there are reported rather than guessed at.
-        for (key, what) in [("NSFetchIndexDescriptions", "fetch indexes"), ("NSCompoundIndexes", "compound indexes")] {
-            let reference = fields.take(key)
-            let items = try attempt(path + "/" + key) { () throws(KeyedArchive.Failure) in try archive.collection(reference) } ?? []
-            if !items.isEmpty {
-                warn(path + "/" + key, "\(items.count) archived \(what) are not read; the model has none, so a store's index of theirs shows as a difference")
-            }
+        let fetchIndexes = try decodeFetchIndexes(fields.take("NSFetchIndexDescriptions"), path: path + "/NSFetchIndexDescriptions")
+        // Compound indexes (before fetch indexes, iOS 9–10: Moody) make
+        // `Z<ENTITY>_<COLUMN>_…` indexes, a naming fetch indexes do not have;
+        // they are reported rather than read as something else.
+        let compound = try attempt(path + "/NSCompoundIndexes") { () throws(KeyedArchive.Failure) in
+            try archive.collection(fields.take("NSCompoundIndexes"))
+        } ?? []
+        if !compound.isEmpty {
+            warn(path + "/NSCompoundIndexes", "\(compound.count) archived compound indexes are not read; the model has none, so a store's index of theirs shows as a difference")
         }
 
         let properties = try attempt(path + "/NSProperties") { () throws(KeyedArchive.Failure) in try archive.dictionary(fields.take("NSProperties")) } ?? []
@@ -158,6 +159,8 @@ struct ArchivedModelDecoder {
             }
         }
         entity.properties = decoded
+        entity.indexes = fetchIndexes
+        dropIndexFlagsCovered(by: fetchIndexes, in: entity)
         finish(fields, className: object.className)
     }
 

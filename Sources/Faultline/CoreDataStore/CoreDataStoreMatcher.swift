@@ -90,8 +90,9 @@ enum CoreDataStoreMatcher {
                 }
             }
         }
-        for name in Set(store.indexes.keys).union(compiled.indexes.keys).sorted() {
-            switch (store.indexes[name], compiled.indexes[name]) {
+        let (storeIndexes, compiledIndexes) = pairingTableConstraints(store: store.indexes, compiled: compiled.indexes)
+        for name in Set(storeIndexes.keys).union(compiledIndexes.keys).sorted() {
+            switch (storeIndexes[name], compiledIndexes[name]) {
             case (let index?, nil):
                 differences.append(.indexOnlyInStore(table: index.table, index: name, definition: index.definition))
             case (nil, let index?):
@@ -103,6 +104,28 @@ enum CoreDataStoreMatcher {
             }
         }
         return differences
+    }
+
+    /// Core Data of macOS 10.13 / iOS 10 and before declared a uniqueness
+    /// constraint as a `UNIQUE (…)` clause of the table, which SQLite backs with
+    /// `sqlite_autoindex_<table>_<n>`; later ones create `Z_<Entity>_UNIQUE_…`.
+    /// Either is the same constraint (Apple's knowledgeC 10.13 store, Moody):
+    /// a store's autoindex and a compiled unique index on the same table and
+    /// columns leave both lists.
+    private static func pairingTableConstraints(
+        store: [String: SQLiteSchemaSnapshot.Index], compiled: [String: SQLiteSchemaSnapshot.Index]
+    ) -> (store: [String: SQLiteSchemaSnapshot.Index], compiled: [String: SQLiteSchemaSnapshot.Index]) {
+        var store = store
+        var compiled = compiled
+        for (name, index) in store.sorted(by: { $0.key < $1.key })
+        where index.isUnique && name.uppercased().hasPrefix("SQLITE_AUTOINDEX_") {
+            guard let match = compiled.sorted(by: { $0.key < $1.key }).first(where: {
+                $0.value.isUnique && !$0.value.isPartial && $0.value.table == index.table && $0.value.columns == index.columns
+            }) else { continue }
+            store[name] = nil
+            compiled[match.key] = nil
+        }
+        return (store, compiled)
     }
 
     static func entityNumberDifferences(store connection: Connection, model: CheckedModel) throws -> [CoreDataStoreDifference] {
