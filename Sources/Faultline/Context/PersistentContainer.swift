@@ -29,7 +29,7 @@ public final class PersistentContainer: Sendable {
     public func register(_ type: ManagedObject.Type, forEntityName name: String) throws {
         guard let entity = coordinator.model.entity(named: name) else { throw FetchError.unknownEntity(name) }
         for key in type.typedKeys {
-            if let mismatch = key.slot.mismatch(with: key, in: entity) { throw mismatch }
+            if let mismatch = key.slot.mismatch(in: entity) { throw mismatch }
         }
         classes.register(type, forEntityIndex: entity.index)
     }

@@ -151,41 +151,73 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
 /// coordinator: a key belongs to one class's entity, and inherited properties
 /// keep their index in every sub-entity, so later accesses cost one atomic load
 /// and a compare. The hierarchy is named by its runtime's `slotToken`, unique
-/// in the process, so a key used with another model resolves again.
+/// in the process, so a key used with another model resolves again. A slot
+/// knows what it must name, so resolving, refusing a typed access and checking
+/// a class at registration are one lookup (`lookup(in:)`).
 public final class PropertySlot: Sendable {
+    /// What a key names: an attribute of the types its value fits (nil: any),
+    /// a to-one or a to-many.
+    enum Kind: Sendable, Equatable {
+        case attribute(accepts: Set<AttributeType>?)
+        case toOne
+        case toMany
+    }
+
     let name: String
-    /// For an attribute key: the attribute types its value type may name (nil: any).
-    let accepts: Set<AttributeType>?
+    let kind: Kind
     /// slot token << 32 | property index; 0 when unresolved.
     @usableFromInline let cache = Atomic<Int>(0)
 
-    init(_ name: String, accepts: Set<AttributeType>? = nil) {
+    init(_ name: String, kind: Kind) {
         self.name = name
-        self.accepts = accepts
+        self.kind = kind
     }
 
     /// Inlined into typed accessors: a resolved slot costs a load and a compare.
     @inlinable
-    func index(in object: ManagedObject, attribute: Bool) -> Int? {
+    func index(in object: ManagedObject) -> Int? {
         let cached = cache.load(ordering: .relaxed)
         if cached >> 32 == object.runtime.slotToken { return cached & 0xFFFF_FFFF }
-        return resolve(in: object, attribute: attribute)
+        return resolve(in: object)
     }
 
     @usableFromInline
-    func resolve(in object: ManagedObject, attribute: Bool) -> Int? {
-        let root = object.runtime.slotToken
-        let found: Int?
-        let entity = object.runtime.entity
-        switch entity.propertyByName[name] {
-        case .attribute(let index)? where attribute:
+    func resolve(in object: ManagedObject) -> Int? {
+        guard case .success(let index) = lookup(in: object.runtime.entity) else { return nil }
+        cache.store(object.runtime.slotToken << 32 | index, ordering: .relaxed)
+        return index
+    }
+
+    /// The index of the property this key names in `entity`, or why it names none.
+    func lookup(in entity: CheckedEntity) -> Result<Int, ObjectAccessError> {
+        switch (entity.propertyByName[name], kind) {
+        case (.attribute(let index)?, .attribute(let accepts)):
             let type = entity.attributes[index].attributeType
-            found = accepts.map { $0.contains(type) } ?? true ? index : nil
-        case .relationship(let index)? where !attribute: found = index
-        default: found = nil
+            if let accepts, !accepts.contains(type) {
+                return .failure(.wrongType(entity: entity.name, key: name, expected: "a key of \(type)"))
+            }
+            return .success(index)
+        case (.relationship(let index)?, .toOne), (.relationship(let index)?, .toMany):
+            let isToMany = entity.relationships[index].isToMany
+            guard isToMany == (kind == .toMany) else {
+                return .failure(.wrongType(entity: entity.name, key: name, expected: isToMany ? "a ToManyKey" : "a ToOneKey"))
+            }
+            return .success(index)
+        case (nil, _):
+            return .failure(.unknownKey(entity: entity.name, key: name))
+        case (.composite?, _):
+            return .failure(.wrongType(entity: entity.name, key: name, expected: "setValue(_:forKey:) with a dictionary (a composite)"))
+        case (.relationship?, .attribute):
+            return .failure(.wrongType(entity: entity.name, key: name, expected: "a relationship key"))
+        case (.attribute?, _):
+            return .failure(.wrongType(entity: entity.name, key: name, expected: "an AttributeKey"))
         }
-        if let found { cache.store(root << 32 | found, ordering: .relaxed) }
-        return found
+    }
+
+    /// Why this key does not fit `entity`, or nil when it does.
+    func mismatch(in entity: CheckedEntity) -> ObjectAccessError? {
+        if case .failure(let error) = lookup(in: entity) { return error }
+        return nil
     }
 }
 
@@ -194,19 +226,19 @@ public final class PropertySlot: Sendable {
 /// `var title: String { get { self[Self.title] } set { self[Self.title] = newValue } }`.
 public struct AttributeKey<Value: AttributeConvertible>: Sendable {
     public let slot: PropertySlot
-    public init(_ name: String) { slot = PropertySlot(name, accepts: Value.acceptedAttributeTypes) }
+    public init(_ name: String) { slot = PropertySlot(name, kind: .attribute(accepts: Value.acceptedAttributeTypes)) }
 }
 
 /// A typed to-one relationship.
 public struct ToOneKey<Destination: ManagedObject>: Sendable {
     public let slot: PropertySlot
-    public init(_ name: String) { slot = PropertySlot(name) }
+    public init(_ name: String) { slot = PropertySlot(name, kind: .toOne) }
 }
 
 /// A typed to-many relationship.
 public struct ToManyKey<Destination: ManagedObject>: Sendable {
     public let slot: PropertySlot
-    public init(_ name: String) { slot = PropertySlot(name) }
+    public init(_ name: String) { slot = PropertySlot(name, kind: .toMany) }
 }
 
 extension ManagedObject {
@@ -216,11 +248,11 @@ extension ManagedObject {
     @inlinable
     public subscript<Value>(key: AttributeKey<Value>) -> Value where Value: ExpressibleByNilLiteral {
         get {
-            guard let index = key.slot.index(in: self, attribute: true) else { return nil }
+            guard let index = key.slot.index(in: self) else { return nil }
             return Value(attributeValue: attributeValue(at: index)) ?? nil
         }
         set {
-            guard let index = key.slot.index(in: self, attribute: true) else { return refuse(key.slot, attribute: true) }
+            guard let index = key.slot.index(in: self) else { return refuse(key.slot) }
             setAttributeValue(newValue.attributeValue, at: index)
         }
     }
@@ -230,11 +262,11 @@ extension ManagedObject {
     @inlinable
     public subscript<Value>(key: AttributeKey<Value>, default defaultValue: Value) -> Value {
         get {
-            guard let index = key.slot.index(in: self, attribute: true) else { return defaultValue }
+            guard let index = key.slot.index(in: self) else { return defaultValue }
             return Value(attributeValue: attributeValue(at: index)) ?? defaultValue
         }
         set {
-            guard let index = key.slot.index(in: self, attribute: true) else { return refuse(key.slot, attribute: true) }
+            guard let index = key.slot.index(in: self) else { return refuse(key.slot) }
             setAttributeValue(newValue.attributeValue, at: index)
         }
     }
@@ -242,11 +274,11 @@ extension ManagedObject {
     @inlinable
     public subscript<Destination>(key: ToOneKey<Destination>) -> Destination? {
         get {
-            guard let index = key.slot.index(in: self, attribute: false) else { return nil }
+            guard let index = key.slot.index(in: self) else { return nil }
             return destination(at: index) as? Destination
         }
         set {
-            guard let index = key.slot.index(in: self, attribute: false) else { return refuse(key.slot, attribute: false) }
+            guard let index = key.slot.index(in: self) else { return refuse(key.slot) }
             do { try setDestination(newValue, at: index) } catch let error as ObjectAccessError {
                 managedObjectContext?.refusedAccesses.append(error)
             } catch {}
@@ -255,7 +287,7 @@ extension ManagedObject {
 
     @inlinable
     public subscript<Destination>(key: ToManyKey<Destination>) -> [Destination] {
-        guard let index = key.slot.index(in: self, attribute: false) else { return [] }
+        guard let index = key.slot.index(in: self) else { return [] }
         let members = members(at: index)
         // Untyped keys get the members as they are: no new array, no cast per
         // member (the check folds away once specialised).
@@ -266,92 +298,51 @@ extension ManagedObject {
     /// Adds `member`; as strict as `addObject(_:toRelationship:)`: a key that
     /// names no to-many, or a member of another context, throws.
     public func add<Destination>(_ member: Destination, to key: ToManyKey<Destination>) throws {
-        guard let index = key.slot.index(in: self, attribute: false) else { throw refusal(key.slot, attribute: false) }
+        guard let index = key.slot.index(in: self) else { throw refusal(key.slot) }
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
         guard member.contextHandle === context.handle else { throw ObjectAccessError.otherContext(member.description) }
         context.addMember(member, to: self, at: index)
     }
 
     public func remove<Destination>(_ member: Destination, from key: ToManyKey<Destination>) throws {
-        guard let index = key.slot.index(in: self, attribute: false) else { throw refusal(key.slot, attribute: false) }
+        guard let index = key.slot.index(in: self) else { throw refusal(key.slot) }
         guard let context = managedObjectContext else { throw ObjectAccessError.otherContext(description) }
         context.removeMember(member, from: self, at: index)
     }
 
     /// Sets a typed attribute, throwing where the subscript records the refusal.
     public func set<Value>(_ value: Value, for key: AttributeKey<Value>) throws {
-        guard let index = key.slot.index(in: self, attribute: true) else { throw refusal(key.slot, attribute: true) }
+        guard let index = key.slot.index(in: self) else { throw refusal(key.slot) }
         setAttributeValue(value.attributeValue, at: index)
     }
 
     /// Sets a typed to-one, throwing where the subscript records the refusal.
     public func set<Destination>(_ destination: Destination?, for key: ToOneKey<Destination>) throws {
-        guard let index = key.slot.index(in: self, attribute: false) else { throw refusal(key.slot, attribute: false) }
+        guard let index = key.slot.index(in: self) else { throw refusal(key.slot) }
         try setDestination(destination, at: index)
     }
 
     /// Why `slot` does not resolve on this object: no such property, another
     /// kind of property, or an attribute of a type the key's value type is not.
-    func refusal(_ slot: PropertySlot, attribute: Bool) -> ObjectAccessError {
-        let entity = runtime.entity
-        if case .attribute(let index)? = entity.propertyByName[slot.name], attribute {
-            let expected = slot.accepts.map { $0.map { "\($0)" }.sorted().joined(separator: " or ") } ?? "any type"
-            return .wrongType(entity: entity.name, key: slot.name,
-                              expected: "a key of \(entity.attributes[index].attributeType) (the key's type fits \(expected))")
-        }
-        return .unknownKey(entity: entity.name, key: slot.name)
+    func refusal(_ slot: PropertySlot) -> ObjectAccessError {
+        slot.mismatch(in: runtime.entity) ?? .unknownKey(entity: runtime.entity.name, key: slot.name)
     }
 
     /// A subscript setter cannot throw: the refusal waits in the context, and
     /// its next `save()` throws `SaveError.refusedAccess` with every one, so a
     /// misspelt or mistyped key never loses a value silently.
     @usableFromInline
-    func refuse(_ slot: PropertySlot, attribute: Bool) {
-        managedObjectContext?.refusedAccesses.append(refusal(slot, attribute: attribute))
+    func refuse(_ slot: PropertySlot) {
+        managedObjectContext?.refusedAccesses.append(refusal(slot))
     }
 }
 
 /// A typed key of any kind, so a class can list its keys for checking when it
-/// is registered (`ManagedObject.typedKeys`).
+/// is registered (`ManagedObject.typedKeys`); its slot knows what it names.
 public protocol TypedPropertyKey: Sendable {
     var slot: PropertySlot { get }
-    /// Whether the key names an attribute (else a relationship).
-    var namesAttribute: Bool { get }
-    /// For a relationship key, whether it names a to-many.
-    var namesToMany: Bool { get }
 }
 
-extension AttributeKey: TypedPropertyKey {
-    public var namesAttribute: Bool { true }
-    public var namesToMany: Bool { false }
-}
-
-extension ToOneKey: TypedPropertyKey {
-    public var namesAttribute: Bool { false }
-    public var namesToMany: Bool { false }
-}
-
-extension ToManyKey: TypedPropertyKey {
-    public var namesAttribute: Bool { false }
-    public var namesToMany: Bool { true }
-}
-
-extension PropertySlot {
-    /// Why `key` does not fit `entity`, or nil when it does.
-    func mismatch(with key: some TypedPropertyKey, in entity: CheckedEntity) -> ObjectAccessError? {
-        switch entity.propertyByName[name] {
-        case .attribute(let index)? where key.namesAttribute:
-            let type = entity.attributes[index].attributeType
-            guard let accepts, !accepts.contains(type) else { return nil }
-            return .wrongType(entity: entity.name, key: name, expected: "a key of \(type)")
-        case .relationship(let index)? where !key.namesAttribute:
-            guard entity.relationships[index].isToMany != key.namesToMany else { return nil }
-            return .wrongType(entity: entity.name, key: name,
-                              expected: entity.relationships[index].isToMany ? "a ToManyKey" : "a ToOneKey")
-        case nil:
-            return .unknownKey(entity: entity.name, key: name)
-        default:
-            return .wrongType(entity: entity.name, key: name, expected: key.namesAttribute ? "a relationship key" : "an AttributeKey")
-        }
-    }
-}
+extension AttributeKey: TypedPropertyKey {}
+extension ToOneKey: TypedPropertyKey {}
+extension ToManyKey: TypedPropertyKey {}

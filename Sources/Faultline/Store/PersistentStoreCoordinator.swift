@@ -167,7 +167,11 @@ public final class PersistentStoreCoordinator: Sendable {
     /// "database is locked" past the busy timeout becomes `StoreError.busy`,
     /// which a caller can match without importing FaultlineSQLite.
     func withWriter<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        do { return try writer.withLock(body) } catch let error as SQLiteError where error.code == .busy {
+        try translatingBusy { try writer.withLock(body) }
+    }
+
+    private func translatingBusy<Result>(_ body: () throws -> Result) throws -> Result {
+        do { return try body() } catch let error as SQLiteError where error.code == .busy {
             throw StoreError.busy(timeout: busyTimeout)
         }
     }
@@ -179,9 +183,7 @@ public final class PersistentStoreCoordinator: Sendable {
         defer { readers.withLock { $0.append(box) } }
         let localCommits = commitWatch.localCommits.load(ordering: .relaxed)
         defer { noteReaderVersion(of: box, localCommitsBefore: localCommits) }
-        do { return try body(box.connection) } catch let error as SQLiteError where error.code == .busy {
-            throw StoreError.busy(timeout: busyTimeout)
-        }
+        return try translatingBusy { try body(box.connection) }
     }
 
     /// A new pooled reader. Its set-up pragmas are not counted: the counters

@@ -14,6 +14,7 @@ struct TypedKeyStrictnessTests {
         static let misspelt = AttributeKey<String?>("nmae")
         static let born = AttributeKey<Date?>("born")
         static let bornAsNumber = AttributeKey<Int64?>("born")
+        static let booksAsOne = ToOneKey<Book>("books")
     }
 
     final class Book: ManagedObject {
@@ -69,6 +70,11 @@ struct TypedKeyStrictnessTests {
                 }
                 #expect(throws: (any Error).self) { try book.set(Int64(47_204), for: Book.titleAsNumber) }
                 #expect(throws: ObjectAccessError.otherContext(stranger.description)) { try book.set(stranger, for: Book.author) }
+                // A to-one key naming a to-many resolves to nothing, as the registration check says.
+                #expect(throws: ObjectAccessError.wrongType(entity: "Author", key: "books", expected: "a ToManyKey")) {
+                    try stranger.set(nil, for: Author.booksAsOne)
+                }
+                #expect(stranger[Author.booksAsOne] == nil)
                 #expect(book.value(forKey: "title") == nil)
                 #expect(book[Book.author] == nil)
             }
