@@ -49,7 +49,7 @@ extension PersistentStoreCoordinator {
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         let storeIdentifier = identifier
-        let outcome = try runBatch { connection in
+        return try runBatch(resultType: request.resultType) { connection in
             var deleter = BatchDeleter(coordinator: self, connection: connection)
             let named = try deleter.namedRows(request)
             try deleter.run(named)
@@ -63,7 +63,6 @@ extension PersistentStoreCoordinator {
             }
             return outcome
         }
-        return publish(outcome, resultType: request.resultType)
     }
 }
 

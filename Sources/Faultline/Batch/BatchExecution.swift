@@ -1,36 +1,32 @@
 import Foundation
 import FaultlineSQLite
 
-// What every batch request shares: the transaction on the writer, the counters,
-// and afterwards the row cache and the live contexts.
+// What every batch request shares: the store's writer (its transaction and its
+// after-commit work) and the counters; and how contexts merge the changes.
 
 extension PersistentStoreCoordinator {
-    /// Runs `body` in one IMMEDIATE transaction on the writer and records the
-    /// SQLite work it did.
-    func runBatch(_ body: (Connection) throws -> BatchOutcome) throws -> BatchOutcome {
-        if let writeRefusal { throw writeRefusal }
-        var (outcome, sql) = try writeTransaction(body)
-        outcome.counters.sql = sql
-        return outcome
-    }
-
-    /// After a commit: rows the request changed leave the row cache, and so do
-    /// the entities whose derived attributes the triggers may have rewritten;
-    /// every live context gets the changes in its inbox (merged at once by
-    /// those that merge automatically, or through `mergeChanges`).
-    func publish(_ outcome: BatchOutcome, resultType: BatchResultType) -> BatchResult {
-        var changes = outcome.changes
-        rowCache.invalidate(changes.updatedObjectIDs)
-        rowCache.invalidate(changes.deletedObjectIDs)
-        let stale = staleEntities(deriving: outcome.touchedEntities)
-        rowCache.invalidate(entities: stale)
-        changes.staleEntities = stale
-        if !changes.updatedObjectIDs.isEmpty || !changes.deletedObjectIDs.isEmpty || !stale.isEmpty {
-            observers.broadcast(changes.didSave(source: ObjectIdentifier(self)))
+    /// Runs `body` in one transaction through the store's writer and records
+    /// the SQLite work it did. After the commit the writer publishes what it
+    /// changed: rows leave the row cache, entities whose derived attributes
+    /// the triggers may have rewritten go too, and every live context gets the
+    /// changes in its inbox (merged at once by those that merge automatically,
+    /// or through `mergeChanges`). Inserted IDs are not published: merging does
+    /// nothing with them, and a streamed insert may have millions.
+    func runBatch(resultType: BatchResultType, _ body: (Connection) throws -> BatchOutcome) throws -> BatchResult {
+        let entityCount = model.entities.count
+        var (outcome, published, sql) = try writer.write { connection in
+            let outcome = try body(connection)
+            var changes = StoreChanges(source: ObjectIdentifier(self))
+            changes.updated = Set(outcome.changes.updatedObjectIDs)
+            changes.deleted = Set(outcome.changes.deletedObjectIDs)
+            for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
+            return (outcome, CommittedChanges(changes: changes))
         }
+        outcome.counters.sql = sql
+        outcome.changes.staleEntities = published?.staleEntities ?? []
         return BatchResult(
             resultType: resultType, count: resultType == .statusOnly ? 0 : outcome.count,
-            objectIDs: resultType == .objectIDs ? outcome.objectIDs : [], changes: changes, counters: outcome.counters)
+            objectIDs: resultType == .objectIDs ? outcome.objectIDs : [], changes: outcome.changes, counters: outcome.counters)
     }
 }
 
@@ -84,7 +80,11 @@ extension ManagedObjectContext {
     public func mergeChanges(fromRemoteContextSave changes: BatchChanges) {
         coordinator.rowCache.invalidate(changes.updatedObjectIDs)
         coordinator.rowCache.invalidate(changes.deletedObjectIDs)
-        mergeChanges(fromContextDidSave: changes.didSave(source: ObjectIdentifier(coordinator)))
+        var merged = StoreChanges(source: ObjectIdentifier(coordinator))
+        merged.updated = Set(changes.updatedObjectIDs)
+        merged.deleted = Set(changes.deletedObjectIDs)
+        merged.staleEntities = changes.staleEntities
+        mergeChanges(fromContextDidSave: ContextDidSave(merged))
     }
 
     public func mergeChanges(fromRemoteContextSave changes: [String: [ManagedObjectID]]) {
@@ -92,8 +92,10 @@ extension ManagedObjectContext {
         let deleted = changes["deleted"] ?? []
         coordinator.rowCache.invalidate(updated)
         coordinator.rowCache.invalidate(deleted)
-        mergeChanges(fromContextDidSave: ContextDidSave(
-            insertedObjectIDs: Set(changes["inserted"] ?? []), updatedObjectIDs: Set(updated),
-            deletedObjectIDs: Set(deleted), staleEntities: [], source: ObjectIdentifier(coordinator)))
+        var merged = StoreChanges(source: ObjectIdentifier(coordinator))
+        merged.inserted = Set(changes["inserted"] ?? [])
+        merged.updated = Set(updated)
+        merged.deleted = Set(deleted)
+        mergeChanges(fromContextDidSave: ContextDidSave(merged))
     }
 }

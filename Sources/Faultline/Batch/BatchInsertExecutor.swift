@@ -23,12 +23,11 @@ extension PersistentStoreCoordinator {
             throw BatchError.unknownEntity(request.entity.name)
         }
         let plan = BatchInsertPlan(request, coordinator: self)
-        let outcome = try runBatch { connection in
+        return try runBatch(resultType: request.resultType) { connection in
             var inserter = try BatchInserter(request: request, plan: plan, coordinator: self, connection: connection)
             try inserter.run(request.source)
             return inserter.outcome
         }
-        return publish(outcome, resultType: request.resultType)
     }
 }
 

@@ -52,13 +52,6 @@ public struct BatchChanges: Sendable {
             insertedRanges.append((entityIndex, keys))
         }
     }
-
-    /// The payload contexts merge. Inserted IDs are left out: merging does
-    /// nothing with them, and a streamed insert may have millions.
-    func didSave(source: ObjectIdentifier) -> ContextDidSave {
-        ContextDidSave(insertedObjectIDs: [], updatedObjectIDs: Set(updatedObjectIDs),
-                       deletedObjectIDs: Set(deletedObjectIDs), staleEntities: staleEntities, source: source)
-    }
 }
 
 /// Deterministic work counters of one batch request.

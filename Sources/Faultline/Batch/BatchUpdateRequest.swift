@@ -64,7 +64,7 @@ extension PersistentStoreCoordinator {
             coordinator: self)
         let sql = "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (\(rows.sql)) RETURNING Z_PK, Z_ENT"
         let storeIdentifier = identifier
-        let outcome = try runBatch { connection in
+        return try runBatch(resultType: request.resultType) { connection in
             var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
             for pair in try connection.keyPairs(sql, bindings + rows.bindings, entityCount: model.entities.count) {
                 outcome.changes.updatedObjectIDs.append(
@@ -76,7 +76,6 @@ extension PersistentStoreCoordinator {
             outcome.objectIDs = outcome.changes.updatedObjectIDs
             return outcome
         }
-        return publish(outcome, resultType: request.resultType)
     }
 
     /// `COLUMN = ?` (or an expression) for one property, with its bindings.

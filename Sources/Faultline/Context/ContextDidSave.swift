@@ -1,14 +1,15 @@
 import Foundation
 
 /// What one context's save changed, by object ID: the payload of the did-save
-/// notification and what other contexts merge.
+/// notification and what other contexts merge (the store's published changes).
 public struct ContextDidSave: Sendable {
-    public let insertedObjectIDs: Set<ManagedObjectID>
-    public let updatedObjectIDs: Set<ManagedObjectID>
-    public let deletedObjectIDs: Set<ManagedObjectID>
-    /// Entities whose rows store triggers may have rewritten (derived attributes).
-    let staleEntities: Set<Int>
-    let source: ObjectIdentifier
+    let changes: StoreChanges
+
+    init(_ changes: StoreChanges) { self.changes = changes }
+
+    public var insertedObjectIDs: Set<ManagedObjectID> { changes.inserted }
+    public var updatedObjectIDs: Set<ManagedObjectID> { changes.updated }
+    public var deletedObjectIDs: Set<ManagedObjectID> { changes.deleted }
 }
 
 extension Notification.Name {
@@ -21,33 +22,16 @@ extension ContextDidSave {
     public static let userInfoKey = "changes"
 }
 
-/// The contexts of a coordinator, held weakly, told about each other's saves.
-final class ContextObservers: Sendable {
-    private struct WeakContext: @unchecked Sendable {
-        weak var context: ManagedObjectContext?
-    }
-
-    private let contexts = Locked<[WeakContext]>([])
-
-    func register(_ context: ManagedObjectContext) {
-        contexts.withLock { list in
-            list.removeAll { $0.context == nil }
-            list.append(WeakContext(context: context))
+/// A context hears of every other commit on its store: the changes wait in
+/// its inbox; a context that merges automatically gets one merge scheduled on
+/// its queue per burst of commits (the first one into an empty inbox schedules it).
+extension ManagedObjectContext: StoreChangeSubscriber {
+    func storeDidCommit(_ changes: StoreChanges) {
+        let wasEmpty = inbox.withLock { inbox in
+            defer { inbox.append(changes) }
+            return inbox.isEmpty
         }
-    }
-
-    /// Queues `changes` in every other live context's inbox; a context that
-    /// merges automatically gets one merge scheduled on its queue per burst of
-    /// saves (the first one into an empty inbox schedules it).
-    func broadcast(_ changes: ContextDidSave) {
-        let targets = contexts.withLock { list in list.compactMap(\.context) }
-        for context in targets where ObjectIdentifier(context) != changes.source {
-            let wasEmpty = context.inbox.withLock { inbox in
-                defer { inbox.append(changes) }
-                return inbox.isEmpty
-            }
-            if wasEmpty, context.automaticallyMergesChangesFromParent { context.scheduleMerge() }
-        }
+        if wasEmpty, automaticallyMergesChangesFromParent { scheduleMerge() }
     }
 }
 
@@ -83,7 +67,7 @@ extension ManagedObjectContext {
     }
 
     func mergeInbox() {
-        let pending = inbox.withLock { box -> [ContextDidSave] in
+        let pending = inbox.withLock { box -> [StoreChanges] in
             let drained = box
             box.removeAll()
             return drained
@@ -96,7 +80,7 @@ extension ManagedObjectContext {
             let merged = merge(changes)
             updated.formUnion(merged.updated)
             deleted.formUnion(merged.deleted)
-            inserted.formUnion(changes.insertedObjectIDs)
+            inserted.formUnion(changes.inserted)
         }
         let change = ContextObjectsDidChange(
             updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted)
@@ -116,13 +100,13 @@ extension ManagedObjectContext {
     /// turn into faults (their next access reads the new row), changed ones keep
     /// their changes; deleted objects leave the context.
     public func mergeChanges(fromContextDidSave changes: ContextDidSave) {
-        _ = merge(changes)
+        _ = merge(changes.changes)
     }
 
-    private func merge(_ changes: ContextDidSave) -> (updated: [ManagedObject], deleted: [ManagedObject]) {
+    private func merge(_ changes: StoreChanges) -> (updated: [ManagedObject], deleted: [ManagedObject]) {
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
-        for id in changes.updatedObjectIDs {
+        for id in changes.updated {
             guard let object = registered[id] else { continue }
             refresh(object, mergeChanges: true)
             updated.append(object)
@@ -133,7 +117,7 @@ extension ManagedObjectContext {
                 updated.append(object)
             }
         }
-        for id in changes.deletedObjectIDs {
+        for id in changes.deleted {
             guard let object = registered.removeValue(forKey: id) else { continue }
             forgetChanges(of: object)
             object.isDeletedStorage = true

@@ -31,7 +31,7 @@ extension ManagedObjectContext {
         while true {
             try resolveDuplicatesWithinContext()
             let (request, saved) = buildRequest()
-            switch try coordinator.write(request) {
+            switch try coordinator.write(request, source: ObjectIdentifier(self)) {
             case .success(let result):
                 finish(result, saved: saved, request: request)
                 return
@@ -207,7 +207,6 @@ extension ManagedObjectContext {
 
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
         for object in saved.discarded { detach(object) }
-        var insertedIDs = Set<ManagedObjectID>(minimumCapacity: saved.inserted.count)
         var promoted: [ManagedObjectID] = []
         promoted.reserveCapacity(saved.inserted.count)
         registered.reserveStored(saved.inserted.count)
@@ -217,7 +216,6 @@ extension ManagedObjectContext {
             registered[permanent] = object
             object.objectID = permanent
             object.isInsertedStorage = false
-            insertedIDs.insert(permanent)
         }
         registered.dropTemporary(promoted)
         // One arena for the committed to-ones of every saved object.
@@ -259,10 +257,8 @@ extension ManagedObjectContext {
         for object in saved.inserted + saved.updated + saved.deleted { object.didSave() }
         for object in saved.deleted { detach(object) }
 
-        let changes = ContextDidSave(
-            insertedObjectIDs: insertedIDs, updatedObjectIDs: Set(saved.updated.map(\.objectID)),
-            deletedObjectIDs: Set(request.deletes.map(\.id)), staleEntities: stale, source: ObjectIdentifier(self))
-        coordinator.observers.broadcast(changes)
+        // The store told the other contexts when it committed (ChangePublisher).
+        let changes = ContextDidSave(result.changes ?? StoreChanges(source: ObjectIdentifier(self)))
         // Not a dictionary literal: its temporary array of pairs is one more
         // allocation a save whenever the optimiser does not keep it on the stack.
         var userInfo = [AnyHashable: Any](minimumCapacity: 1)

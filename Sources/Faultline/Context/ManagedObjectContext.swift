@@ -65,7 +65,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingHiddenKeys: [ObjectIdentifier: (member: ManagedObject, table: String, column: String, owner: ManagedObject?)] = [:]
     /// Deletions whose delete rules have not run yet.
     var pendingDeletes: [ManagedObject] = []
-    let inbox = Locked<[ContextDidSave]>([])
+    let inbox = Locked<[StoreChanges]>([])
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
@@ -93,7 +93,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.name = name
         handle.context = self
         if !isMainQueue { self.queue.setSpecific(key: queueMark, value: ObjectIdentifier(self)) }
-        coordinator.observers.register(self)
+        coordinator.changes.subscribe(self)
     }
 
     /// Whether the caller runs on this context's queue now.

@@ -50,41 +50,48 @@ public enum DeferredCleanup {
     /// Performs the recorded clean-up for a store holding `model`, in one
     /// transaction (a savepoint inside an open one), and clears the record.
     public static func finish(on connection: Connection, model: CheckedModel) throws {
-        let outermost = connection.isAutocommit
-        if outermost { try connection.execute("PRAGMA foreign_keys = OFF") }
-        defer { if outermost { try? connection.execute("PRAGMA foreign_keys = ON") } }
-        try connection.transaction(.immediate) {
-            var metadata = try StoreBootstrap.metadata(on: connection)
-            guard let record = Record.stored(in: metadata) else { return }
-            let schema = try StoreSchema(compiling: model)
-            let triggers = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-            for case .text(let name)? in triggers.map(\.first) { try connection.execute("DROP TRIGGER \"\(name)\"") }
-            for table in schema.tables where record.columns[table.name] != nil {
-                let aside = MigrationRun.asidePrefix + table.name
-                let columns = table.columns.map(\.name).joined(separator: ", ")
-                try connection.execute("ALTER TABLE \(table.name) RENAME TO \(aside)")
-                try connection.execute(table.createStatement)
-                try connection.execute("INSERT INTO \(table.name) (\(columns)) SELECT \(columns) FROM \(aside)", [])
-                try connection.execute("DROP TABLE \(aside)")
-            }
-            let existing = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
-                if case .text(let name)? = $0.first { return name }
-                return nil
-            })
-            let modelTables = Set(schema.tables.map(\.name))
-            for table in record.tables where existing.contains(table) && !modelTables.contains(table) {
-                try connection.execute("DROP TABLE \(table)")
-            }
-            try IndexMigration(connection: connection, schema: schema).apply()
-            for trigger in schema.triggers { try connection.execute(trigger.createStatement) }
-            Record().write(into: &metadata)
-            try metadata.write(on: connection)
-            let expected = SchemaRecord(schema)
-            let actual = try SchemaRecord(reading: connection)
-            guard expected == actual else {
-                throw MigrationError.schemaMismatch(
-                    model: model.versionChecksum, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
-            }
+        try finish(using: StoreWriter(migrating: connection), model: model)
+    }
+
+    /// The same, through the store's `writer` (foreign keys off around it).
+    static func finish(using writer: StoreWriter, model: CheckedModel) throws {
+        try writer.write(foreignKeysOff: true) { connection in
+            try finishInTransaction(on: connection, model: model)
+            return ((), nil)
+        }
+    }
+
+    private static func finishInTransaction(on connection: Connection, model: CheckedModel) throws {
+        var metadata = try StoreBootstrap.metadata(on: connection)
+        guard let record = Record.stored(in: metadata) else { return }
+        let schema = try StoreSchema(compiling: model)
+        let triggers = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        for case .text(let name)? in triggers.map(\.first) { try connection.execute("DROP TRIGGER \"\(name)\"") }
+        for table in schema.tables where record.columns[table.name] != nil {
+            let aside = MigrationRun.asidePrefix + table.name
+            let columns = table.columns.map(\.name).joined(separator: ", ")
+            try connection.execute("ALTER TABLE \(table.name) RENAME TO \(aside)")
+            try connection.execute(table.createStatement)
+            try connection.execute("INSERT INTO \(table.name) (\(columns)) SELECT \(columns) FROM \(aside)", [])
+            try connection.execute("DROP TABLE \(aside)")
+        }
+        let existing = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+            if case .text(let name)? = $0.first { return name }
+            return nil
+        })
+        let modelTables = Set(schema.tables.map(\.name))
+        for table in record.tables where existing.contains(table) && !modelTables.contains(table) {
+            try connection.execute("DROP TABLE \(table)")
+        }
+        try IndexMigration(connection: connection, schema: schema).apply()
+        for trigger in schema.triggers { try connection.execute(trigger.createStatement) }
+        Record().write(into: &metadata)
+        try metadata.write(on: connection)
+        let expected = SchemaRecord(schema)
+        let actual = try SchemaRecord(reading: connection)
+        guard expected == actual else {
+            throw MigrationError.schemaMismatch(
+                model: model.versionChecksum, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
         }
     }
 }

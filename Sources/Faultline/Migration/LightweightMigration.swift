@@ -22,12 +22,21 @@ public enum LightweightMigration {
         deferCleanup: Bool = false, stage: String = "lightweight",
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws {
-        let outermost = connection.isAutocommit
-        if outermost { try connection.execute("PRAGMA foreign_keys = OFF") }
-        defer { if outermost { try? connection.execute("PRAGMA foreign_keys = ON") } }
-        try connection.transaction(.immediate) {
+        try migrate(using: StoreWriter(migrating: connection), from: old, to: new,
+                    deferCleanup: deferCleanup, stage: stage, progress: progress)
+    }
+
+    /// The same, through the store's `writer`: foreign keys off around the
+    /// outermost transaction, as the rebuild procedure says.
+    static func migrate(
+        using writer: StoreWriter, from old: ModelVersion, to new: ModelVersion,
+        deferCleanup: Bool = false, stage: String = "lightweight",
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws {
+        try writer.write(foreignKeysOff: true) { connection in
             var run = MigrationRun(connection: connection, stage: stage, progress: progress)
             try run.apply(from: old, to: new, deferCleanup: deferCleanup)
+            return ((), nil)
         }
     }
 }

@@ -13,6 +13,7 @@ public enum StoreMigrator {
     public static func migrateIfNeeded(location: StoreLocation, to target: ModelVersion, options: MigrationOptions) throws {
         guard case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) else { return }
         let connection = try PersistentStoreCoordinator.open(location)
+        let writer = StoreWriter(migrating: connection)
         let hasMetadata = try connection.scalar(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1)
         guard hasMetadata, let storeHash = try StoreBootstrap.metadata(on: connection).modelVersionHash,
@@ -25,10 +26,11 @@ public enum StoreMigrator {
                 throw MigrationError.noMigrationPath(storeHash: storeHash, modelHash: target.hash)
             }
             try LightweightMigration.migrate(
-                on: connection, from: source, to: target, deferCleanup: options.deferCleanup, progress: options.progress)
+                using: writer, from: source, to: target, deferCleanup: options.deferCleanup, progress: options.progress)
         case .staged(let manager):
             try manager.migrate(
-                on: connection, location: location, to: target, deferCleanup: options.deferCleanup, progress: options.progress)
+                using: writer, connection: connection, location: location, to: target,
+                deferCleanup: options.deferCleanup, progress: options.progress)
         }
     }
 }
@@ -48,13 +50,13 @@ extension PersistentContainer {
 
     /// Whether a deferred migration left clean-up to do.
     public var hasDeferredMigration: Bool {
-        get throws { try coordinator.withWriter { try DeferredCleanup.isPending(on: $0) } }
+        get throws { try coordinator.writer.withConnection { try DeferredCleanup.isPending(on: $0) } }
     }
 
     /// Performs the clean-up a deferred migration left (Core Data's
     /// `finishDeferredLightweightMigration()`), on the writer, in one transaction.
     public func finishDeferredMigration() throws {
         let model = coordinator.model
-        try coordinator.withWriter { try DeferredCleanup.finish(on: $0, model: model) }
+        try DeferredCleanup.finish(using: coordinator.writer, model: model)
     }
 }

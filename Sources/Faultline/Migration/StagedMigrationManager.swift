@@ -95,6 +95,15 @@ public final class StagedMigrationManager: Sendable {
         on connection: Connection, location: StoreLocation, to target: ModelVersion,
         deferCleanup: Bool = false, progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws {
+        try migrate(using: StoreWriter(migrating: connection), connection: connection, location: location, to: target,
+                    deferCleanup: deferCleanup, progress: progress)
+    }
+
+    /// The same, each step one transaction through the store's `writer`.
+    func migrate(
+        using writer: StoreWriter, connection: Connection, location: StoreLocation, to target: ModelVersion,
+        deferCleanup: Bool, progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
         guard let storeHash = try StoreBootstrap.metadata(on: connection).modelVersionHash else {
             throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: target.hash)
         }
@@ -106,7 +115,7 @@ public final class StagedMigrationManager: Sendable {
         for (position, step) in steps[start...].enumerated() {
             let isLast = start + position == steps.count - 1
             do {
-                try run(step, on: connection, location: location, deferCleanup: deferCleanup && isLast, progress: progress)
+                try run(step, using: writer, location: location, deferCleanup: deferCleanup && isLast, progress: progress)
             } catch {
                 let version = (try? StoreBootstrap.metadata(on: connection).modelVersionHash) ?? storeHash
                 throw MigrationError.stageFailed(stage: step.stage, label: step.label, storeVersion: version, underlying: error)
@@ -115,25 +124,25 @@ public final class StagedMigrationManager: Sendable {
     }
 
     private func run(
-        _ step: Step, on connection: Connection, location: StoreLocation,
+        _ step: Step, using writer: StoreWriter, location: StoreLocation,
         deferCleanup: Bool, progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws {
         guard step.willMigrate != nil || step.didMigrate != nil else {
             try LightweightMigration.migrate(
-                on: connection, from: step.from, to: step.to, deferCleanup: deferCleanup, stage: step.label, progress: progress)
+                using: writer, from: step.from, to: step.to, deferCleanup: deferCleanup, stage: step.label, progress: progress)
             return
         }
-        try connection.execute("PRAGMA foreign_keys = OFF")
-        defer { try? connection.execute("PRAGMA foreign_keys = ON") }
-        try connection.transaction(.immediate) {
+        try writer.write(foreignKeysOff: true) { connection in
             if let handler = step.willMigrate {
                 try Self.runHandler(handler, model: step.from.model, connection: connection, location: location)
             }
+            // Nested: a savepoint inside this step's transaction, on the same connection.
             try LightweightMigration.migrate(
                 on: connection, from: step.from, to: step.to, deferCleanup: deferCleanup, stage: step.label, progress: progress)
             if let handler = step.didMigrate {
                 try Self.runHandler(handler, model: step.to.model, connection: connection, location: location)
             }
+            return ((), nil)
         }
     }
 

@@ -13,25 +13,31 @@ extension PersistentStoreCoordinator {
     /// then re-reads rows whose derived attributes the triggers computed.
     /// Returns the conflicts instead when any is found; the store is then
     /// unchanged.
-    func write(_ request: SaveRequest) throws -> Result<SaveResult, SaveConflictList> {
-        if let writeRefusal { throw writeRefusal }
-        let outcome: Result<SaveResult, SaveConflictList>
+    func write(_ request: SaveRequest, source: ObjectIdentifier) throws -> Result<SaveResult, SaveConflictList> {
         do {
-            outcome = .success(try writeTransaction { connection in
-                try self.perform(self.coreDataValues?.encoded(request) ?? request, on: connection)
-            }.result)
+            var (result, changes, _) = try writer.write { connection in
+                var result = try self.perform(self.coreDataValues?.encoded(request) ?? request, on: connection)
+                let committed = self.committedChanges(of: request, result: &result, source: source)
+                return (result, committed)
+            }
+            if let changes {
+                result.staleEntities = changes.staleEntities
+                if !changes.staleEntities.isEmpty {
+                    for (position, id) in result.insertedIDs.enumerated() where changes.staleEntities.contains(id.entityIndex) {
+                        result.insertedSnapshots[position] = nil
+                    }
+                }
+                result.changes = changes
+            }
+            return .success(result)
         } catch let found as ConflictsFound {
             // A version conflict proves the cached row old (ExternalCommits.swift, invariant 3).
-            rowCache.invalidate(found.conflicts.compactMap { conflict -> ManagedObjectID? in
+            changes.rowCache.invalidate(found.conflicts.compactMap { conflict -> ManagedObjectID? in
                 if case .optimisticLocking(let id, _, _) = conflict { return id }
                 return nil
             })
-            outcome = .failure(SaveConflictList(conflicts: found.conflicts))
+            return .failure(SaveConflictList(conflicts: found.conflicts))
         }
-        guard case .success(var result) = outcome else { return outcome }
-        result.staleEntities = staleEntities(after: request)
-        result.insertedSnapshots = updateRowCache(after: request, result: result)
-        return .success(result)
     }
 
     private func perform(_ request: SaveRequest, on connection: Connection) throws -> SaveResult {
@@ -233,55 +239,46 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// The entities whose derived attributes read rows of `touched` ones: the
-    /// triggers may have rewritten them (a save's or a batch request's).
-    func staleEntities(deriving touched: some Sequence<Int>) -> Set<Int> {
-        var stale = Set<Int>()
-        for entity in touched { stale.formUnion(derivedDependents[entity]) }
-        return stale
-    }
-
-    /// `staleEntities(deriving:)` of the entities the request wrote rows of,
-    /// marked by index: a set hashed the entity of every row.
-    private func staleEntities(after request: SaveRequest) -> Set<Int> {
-        var touched = [Bool](repeating: false, count: model.entities.count)
-        for insert in request.inserts { touched[insert.id.entityIndex] = true }
-        for update in request.updates { touched[update.id.entityIndex] = true }
-        for delete in request.deletes { touched[delete.id.entityIndex] = true }
-        return staleEntities(deriving: touched.indices.lazy.filter { touched[$0] })
-    }
-
-    /// After a commit: rows this save changed leave the cache (the next reader
-    /// re-reads exactly those), new rows enter it, and entities whose derived
-    /// attributes the triggers may have rewritten are dropped.
-    /// Returns the snapshots stored for the inserts, in the request's order.
-    private func updateRowCache(after request: SaveRequest, result: SaveResult) -> [RowSnapshot?] {
-        rowCache.invalidate(request.updates.map(\.id) + request.deletes.map(\.id))
-        let stale = result.staleEntities
-        rowCache.invalidate(entities: stale)
-        var inserted: [(ManagedObjectID, RowSnapshot)] = []
-        inserted.reserveCapacity(request.inserts.count)
-        var snapshots: [RowSnapshot?] = []
-        snapshots.reserveCapacity(request.inserts.count)
+    /// What the commit of `request` changed, for the after-commit work: the
+    /// rows it wrote by ID, the entities it touched, and the new rows whose
+    /// values the request holds (the row cache takes them as written; a row
+    /// with derived attributes is cached as re-read). Records in `result` the
+    /// snapshot cached for each insert, which the context commits as is.
+    private func committedChanges(
+        of request: SaveRequest, result: inout SaveResult, source: ObjectIdentifier
+    ) -> CommittedChanges {
+        var changes = StoreChanges(source: source)
+        let entityCount = model.entities.count
+        changes.inserted = Set(result.insertedIDs)
+        changes.updated.reserveCapacity(request.updates.count)
+        for update in request.updates {
+            changes.updated.insert(update.id)
+            changes.touch(update.id.entityIndex, of: entityCount)
+        }
+        changes.deleted.reserveCapacity(request.deletes.count)
+        for delete in request.deletes {
+            changes.deleted.insert(delete.id)
+            changes.touch(delete.id.entityIndex, of: entityCount)
+        }
+        var committed = CommittedChanges(changes: changes)
+        committed.rowsToCache.reserveCapacity(request.inserts.count)
+        result.insertedSnapshots.reserveCapacity(request.inserts.count)
         var toOnes = RowArena<ManagedObjectID?>()
+        let resolved = result
         for (position, insert) in request.inserts.enumerated() {
             let id = result.insertedIDs[position]
-            guard !stale.contains(id.entityIndex) else {
-                snapshots.append(nil)
-                continue
-            }
+            committed.changes.touch(id.entityIndex, of: entityCount)
             if let refreshed = result.refreshed[id] {
-                inserted.append((id, refreshed))
-                snapshots.append(nil)
+                committed.rowsToCache.append((id, refreshed))
+                result.insertedSnapshots.append(nil)
             } else {
-                let toOne = toOnes.window(insert.toOne.count) { insert.toOne[$0].map(result.resolve) }
+                let toOne = toOnes.window(insert.toOne.count) { insert.toOne[$0].map(resolved.resolve) }
                 let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
-                inserted.append((id, snapshot))
-                snapshots.append(snapshot)
+                committed.rowsToCache.append((id, snapshot))
+                result.insertedSnapshots.append(snapshot)
             }
         }
-        rowCache.store(inserted)
-        return snapshots
+        return committed
     }
 }
 

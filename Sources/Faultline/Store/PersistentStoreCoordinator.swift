@@ -5,8 +5,9 @@ import FaultlineSQLite
 // and row cache live, shared by every context on the store.
 //
 // Invariants:
-// 1. Exactly one writer connection; every write runs on it inside one
-//    IMMEDIATE transaction, serialised by its lock.
+// 1. Exactly one writer (`StoreWriter`); every write runs through it, in one
+//    IMMEDIATE transaction, and its after-commit work runs in one place
+//    (`ChangePublisher`).
 // 2. File stores read on pooled reader connections (WAL lets them run beside
 //    the writer); an in-memory store has one connection, used for both.
 // 3. The row cache only holds snapshots of committed rows; a save invalidates
@@ -31,27 +32,19 @@ public final class PersistentStoreCoordinator: Sendable {
     public let identifier: UInt32
     let plans: [EntityStorePlan]
     let runtimes: [EntityRuntime]
-    /// For each entity, the entities whose derived attributes read its rows
-    /// (their cached rows go stale when its rows change).
-    let derivedDependents: [Set<Int>]
-    /// Contexts on this store, told about each other's saves.
-    let observers = ContextObservers()
-    /// Commits by other connections and processes (ExternalCommits.swift).
-    let commitWatch = ExternalCommitWatch()
-
-    private let writer: LockedConnection
+    /// The one write path: every save, batch request and clean-up.
+    let writer: StoreWriter
+    /// What runs after each commit: the row cache, then the contexts.
+    let changes: ChangePublisher
     private let readers = Locked<[ConnectionBox]>([])
     /// Reads use the writer too: an in-memory store, or a migration stage's
     /// coordinator whose writes are still inside the migration's transaction.
     private let readsOnWriter: Bool
     /// How long a connection of this store waits for another writer.
-    public let busyTimeout: TimeInterval
+    public var busyTimeout: TimeInterval { writer.busyTimeout }
     /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
     /// encodes its external-binary-data markers. Nil for Faultline's own stores.
     let coreDataValues: CoreDataValueAdapter?
-    /// Why every write to this store is refused before it starts (a Core Data
-    /// store that records persistent history); nil when writes are allowed.
-    let writeRefusal: (any Error & Sendable)?
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -112,12 +105,11 @@ public final class PersistentStoreCoordinator: Sendable {
         self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
         let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
         self.runtimes = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
-        self.derivedDependents = DerivedDependencies.dependents(in: model)
-        self.writer = LockedConnection(connection)
+        let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))
+        self.changes = changes
+        self.writer = StoreWriter(connection, busyTimeout: busyTimeout, refusal: writeRefusal, publisher: changes)
         self.readsOnWriter = readsOnWriter
-        self.busyTimeout = busyTimeout
         self.coreDataValues = values
-        self.writeRefusal = writeRefusal
         OpenStores.register(identifier, entityNames: model.entities.map(\.name))
     }
 
@@ -163,27 +155,14 @@ public final class PersistentStoreCoordinator: Sendable {
         return .matching
     }
 
-    /// Runs `body` with the writer connection, holding its lock. SQLite's
-    /// "database is locked" past the busy timeout becomes `StoreError.busy`,
-    /// which a caller can match without importing FaultlineSQLite.
-    func withWriter<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        try translatingBusy { try writer.withLock(body) }
-    }
-
-    private func translatingBusy<Result>(_ body: () throws -> Result) throws -> Result {
-        do { return try body() } catch let error as SQLiteError where error.code == .busy {
-            throw StoreError.busy(timeout: busyTimeout)
-        }
-    }
-
     /// Runs `body` with a reader connection (the writer for an in-memory store).
     func withReader<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        if readsOnWriter { return try withWriter(body) }
+        if readsOnWriter { return try writer.withConnection(body) }
         let box = try readers.withLock { $0.popLast() } ?? newReader()
         defer { readers.withLock { $0.append(box) } }
-        let localCommits = commitWatch.localCommits.load(ordering: .relaxed)
+        let localCommits = writer.commitWatch.localCommits.load(ordering: .relaxed)
         defer { noteReaderVersion(of: box, localCommitsBefore: localCommits) }
-        return try translatingBusy { try body(box.connection) }
+        return try writer.translatingBusy { try body(box.connection) }
     }
 
     /// A new pooled reader. Its set-up pragmas are not counted: the counters
@@ -196,33 +175,16 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Statements, rows and cache figures of every connection of this store.
     public var sqlCounters: SQLiteCounters {
-        var total = writer.withLock { $0.counters }
+        var total = writer.counters
         for reader in readers.withLock({ $0 }) { total = total + reader.connection.counters }
         return total
     }
 
     /// Zeroes `sqlCounters` and the row cache's counters.
     public func resetCounters() {
-        writer.withLock { $0.resetCounters() }
+        writer.resetCounters()
         readers.withLock { pool in pool.forEach { $0.connection.resetCounters() } }
         rowCache.resetCounters()
-    }
-}
-
-/// The writer connection behind a pthread mutex (`NSLock`). Not
-/// `Synchronization.Mutex`: under contention its futex slow path hides the
-/// happens-before edge from ThreadSanitizer, which then reports every access to
-/// the connection as a race (reproduced with a ten-line program).
-final class LockedConnection: @unchecked Sendable {
-    private let lock = NSLock()
-    private let connection: Connection
-
-    init(_ connection: Connection) { self.connection = connection }
-
-    func withLock<Result>(_ body: (Connection) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
     }
 }
 

@@ -108,6 +108,8 @@ struct SaveResult: Sendable {
     /// Entities whose derived attributes the triggers may have rewritten:
     /// the row cache dropped them, the contexts refresh their objects.
     var staleEntities: Set<Int> = []
+    /// What the commit changed, as published to the other contexts.
+    var changes: StoreChanges?
 
     /// `id` itself when permanent, else the permanent ID it was given.
     func resolve(_ id: ManagedObjectID) -> ManagedObjectID {

@@ -10,7 +10,7 @@ struct BatchCorruptRowTests {
     private func damaged() throws -> (PersistentContainer, URL, [[SQLValue]]) {
         let (container, url) = try BatchModel.container()
         _ = try BatchDeleteRuleTests.seed(container)
-        try container.coordinator.withWriter { try $0.execute("UPDATE ZARTICLE SET Z_ENT = 4294967297 WHERE ZTITLE = 'A12'") }
+        try container.coordinator.writer.withConnection { try $0.execute("UPDATE ZARTICLE SET Z_ENT = 4294967297 WHERE ZTITLE = 'A12'") }
         return (container, url, try BatchModel.rows(container, "SELECT Z_PK, Z_ENT, Z_OPT, ZVIEWS FROM ZARTICLE ORDER BY Z_PK"))
     }
 

@@ -14,7 +14,7 @@ struct BatchDeleteRuleTests {
             for views in 1...3 { articles.append(["title": "A\(offset)\(views)", "views": views, "category": category]) }
         }
         try container.coordinator.execute(try BatchInsertRequest(entityName: "Article", in: container.model, objects: articles))
-        try container.coordinator.withWriter { connection in
+        try container.coordinator.writer.withConnection { connection in
             try connection.execute("INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZLABEL) VALUES (1, 4, 1, 'hot')")
             try connection.execute("INSERT INTO Z_1TAGS (Z_1ARTICLES, Z_4TAGS) VALUES (1, 1), (4, 1)")
         }

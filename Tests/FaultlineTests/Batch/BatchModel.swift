@@ -55,11 +55,11 @@ enum BatchModel {
 
     /// Plain SQL against the store, bypassing the object layer.
     static func scalar(_ container: PersistentContainer, _ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
-        try container.coordinator.withWriter { try $0.scalar(sql, values) }
+        try container.coordinator.writer.withConnection { try $0.scalar(sql, values) }
     }
 
     static func rows(_ container: PersistentContainer, _ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
-        try container.coordinator.withWriter { try $0.rows(sql, values) }
+        try container.coordinator.writer.withConnection { try $0.rows(sql, values) }
     }
 
     static func count(_ container: PersistentContainer, _ table: String) throws -> Int64 {

@@ -59,6 +59,6 @@ struct CoreDataStoreHistoryTests {
         #expect(recorded.recordsPersistentHistory)
         #expect(!plain.recordsPersistentHistory)
         let container = try PersistentContainer(coreDataStoreAt: coreData.url, model: CartKitFixtureModels.coreDataV1())
-        #expect(container.coordinator.writeRefusal == nil)
+        #expect(container.coordinator.writer.refusal == nil)
     }
 }

@@ -1,0 +1,73 @@
+import Synchronization
+
+// The after-commit work of a store, in one place: every commit of a save or a
+// batch request reaches `publish`, and nothing else invalidates the row cache
+// for a local commit or tells the contexts.
+//
+// Invariants:
+// 1. Rows the commit updated or deleted leave the row cache; so does every
+//    row of an entity whose derived attributes read a touched entity (the
+//    triggers may have rewritten any of them).
+// 2. Rows whose values the commit knows enter the cache, except those of
+//    stale entities, whose derived values only the store has.
+// 3. Subscribers are held weakly and told in registration order, the
+//    committer itself excepted, only when the commit changed something.
+
+/// Publishes a store's commits: the row cache first, then the subscribers.
+final class ChangePublisher: Sendable {
+    let rowCache: RowCache
+    /// For each entity, the entities whose derived attributes read its rows.
+    private let derivedDependents: [Set<Int>]
+
+    private struct WeakSubscriber: @unchecked Sendable {
+        weak var subscriber: (any StoreChangeSubscriber)?
+    }
+
+    private let subscribers = Locked<[WeakSubscriber]>([])
+
+    init(rowCache: RowCache, derivedDependents: [Set<Int>]) {
+        self.rowCache = rowCache
+        self.derivedDependents = derivedDependents
+    }
+
+    func subscribe(_ subscriber: any StoreChangeSubscriber) {
+        subscribers.withLock { list in
+            list.removeAll { $0.subscriber == nil }
+            list.append(WeakSubscriber(subscriber: subscriber))
+        }
+    }
+
+    /// The after-commit work (invariants 1–3); fills `changes.staleEntities`.
+    func publish(_ changes: inout StoreChanges, caching rows: [(ManagedObjectID, RowSnapshot)]) {
+        rowCache.invalidate(changes.updated)
+        rowCache.invalidate(changes.deleted)
+        let touched = changes.touchedEntities
+        let stale = staleEntities(deriving: touched.indices.lazy.filter { touched[$0] })
+        rowCache.invalidate(entities: stale)
+        changes.staleEntities = stale
+        if stale.isEmpty {
+            rowCache.store(rows)
+        } else {
+            rowCache.store(rows.lazy.filter { !stale.contains($0.0.entityIndex) })
+        }
+        guard !changes.isEmpty else { return }
+        let targets = subscribers.withLock { list in list.compactMap(\.subscriber) }
+        for target in targets where ObjectIdentifier(target) != changes.source { target.storeDidCommit(changes) }
+    }
+
+    /// The entities whose derived attributes read rows of `touched` ones.
+    func staleEntities(deriving touched: some Sequence<Int>) -> Set<Int> {
+        var stale = Set<Int>()
+        for entity in touched { stale.formUnion(derivedDependents[entity]) }
+        return stale
+    }
+
+    /// Another connection or process committed: no cached row can be trusted.
+    func dropRowsChangedElsewhere() {
+        externalCommitsSeen.add(1, ordering: .relaxed)
+        rowCache.removeAll()
+    }
+
+    /// How many times commits made elsewhere emptied the row cache.
+    let externalCommitsSeen = Atomic<Int>(0)
+}

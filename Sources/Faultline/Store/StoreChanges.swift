@@ -1,0 +1,33 @@
+/// What one commit changed, by object ID: what a store publishes after every
+/// commit (a save, a batch request), what its row cache drops and what the
+/// other contexts on it merge.
+struct StoreChanges: Sendable {
+    var inserted: Set<ManagedObjectID> = []
+    var updated: Set<ManagedObjectID> = []
+    var deleted: Set<ManagedObjectID> = []
+    /// Which entities the commit wrote rows of, by entity index (empty when
+    /// none): publishing turns them into `staleEntities`.
+    var touchedEntities: [Bool] = []
+    /// Entities whose rows store triggers may have rewritten (derived
+    /// attributes reading the touched ones); set when published.
+    var staleEntities: Set<Int> = []
+    /// Who committed: a context (its own changes are not sent back to it) or
+    /// the coordinator (batch requests, which every context hears of).
+    let source: ObjectIdentifier
+
+    init(source: ObjectIdentifier) { self.source = source }
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty }
+
+    mutating func touch(_ entityIndex: Int, of entityCount: Int) {
+        if touchedEntities.isEmpty { touchedEntities = Array(repeating: false, count: entityCount) }
+        touchedEntities[entityIndex] = true
+    }
+}
+
+/// Something told of every commit of a store: a context, later a history
+/// writer or a live result.
+protocol StoreChangeSubscriber: AnyObject, Sendable {
+    /// Called on the committing thread, after COMMIT; must only queue work.
+    func storeDidCommit(_ changes: StoreChanges)
+}

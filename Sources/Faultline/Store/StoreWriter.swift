@@ -1,0 +1,124 @@
+import Foundation
+import FaultlineSQLite
+
+// The one write path of a store: saves, batch requests, migrations and the
+// deferred clean-up all write through a `StoreWriter`.
+//
+// Invariants:
+// 1. A writer owns one connection and one lock; `write` holds the lock for
+//    the whole IMMEDIATE transaction, so writes are serialised and no other
+//    thread touches the connection meanwhile. Called inside an open
+//    transaction (a migration step's handlers), it nests as a savepoint.
+// 2. A store that refuses writes (a Core Data store recording persistent
+//    history) throws its refusal before BEGIN: nothing is read or written.
+// 3. Before the transaction's body runs, a data version that differs from the
+//    one this writer last saw means another connection or process committed:
+//    the row cache is emptied first (ExternalCommits.swift).
+// 4. The after-commit work — row-cache invalidation, entities whose derived
+//    attributes went stale, new rows cached, other contexts told — runs once,
+//    in `ChangePublisher.publish`, after COMMIT and only after it; a rolled
+//    back transaction publishes nothing.
+// 5. SQLite's "database is locked" past the busy timeout surfaces as
+//    `StoreError.busy`, which callers match without importing FaultlineSQLite.
+
+/// What a write transaction hands to the after-commit work.
+struct CommittedChanges: Sendable {
+    var changes: StoreChanges
+    /// Rows the commit wrote whose values are known, for the row cache.
+    var rowsToCache: [(ManagedObjectID, RowSnapshot)] = []
+}
+
+/// The writer connection of a store, its lock, and its transaction.
+final class StoreWriter: Sendable {
+    private let connection: LockedConnection
+    /// How long a write waits for another connection's or process's write.
+    let busyTimeout: TimeInterval
+    /// Why every write is refused before it starts; nil when writes are allowed.
+    let refusal: (any Error & Sendable)?
+    /// What this writer knows of commits made elsewhere (ExternalCommits.swift).
+    let commitWatch = ExternalCommitWatch()
+    /// The after-commit work; nil for a migration's writer, which runs before
+    /// any coordinator (and so any cache or context) exists on the store.
+    let publisher: ChangePublisher?
+
+    init(_ connection: Connection, busyTimeout: TimeInterval, refusal: (any Error & Sendable)? = nil,
+         publisher: ChangePublisher?) {
+        self.connection = LockedConnection(connection)
+        self.busyTimeout = busyTimeout
+        self.refusal = refusal
+        self.publisher = publisher
+    }
+
+    /// A migration's writer over `connection`: nothing to publish (no
+    /// coordinator has the store open yet) and no refusal.
+    convenience init(migrating connection: Connection) {
+        self.init(connection, busyTimeout: PersistentStoreCoordinator.defaultBusyTimeout, publisher: nil)
+    }
+
+    /// Runs `body` with the connection, holding the lock, outside any
+    /// transaction this writer starts: reads that must see the writer's state.
+    func withConnection<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        try translatingBusy { try connection.withLock(body) }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction (invariants 1–3) and, after
+    /// COMMIT, publishes the changes it returns (invariant 4). With
+    /// `foreignKeysOff` the outermost transaction runs with SQLite's foreign
+    /// key enforcement off, as its table-rebuild procedure requires.
+    /// Returns the body's result, the published changes and the SQL counters
+    /// of the whole transaction, BEGIN and COMMIT included.
+    func write<Result>(
+        foreignKeysOff: Bool = false, _ body: (Connection) throws -> (Result, CommittedChanges?)
+    ) throws -> (result: Result, changes: StoreChanges?, sql: SQLiteCounters) {
+        if let refusal { throw refusal }
+        let (result, committed, sql) = try withConnection { connection in
+            let before = connection.counters
+            let outermost = connection.isAutocommit
+            if foreignKeysOff, outermost { try connection.execute("PRAGMA foreign_keys = OFF") }
+            defer { if foreignKeysOff, outermost { try? connection.execute("PRAGMA foreign_keys = ON") } }
+            let (result, committed) = try connection.transaction(.immediate) {
+                if outermost { noteVersionBeforeWriting(connection.dataVersion) }
+                return try body(connection)
+            }
+            if outermost {
+                commitWatch.writerVersion = connection.dataVersion
+                commitWatch.localCommits.add(1, ordering: .relaxed)
+            }
+            return (result, committed, connection.counters - before)
+        }
+        guard var committed, let publisher else { return (result, committed?.changes, sql) }
+        publisher.publish(&committed.changes, caching: committed.rowsToCache)
+        return (result, committed.changes, sql)
+    }
+
+    private func noteVersionBeforeWriting(_ version: UInt32?) {
+        if let known = commitWatch.writerVersion, let version, version != known { publisher?.dropRowsChangedElsewhere() }
+        commitWatch.writerVersion = version
+    }
+
+    func translatingBusy<Result>(_ body: () throws -> Result) throws -> Result {
+        do { return try body() } catch let error as SQLiteError where error.code == .busy {
+            throw StoreError.busy(timeout: busyTimeout)
+        }
+    }
+
+    var counters: SQLiteCounters { connection.withLock { $0.counters } }
+    func resetCounters() { connection.withLock { $0.resetCounters() } }
+}
+
+/// The writer connection behind a pthread mutex (`NSLock`). Not
+/// `Synchronization.Mutex`: under contention its futex slow path hides the
+/// happens-before edge from ThreadSanitizer, which then reports every access to
+/// the connection as a race (reproduced with a ten-line program).
+private final class LockedConnection: @unchecked Sendable {
+    private let lock = NSLock()
+    private let connection: Connection
+
+    init(_ connection: Connection) { self.connection = connection }
+
+    func withLock<Result>(_ body: (Connection) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+}

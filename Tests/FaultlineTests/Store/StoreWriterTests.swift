@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Every write of a store goes through its `StoreWriter`, and what a commit
+/// changed is published once, after COMMIT: the same path for a save and a
+/// batch request, nothing for a write that rolled back or was refused.
+@Suite("One write path: the writer publishes each commit once")
+struct StoreWriterTests {
+    final class Recorder: StoreChangeSubscriber, @unchecked Sendable {
+        private let lock = NSLock()
+        private var received: [StoreChanges] = []
+        func storeDidCommit(_ changes: StoreChanges) {
+            lock.lock()
+            received.append(changes)
+            lock.unlock()
+        }
+        var commits: [StoreChanges] {
+            lock.lock()
+            defer { lock.unlock() }
+            return received
+        }
+    }
+
+    @Test("A save is published once with its inserted, updated and deleted IDs; the saving context is not told")
+    func savePublishedOnce() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let recorder = Recorder()
+        container.coordinator.changes.subscribe(recorder)
+        let context = container.newBackgroundContext()
+        let (first, second) = try context.performAndWait {
+            let first = try context.insertNewObject(forEntityName: "Author")
+            try first.setValue("First", forKey: "name")
+            let second = try context.insertNewObject(forEntityName: "Author")
+            try second.setValue("Second", forKey: "name")
+            try context.save()
+            return (first.objectID, second.objectID)
+        }
+        #expect(recorder.commits.count == 1)
+        #expect(recorder.commits.first?.inserted == [first, second])
+        #expect(recorder.commits.first?.source == ObjectIdentifier(context))
+        #expect(context.inbox.withLock { $0.isEmpty })
+
+        try context.performAndWait {
+            try context.existingObject(with: first).setValue("Renamed", forKey: "name")
+            context.delete(try context.existingObject(with: second))
+            try context.save()
+        }
+        #expect(recorder.commits.count == 2)
+        #expect(recorder.commits.last?.inserted == [])
+        #expect(recorder.commits.last?.updated == [first])
+        #expect(recorder.commits.last?.deleted == [second])
+        #expect(container.coordinator.rowCache.snapshot(for: first) == nil, "an updated row leaves the cache")
+    }
+
+    @Test("A save that fails on a uniqueness conflict rolls back and publishes nothing")
+    func failedSavePublishesNothing() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "Author").setValue("Taken", forKey: "name")
+            try context.save()
+        }
+        let recorder = Recorder()
+        container.coordinator.changes.subscribe(recorder)
+        let other = container.newBackgroundContext()
+        #expect(throws: SaveError.self) {
+            try other.performAndWait {
+                try other.insertNewObject(forEntityName: "Author").setValue("Taken", forKey: "name")
+                try other.save()
+            }
+        }
+        #expect(recorder.commits.isEmpty)
+    }
+
+    @Test("A batch update takes the same path: published once, with the coordinator as its source")
+    func batchPublishedOnce() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Before", forKey: "name")
+            try context.save()
+            return author.objectID
+        }
+        let recorder = Recorder()
+        container.coordinator.changes.subscribe(recorder)
+        var request = BatchUpdateRequest(entityName: "Author", propertiesToUpdate: ["name": .value(.string("After"))])
+        request.resultType = .objectIDs
+        let result = try container.coordinator.execute(request)
+        #expect(result.objectIDs == [id])
+        #expect(recorder.commits.count == 1)
+        #expect(recorder.commits.first?.updated == [id])
+        #expect(recorder.commits.first?.source == ObjectIdentifier(container.coordinator))
+        #expect(context.inbox.withLock { $0.count } == 1, "the context that saved before hears of the batch")
+    }
+
+    @Test("A refused write throws before BEGIN: no statement runs and nothing is published")
+    func refusedWriteRunsNothing() throws {
+        struct Refused: Error {}
+        let writer = StoreWriter(
+            try PersistentStoreCoordinator.open(.inMemory), busyTimeout: 1, refusal: Refused(),
+            publisher: ChangePublisher(rowCache: RowCache(capacity: 10), derivedDependents: []))
+        let before = writer.counters
+        #expect(throws: Refused.self) {
+            _ = try writer.write { _ in ((), CommittedChanges(changes: StoreChanges(source: ObjectIdentifier(writer)))) }
+        }
+        #expect(writer.counters.statementsExecuted == before.statementsExecuted)
+    }
+}
