@@ -232,19 +232,6 @@ extension PersistentStoreCoordinator {
     }
 }
 
-/// A column of a dictionary fetch.
-struct SelectedColumn: Sendable {
-    enum Kind: Sendable {
-        case attribute(AttributeType)
-        /// A to-one key, read as the ID of an object of this entity.
-        case object(Int)
-    }
-
-    let keyPath: String
-    let expression: String
-    let kind: Kind
-}
-
 /// A value read by `fetchColumns`.
 enum SelectedValue: Sendable {
     case value(AttributeValue)
