@@ -23,28 +23,26 @@ extension ManagedObjectContext {
         // twice takes its last column, as the inserts below would.
         let positions = [String: Int](columns.indices.map { (columns[$0].keyPath, $0) }) { _, last in last }
         return rows.map { row in
-            if row.allSatisfy(\.isPresent) { return positions.mapValues { row[$0].presentValue } }
+            if row.allSatisfy(Self.isPresent) { return positions.mapValues { Self.presentValue(row[$0]) } }
             var dictionary = [String: Any](minimumCapacity: columns.count)
-            for (column, value) in zip(columns, row) where value.isPresent {
-                dictionary[column.keyPath] = value.presentValue
+            for (column, value) in zip(columns, row) where Self.isPresent(value) {
+                dictionary[column.keyPath] = Self.presentValue(value)
             }
             return dictionary
         }
     }
-}
 
-extension SelectedValue {
     /// Core Data leaves nil values out of dictionary results.
-    fileprivate var isPresent: Bool {
-        switch self {
+    private static func isPresent(_ value: SelectedValue) -> Bool {
+        switch value {
         case .value(let value): value != .null
         case .object(let id): id != nil
         }
     }
 
     /// The value as a dictionary result holds it; only for a present one.
-    fileprivate var presentValue: Any {
-        switch self {
+    private static func presentValue(_ value: SelectedValue) -> Any {
+        switch value {
         case .value(let value): value.anyValue ?? NSNull()
         case .object(let id): if let id { id } else { NSNull() }
         }

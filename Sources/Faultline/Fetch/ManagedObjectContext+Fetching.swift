@@ -84,7 +84,9 @@ extension ManagedObjectContext {
 
     private func attach(_ batch: [ManagedObject], prefetching keyPaths: [String]) {
         guard !batch.isEmpty else { return }
-        let group = FaultBatch(batch, prefetching: keyPaths)
+        let group = FaultBatch(batch, afterFiring: keyPaths.isEmpty ? nil : { context, members in
+            context.prefetch(keyPaths, forBatch: members)
+        })
         for object in batch { object.batch = group }
     }
 
