@@ -14,19 +14,18 @@ extension ManagedObjectContext {
             let mapping = coordinator.schema.entities[entity.index]
             keyPaths = entity.attributes.filter { mapping.column(forAttributeAt: $0.index) != nil }.map(\.name)
         }
-        var (fetch, _, columns) = try storeFetch(request, selecting: keyPaths)
-        fetch.distinct = request.returnsDistinctResults
-        let rows = try coordinator.fetchColumns(fetch, columns: columns)
+        let (fetch, _) = try compiledFetch(request, selecting: keyPaths)
+        let rows = try coordinator.fetchColumns(fetch)
         // Each key's position, hashed once: a row without nils maps this table's
         // values in place (`mapValues` keeps the hash table), where inserting
         // key by key hashed every key string again for every row. A key listed
         // twice takes its last column, as the inserts below would.
-        let positions = [String: Int](columns.indices.map { (columns[$0].keyPath, $0) }) { _, last in last }
+        let positions = [String: Int](keyPaths.indices.map { (keyPaths[$0], $0) }) { _, last in last }
         return rows.map { row in
             if row.allSatisfy(Self.isPresent) { return positions.mapValues { Self.presentValue(row[$0]) } }
-            var dictionary = [String: Any](minimumCapacity: columns.count)
-            for (column, value) in zip(columns, row) where Self.isPresent(value) {
-                dictionary[column.keyPath] = Self.presentValue(value)
+            var dictionary = [String: Any](minimumCapacity: keyPaths.count)
+            for (keyPath, value) in zip(keyPaths, row) where Self.isPresent(value) {
+                dictionary[keyPath] = Self.presentValue(value)
             }
             return dictionary
         }
