@@ -1,3 +1,7 @@
+// The request is Core Data's NSFetchRequest as a value: plain data, checked
+// only when it runs, so one request can be built once and run in any context.
+// How it runs is in the ManagedObjectContext+ files beside it.
+
 /// A sort key of a fetch: an attribute or to-one relationship of the entity,
 /// or a key path through to-one relationships (`author.name`).
 public struct FetchSortDescriptor: Sendable, Hashable {
