@@ -2,22 +2,6 @@
 // only when it runs, so one request can be built once and run in any context.
 // How it runs is in the ManagedObjectContext+ files beside it.
 
-/// A sort key of a fetch: an attribute or to-one relationship of the entity,
-/// or a key path through to-one relationships (`author.name`).
-public struct FetchSortDescriptor: Sendable, Hashable {
-    public var key: String
-    public var ascending: Bool
-    /// Compares strings by their canonical form (case and diacritics folded):
-    /// the attribute's `canonical:` column when it has one, else `FAULTLINE_CANONICAL`.
-    public var caseInsensitive: Bool
-
-    public init(key: String, ascending: Bool = true, caseInsensitive: Bool = false) {
-        self.key = key
-        self.ascending = ascending
-        self.caseInsensitive = caseInsensitive
-    }
-}
-
 /// What a fetch returns, as Core Data's `NSFetchRequestResultType`.
 public enum FetchResultType: Sendable, Hashable {
     case managedObjects

@@ -10,10 +10,7 @@ extension ManagedObjectContext {
             throw FetchError.unknownEntity(request.entityName)
         }
         var keyPaths = request.propertiesToFetch
-        if keyPaths.isEmpty {
-            let mapping = coordinator.schema.entities[entity.index]
-            keyPaths = entity.attributes.filter { mapping.column(forAttributeAt: $0.index) != nil }.map(\.name)
-        }
+        if keyPaths.isEmpty { keyPaths = coordinator.storedAttributeNames(ofEntityAt: entity.index) }
         let (fetch, _) = try compiledFetch(request, selecting: keyPaths)
         let rows = try coordinator.fetchColumns(fetch)
         // Each key's position, hashed once: a row without nils maps this table's

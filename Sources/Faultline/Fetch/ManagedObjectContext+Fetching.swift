@@ -100,9 +100,7 @@ extension ManagedObjectContext {
         var fetch = StoreFetch(entityIndex: entity.index)
         fetch.includesSubentities = request.includesSubentities
         fetch.predicate = request.predicate
-        fetch.sortKeys = request.sortDescriptors.map {
-            StoreFetch.SortKey(keyPath: $0.key, ascending: $0.ascending, caseInsensitive: $0.caseInsensitive)
-        }
+        fetch.sortKeys = request.sortDescriptors
         fetch.selecting = keyPaths
         fetch.limit = request.fetchLimit
         fetch.offset = request.fetchOffset

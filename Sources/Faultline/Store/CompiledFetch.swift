@@ -46,7 +46,7 @@ struct CompiledFetch: Sendable {
             bindings = []
         }
         sort = try fetch.sortKeys.map {
-            (try builder.sortExpression($0.keyPath, caseInsensitive: $0.caseInsensitive), $0.ascending)
+            (try builder.sortExpression($0.key, caseInsensitive: $0.caseInsensitive), $0.ascending)
         }
         columns = try fetch.selecting.map(builder.selectedColumn)
         joins = builder.root.joinsSQL

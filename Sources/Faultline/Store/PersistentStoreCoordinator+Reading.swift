@@ -73,6 +73,13 @@ extension PersistentStoreCoordinator {
         try CompiledFetch(fetch, schema: schema)
     }
 
+    /// The attributes of an entity that have a column, by name: what a
+    /// dictionary fetch without `propertiesToFetch` selects.
+    func storedAttributeNames(ofEntityAt index: Int) -> [String] {
+        let mapping = schema.entities[index]
+        return model.entities[index].attributes.filter { mapping.column(forAttributeAt: $0.index) != nil }.map(\.name)
+    }
+
     /// Reads every matching row in full and caches it.
     func fetchRows(_ fetch: CompiledFetch) throws -> DecodedRows {
         let plan = plans[fetch.entityIndex]

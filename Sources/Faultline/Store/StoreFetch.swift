@@ -6,20 +6,12 @@
 
 /// A fetch as the context asks it of the store.
 struct StoreFetch: Sendable {
-    /// A sort key: an attribute or to-one of the entity, or a key path through
-    /// to-ones (`author.name`).
-    struct SortKey: Sendable {
-        var keyPath: String
-        var ascending: Bool
-        /// By the canonical form of strings (case and diacritics folded).
-        var caseInsensitive: Bool
-    }
-
     var entityIndex: Int
     var includesSubentities = true
     /// Which rows; nil for every row of the entity.
     var predicate: FetchPredicate?
-    var sortKeys: [SortKey] = []
+    /// Key paths (through to-ones), direction, canonical string order.
+    var sortKeys: [FetchSortDescriptor] = []
     /// The key paths of a dictionary fetch's columns, in order; empty otherwise.
     var selecting: [String] = []
     var limit = 0
