@@ -2,7 +2,7 @@ import Foundation
 import FaultlineSQLite
 
 /// The thin adapter between batch requests and the predicate compiler
-/// (`PredicateSQLCompiler`, Sources/Faultline/Predicate/): the rows a batch
+/// (`PredicateSQLCompiler`, Sources/Faultline/Query/): the rows a batch
 /// update or delete touches, as a key-selecting subquery with its bindings.
 enum BatchPredicateSQL {
     /// `SELECT t0.Z_PK FROM T t0 <joins> WHERE <predicate> AND <entity filter>`,

@@ -249,11 +249,12 @@ final class ToManyState {
 /// Faults fetched in one batch: firing any loads all that are still faults.
 final class FaultBatch {
     var objects: [ManagedObject]
-    /// The fetch's `relationshipKeyPathsForPrefetching`: prefetched for the
-    /// whole batch when it fires, as Core Data does batch by batch.
-    let prefetchKeyPaths: [String]
-    init(_ objects: [ManagedObject], prefetching keyPaths: [String] = []) {
+    /// Run with the batch's members once it has fired: the fetch's prefetch of
+    /// `relationshipKeyPathsForPrefetching`, batch by batch as Core Data does.
+    /// Handed in by the fetch, so firing a fault needs no knowledge of fetching.
+    let afterFiring: ((ManagedObjectContext, [ManagedObject]) -> Void)?
+    init(_ objects: [ManagedObject], afterFiring: ((ManagedObjectContext, [ManagedObject]) -> Void)? = nil) {
         self.objects = objects
-        prefetchKeyPaths = keyPaths
+        self.afterFiring = afterFiring
     }
 }

@@ -256,7 +256,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             // Members whose rows are cached cost nothing; the rest come in one statement.
             var missing: [ManagedObject] = []
             let members = batch.objects
-            defer { prefetch(batch.prefetchKeyPaths, forBatch: members) }
+            defer { batch.afterFiring?(self, members) }
             for member in batch.objects where member.isFaultStorage {
                 member.batch = nil
                 if let snapshot = coordinator.rowCache.snapshot(for: member.objectID, maximumAge: maximumAge) {
@@ -288,16 +288,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         counters.faultsFulfilledBySQL += 1
         materialize(object, from: row.1)
         return true
-    }
-
-    /// The prefetch of a batch that just fired. Its key paths were checked
-    /// when the fetch ran; a failing read leaves the relationships to load
-    /// lazily, as a failing batch read leaves its faults.
-    private func prefetch(_ keyPaths: [String], forBatch members: [ManagedObject]) {
-        guard !keyPaths.isEmpty else { return }
-        let loaded = members.filter { !$0.isFaultStorage && !$0.isDeletedStorage }
-        guard let entity = loaded.first?.runtime.entity else { return }
-        try? prefetch(keyPaths, for: loaded, entity: entity)
     }
 
     /// Turns a fault into a materialised object with `snapshot`'s values.

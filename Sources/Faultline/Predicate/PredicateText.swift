@@ -76,6 +76,13 @@ enum PredicateText {
         return p == pattern.count
     }
 
+    /// A LIKE pattern as the SQLite GLOB pattern meaning the same: `*` and `?`
+    /// are already GLOB's, only `[` must be bracketed. Here, beside `like`, so
+    /// the SQL function and the compiler share the evaluator's reading of LIKE.
+    static func glob(like pattern: String) -> String {
+        pattern.replacingOccurrences(of: "[", with: "[[]")
+    }
+
     static func isValidRegularExpression(_ pattern: String) -> Bool {
         (try? NSRegularExpression(pattern: pattern)) != nil
     }

@@ -48,7 +48,7 @@ public enum StoreFunctions {
             return RegularExpressionCache.shared.matches(text, pattern, options).map { .integer($0 ? 1 : 0) } ?? .null
         }
         try connection.createFunction(likeGlob, argumentCount: 1) { arguments in
-            arguments.string(at: 0).map { .text(PredicateSQLBuilder.glob(like: $0)) } ?? .null
+            arguments.string(at: 0).map { .text(PredicateText.glob(like: $0)) } ?? .null
         }
         // Seconds since 2001-01-01 UTC, Core Data's date encoding.
         try connection.createFunction(now, argumentCount: 0, deterministic: false) { _ in

@@ -1,27 +1,10 @@
 import Foundation
 import FaultlineSQLite
 
-/// A fetch as the store runs it: the SQL shapes are Core Data's.
-/// `joins`, `condition` and the sort expressions come from the predicate
-/// compiler; `bindings` are the values of the condition's placeholders.
-struct StoreFetch: Sendable {
-    var entityIndex: Int
-    var includesSubentities = true
-    /// `LEFT OUTER JOIN …` clauses the condition and sort keys need.
-    var joins = ""
-    /// The compiled predicate, nil for every row.
-    var condition: String?
-    var bindings: [SQLValue] = []
-    /// (SQL expression, ascending) pairs, e.g. `("t1.ZNAME", true)`.
-    var sort: [(expression: String, ascending: Bool)] = []
-    var limit = 0
-    var offset = 0
-    var distinct = false
-
-    init(entityIndex: Int) {
-        self.entityIndex = entityIndex
-    }
-}
+// Reading rows. Every path that reads full rows (a fetch, a batch fault, a
+// to-many, a prefetch) decodes through `decodeRow`, so the row cache holds one
+// kind of snapshot whoever read it. Fetches arrive in the model's terms
+// (`StoreFetch`) and are compiled here, in the store, before anything runs.
 
 extension PersistentStoreCoordinator {
     /// Decodes the current row of a hierarchy select of `plan` into `rows`;
@@ -84,30 +67,23 @@ extension PersistentStoreCoordinator {
         return rows
     }
 
-    /// Everything after `FROM <table> t0`: joins, WHERE, ORDER BY, LIMIT.
-    func clauses(_ fetch: StoreFetch) -> String {
-        let plan = plans[fetch.entityIndex]
-        var sql = fetch.joins
-        var filters: [String] = []
-        if plan.mapping.sharesTable,
-           let filter = fetch.includesSubentities ? plan.entityFilter : "t0.Z_ENT = \(fetch.entityIndex + 1)" {
-            filters.append(filter)
-        }
-        if let condition = fetch.condition { filters.append(condition) }
-        if !filters.isEmpty { sql += " WHERE " + filters.joined(separator: " AND ") }
-        if !fetch.sort.isEmpty {
-            sql += " ORDER BY " + fetch.sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
-        }
-        if fetch.limit > 0 || fetch.offset > 0 {
-            sql += " LIMIT \(fetch.limit > 0 ? fetch.limit : -1) OFFSET \(fetch.offset)"
-        }
-        return sql
+    /// `fetch` compiled for this store's schema; throws the compiler's errors
+    /// (`FetchPredicateError`, `FetchError`) before any statement runs.
+    func compile(_ fetch: StoreFetch) throws -> CompiledFetch {
+        try CompiledFetch(fetch, schema: schema)
+    }
+
+    /// The attributes of an entity that have a column, by name: what a
+    /// dictionary fetch without `propertiesToFetch` selects.
+    func storedAttributeNames(ofEntityAt index: Int) -> [String] {
+        let mapping = schema.entities[index]
+        return model.entities[index].attributes.filter { mapping.column(forAttributeAt: $0.index) != nil }.map(\.name)
     }
 
     /// Reads every matching row in full and caches it.
-    func fetchRows(_ fetch: StoreFetch) throws -> DecodedRows {
+    func fetchRows(_ fetch: CompiledFetch) throws -> DecodedRows {
         let plan = plans[fetch.entityIndex]
-        let sql = plan.select(clauses(fetch))
+        let sql = fetch.rowsStatement(in: plan)
         let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
@@ -119,9 +95,9 @@ extension PersistentStoreCoordinator {
 
     /// Reads only the IDs of the matching rows (the first statement of a
     /// batched fetch).
-    func fetchIDs(_ fetch: StoreFetch) throws -> [ManagedObjectID] {
+    func fetchIDs(_ fetch: CompiledFetch) throws -> [ManagedObjectID] {
         let plan = plans[fetch.entityIndex]
-        let sql = "SELECT t0.Z_ENT, t0.Z_PK FROM \(plan.table) t0\(clauses(fetch))"
+        let sql = fetch.idsStatement(in: plan)
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
@@ -138,10 +114,8 @@ extension PersistentStoreCoordinator {
     }
 
     /// `SELECT COUNT(*)` of the matching rows.
-    func count(_ fetch: StoreFetch) throws -> Int {
-        var unbounded = fetch
-        unbounded.sort = []
-        let sql = "SELECT COUNT(*) FROM \(plans[fetch.entityIndex].table) t0\(clauses(unbounded))"
+    func count(_ fetch: CompiledFetch) throws -> Int {
+        let sql = fetch.countStatement(in: plans[fetch.entityIndex])
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
@@ -203,11 +177,12 @@ extension PersistentStoreCoordinator {
         return rows.map(\.0)
     }
 
-    /// Reads selected columns (`SELECT [DISTINCT] t0.ZNAME, t1.ZTITLE …`): an
-    /// attribute's value by its type, or a to-one key as the destination's ID.
-    func fetchColumns(_ fetch: StoreFetch, columns: [SelectedColumn]) throws -> [[SelectedValue]] {
-        let list = columns.map(\.expression).joined(separator: ", ")
-        let sql = "SELECT \(fetch.distinct ? "DISTINCT " : "")\(list) FROM \(plans[fetch.entityIndex].table) t0\(clauses(fetch))"
+    /// Reads the selected columns of a dictionary fetch, one row of values in
+    /// the order of `StoreFetch.selecting` per result: an attribute's value by
+    /// its type, or a to-one key as the destination's ID.
+    func fetchColumns(_ fetch: CompiledFetch) throws -> [[SelectedValue]] {
+        let columns = fetch.columns
+        let sql = fetch.columnsStatement(in: plans[fetch.entityIndex])
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
@@ -230,19 +205,6 @@ extension PersistentStoreCoordinator {
             return rows
         }
     }
-}
-
-/// A column of a dictionary fetch.
-struct SelectedColumn: Sendable {
-    enum Kind: Sendable {
-        case attribute(AttributeType)
-        /// A to-one key, read as the ID of an object of this entity.
-        case object(Int)
-    }
-
-    let keyPath: String
-    let expression: String
-    let kind: Kind
 }
 
 /// A value read by `fetchColumns`.

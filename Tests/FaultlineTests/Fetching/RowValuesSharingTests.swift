@@ -150,7 +150,7 @@ struct RowValuesSharingTests {
             context.reset()
         }
         container.coordinator.rowCache.removeAll()
-        let rows = try container.coordinator.fetchRows(StoreFetch(entityIndex: 1))
+        let rows = try container.coordinator.fetchRows(container.coordinator.compile(StoreFetch(entityIndex: 1)))
         container.coordinator.rowCache.removeAll()
         return Array(rows)[keptIndex].1
     }

@@ -243,10 +243,3 @@ extension PredicateSQLBuilder {
         return id.primaryKey
     }
 }
-
-extension PredicateSQLTerm {
-    var constantValue: PredicateValue? {
-        if case .constant(let value) = self { return value }
-        return nil
-    }
-}

@@ -1,20 +1,6 @@
-import FaultlineSQLite
-
-/// A sort key of a fetch: an attribute or to-one relationship of the entity,
-/// or a key path through to-one relationships (`author.name`).
-public struct FetchSortDescriptor: Sendable, Hashable {
-    public var key: String
-    public var ascending: Bool
-    /// Compares strings by their canonical form (case and diacritics folded):
-    /// the attribute's `canonical:` column when it has one, else `FAULTLINE_CANONICAL`.
-    public var caseInsensitive: Bool
-
-    public init(key: String, ascending: Bool = true, caseInsensitive: Bool = false) {
-        self.key = key
-        self.ascending = ascending
-        self.caseInsensitive = caseInsensitive
-    }
-}
+// The request is Core Data's NSFetchRequest as a value: plain data, checked
+// only when it runs, so one request can be built once and run in any context.
+// How it runs is in the ManagedObjectContext+ files beside it.
 
 /// What a fetch returns, as Core Data's `NSFetchRequestResultType`.
 public enum FetchResultType: Sendable, Hashable {
@@ -75,26 +61,4 @@ public enum FetchResults {
     case managedObjects([ManagedObject])
     case objectIDs([ManagedObjectID])
     case dictionaries([[String: Any]])
-}
-
-/// A fetch that cannot run.
-public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
-    case unknownEntity(String)
-    case unknownSortKey(entity: String, key: String)
-    /// A `propertiesToFetch` or prefetching key path the entity does not have.
-    case unknownKeyPath(entity: String, keyPath: String)
-    /// A predicate construct the SQL compiler does not translate.
-    case unsupportedPredicate(String)
-    /// The store failed while running the fetch.
-    case store(String)
-
-    public var description: String {
-        switch self {
-        case .unknownEntity(let name): "the model has no entity '\(name)'"
-        case .unknownSortKey(let entity, let key): "\(entity) has no stored attribute or to-one '\(key)' to sort by"
-        case .unknownKeyPath(let entity, let keyPath): "\(entity) has no key path '\(keyPath)' to fetch"
-        case .unsupportedPredicate(let what): "the predicate compiler does not support \(what)"
-        case .store(let message): "the store failed: \(message)"
-        }
-    }
 }

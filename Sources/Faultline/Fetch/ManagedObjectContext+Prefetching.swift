@@ -21,6 +21,16 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The prefetch of a batch that just fired. Its key paths were checked
+    /// when the fetch ran; a failing read leaves the relationships to load
+    /// lazily, as a failing batch read leaves its faults.
+    func prefetch(_ keyPaths: [String], forBatch members: [ManagedObject]) {
+        guard !keyPaths.isEmpty else { return }
+        let loaded = members.filter { !$0.isFaultStorage && !$0.isDeletedStorage }
+        guard let entity = loaded.first?.runtime.entity else { return }
+        try? prefetch(keyPaths, for: loaded, entity: entity)
+    }
+
     func prefetch(_ keyPaths: [String], for objects: [ManagedObject], entity: CheckedEntity) throws {
         let paths = keyPaths.map { $0.split(separator: ".").map(String.init) }.filter { !$0.isEmpty }
         try prefetch(paths, sources: objects, entityName: entity.name)

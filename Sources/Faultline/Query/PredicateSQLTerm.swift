@@ -91,6 +91,11 @@ indirect enum PredicateSQLTerm {
         if case .collection = self { return true }
         return false
     }
+
+    var constantValue: PredicateValue? {
+        if case .constant(let value) = self { return value }
+        return nil
+    }
 }
 
 /// A to-many relationship reached from `sourceAlias` (an alias of `scope`),

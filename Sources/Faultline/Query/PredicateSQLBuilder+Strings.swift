@@ -54,7 +54,7 @@ extension PredicateSQLBuilder {
             case .endsWith:
                 return column + " GLOB ?" + SQLFragment("", [.text("*" + Self.globEscaped(argument))])
             default:
-                return column + " GLOB ?" + SQLFragment("", [.text(Self.glob(like: argument))])
+                return column + " GLOB ?" + SQLFragment("", [.text(PredicateText.glob(like: argument))])
             }
         case (.constant(.string(let text)), .expression(let sql, _, _, _, _)):
             let argument = SQLFragment.parameter(.text(PredicateText.fold(text, options)))
@@ -134,10 +134,5 @@ extension PredicateSQLBuilder {
             }
         }
         return result
-    }
-
-    /// A LIKE pattern (`*` any run, `?` one character, nothing else special) as GLOB.
-    static func glob(like pattern: String) -> String {
-        pattern.replacingOccurrences(of: "[", with: "[[]")
     }
 }

@@ -1,5 +1,3 @@
-import FaultlineSQLite
-
 /// Running fetch requests: one statement for the rows (or only the IDs with a
 /// batch size), one per prefetched key path level, pending changes merged in
 /// memory.
@@ -9,7 +7,7 @@ extension ManagedObjectContext {
     /// changed objects are matched in memory.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         mergeInbox()
-        let (fetch, entity, _) = try storeFetch(request)
+        let (fetch, entity) = try compiledFetch(request)
         var objects: [ManagedObject] = []
         if request.fetchBatchSize > 0 {
             // Checked now: with batches the prefetch runs later, when a fault fires.
@@ -54,7 +52,7 @@ extension ManagedObjectContext {
     /// The IDs of the matching objects: one statement reading only keys.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
         mergeInbox()
-        let (fetch, entity, _) = try storeFetch(request)
+        let (fetch, entity) = try compiledFetch(request)
         let ids = try coordinator.fetchIDs(fetch).filter { registeredObject(for: $0)?.isDeletedStorage != true }
         guard request.includesPendingChanges, hasPendingChanges(for: entity, request) else { return ids }
         let objects = try mergingPendingChanges(into: ids.map { object(owned: $0) }, request, entity)
@@ -75,7 +73,7 @@ extension ManagedObjectContext {
     /// one statement for the IDs merged with the changes in memory.
     public func count(for request: FetchRequest) throws -> Int {
         mergeInbox()
-        let (fetch, entity, _) = try storeFetch(request)
+        let (fetch, entity) = try compiledFetch(request)
         if request.includesPendingChanges, hasPendingChanges(for: entity, request) {
             return try fetchObjectIDs(request).count
         }
@@ -84,33 +82,29 @@ extension ManagedObjectContext {
 
     private func attach(_ batch: [ManagedObject], prefetching keyPaths: [String]) {
         guard !batch.isEmpty else { return }
-        let group = FaultBatch(batch, prefetching: keyPaths)
+        let group = FaultBatch(batch, afterFiring: keyPaths.isEmpty ? nil : { context, members in
+            context.prefetch(keyPaths, forBatch: members)
+        })
         for object in batch { object.batch = group }
     }
 
-    /// The request compiled for the store: predicate, sort keys, the columns
-    /// of `keyPaths` (a dictionary fetch) and the joins they need.
-    func storeFetch(
+    /// `request` as the store takes it, in the model's terms, compiled by
+    /// the store now so its errors come before any statement runs; with
+    /// `keyPaths`, the columns of a dictionary fetch.
+    func compiledFetch(
         _ request: FetchRequest, selecting keyPaths: [String] = []
-    ) throws -> (StoreFetch, CheckedEntity, [SelectedColumn]) {
+    ) throws -> (CompiledFetch, CheckedEntity) {
         guard let entity = coordinator.model.entity(named: request.entityName) else {
             throw FetchError.unknownEntity(request.entityName)
         }
-        let builder = PredicateSQLBuilder(schema: coordinator.schema, entityIndex: entity.index)
         var fetch = StoreFetch(entityIndex: entity.index)
         fetch.includesSubentities = request.includesSubentities
+        fetch.predicate = request.predicate
+        fetch.sortKeys = request.sortDescriptors
+        fetch.selecting = keyPaths
         fetch.limit = request.fetchLimit
         fetch.offset = request.fetchOffset
-        if let predicate = request.predicate {
-            let condition = try builder.compile(predicate.root)
-            fetch.condition = condition.sql
-            fetch.bindings = condition.bindings
-        }
-        for sort in request.sortDescriptors {
-            fetch.sort.append((try builder.sortExpression(sort.key, caseInsensitive: sort.caseInsensitive), sort.ascending))
-        }
-        let columns = try keyPaths.map(builder.selectedColumn)
-        fetch.joins = builder.root.joinsSQL
-        return (fetch, entity, columns)
+        fetch.distinct = request.returnsDistinctResults
+        return (try coordinator.compile(fetch), entity)
     }
 }

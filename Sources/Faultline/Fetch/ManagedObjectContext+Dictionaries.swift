@@ -10,41 +10,35 @@ extension ManagedObjectContext {
             throw FetchError.unknownEntity(request.entityName)
         }
         var keyPaths = request.propertiesToFetch
-        if keyPaths.isEmpty {
-            let mapping = coordinator.schema.entities[entity.index]
-            keyPaths = entity.attributes.filter { mapping.column(forAttributeAt: $0.index) != nil }.map(\.name)
-        }
-        var (fetch, _, columns) = try storeFetch(request, selecting: keyPaths)
-        fetch.distinct = request.returnsDistinctResults
-        let rows = try coordinator.fetchColumns(fetch, columns: columns)
+        if keyPaths.isEmpty { keyPaths = coordinator.storedAttributeNames(ofEntityAt: entity.index) }
+        let (fetch, _) = try compiledFetch(request, selecting: keyPaths)
+        let rows = try coordinator.fetchColumns(fetch)
         // Each key's position, hashed once: a row without nils maps this table's
         // values in place (`mapValues` keeps the hash table), where inserting
         // key by key hashed every key string again for every row. A key listed
         // twice takes its last column, as the inserts below would.
-        let positions = [String: Int](columns.indices.map { (columns[$0].keyPath, $0) }) { _, last in last }
+        let positions = [String: Int](keyPaths.indices.map { (keyPaths[$0], $0) }) { _, last in last }
         return rows.map { row in
-            if row.allSatisfy(\.isPresent) { return positions.mapValues { row[$0].presentValue } }
-            var dictionary = [String: Any](minimumCapacity: columns.count)
-            for (column, value) in zip(columns, row) where value.isPresent {
-                dictionary[column.keyPath] = value.presentValue
+            if row.allSatisfy(Self.isPresent) { return positions.mapValues { Self.presentValue(row[$0]) } }
+            var dictionary = [String: Any](minimumCapacity: keyPaths.count)
+            for (keyPath, value) in zip(keyPaths, row) where Self.isPresent(value) {
+                dictionary[keyPath] = Self.presentValue(value)
             }
             return dictionary
         }
     }
-}
 
-extension SelectedValue {
     /// Core Data leaves nil values out of dictionary results.
-    fileprivate var isPresent: Bool {
-        switch self {
+    private static func isPresent(_ value: SelectedValue) -> Bool {
+        switch value {
         case .value(let value): value != .null
         case .object(let id): id != nil
         }
     }
 
     /// The value as a dictionary result holds it; only for a present one.
-    fileprivate var presentValue: Any {
-        switch self {
+    private static func presentValue(_ value: SelectedValue) -> Any {
+        switch value {
         case .value(let value): value.anyValue ?? NSNull()
         case .object(let id): if let id { id } else { NSNull() }
         }
