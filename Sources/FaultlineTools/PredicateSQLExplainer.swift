@@ -37,10 +37,7 @@ enum PredicateSQLExplainer {
             throw PredicateToolError("predicate does not compile for \(entityName): \(error)")
         }
         var condition = compiled.whereClause
-        if mapping.sharesTable {
-            let numbers = mapping.entityNumbers.map(String.init).joined(separator: ", ")
-            condition = "t0.Z_ENT IN (\(numbers)) AND (\(condition))"
-        }
+        if let filter = mapping.entityFilter(alias: "t0") { condition = "\(filter) AND (\(condition))" }
         let sql = "SELECT t0.Z_PK FROM \(mapping.table) t0\(compiled.joins) WHERE \(condition)"
         let plan = try self.plan(sql, bindings: compiled.bindings, schema: schema)
         return PredicateSQLExplanation(entity: entityName, table: mapping.table, sql: sql,

@@ -75,10 +75,7 @@ struct BatchInsertPlan {
                     let destination = model.entities[relationship.destinationEntityIndex]
                     let destinationMapping = coordinator.schema.entities[destination.index]
                     let keyColumn = destinationMapping.column(forAttributeAt: keyIndex) ?? "Z_PK"
-                    var filter = ""
-                    if destinationMapping.sharesTable {
-                        filter = " AND Z_ENT IN (\(destinationMapping.entityNumbers.map(String.init).joined(separator: ", ")))"
-                    }
+                    let filter = destinationMapping.entityFilter(alias: nil).map { " AND \($0)" } ?? ""
                     let lookup = "FROM \(destinationMapping.table) WHERE \(keyColumn) = ?\(next)\(filter)"
                     values.append("(SELECT Z_PK \(lookup))")
                     if entityColumn != nil { values.append("(SELECT Z_ENT \(lookup))") }

@@ -43,7 +43,7 @@ enum BatchPredicateSQL {
         let root = coordinator.model.entities[coordinator.model.entities[entityIndex].rootEntityIndex]
         guard root.hierarchyIndexes.count > 1 else { return nil }
         let numbers = includesSubentities ? mapping.entityNumbers : [entityIndex + 1]
-        return "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        return EntityMapping.entityFilter(numbers, alias: "t0")
     }
 }
 

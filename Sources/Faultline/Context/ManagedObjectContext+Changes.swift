@@ -139,9 +139,7 @@ extension ManagedObjectContext {
         }
         forgetAllChanges()
         pendingDeletes.removeAll()
-        pendingJoinInserts.removeAll()
-        pendingJoinDeletes.removeAll()
-        pendingHiddenKeys.removeAll()
+        links.removeAll()
         // To-many sides that recorded pending moves may be stale: reload on access.
         for object in registered.values { for index in object.toMany.indices { object.toMany[index] = nil } }
     }
@@ -156,8 +154,6 @@ extension ManagedObjectContext {
         registered.removeAll()
         forgetAllChanges()
         pendingDeletes.removeAll()
-        pendingJoinInserts.removeAll()
-        pendingJoinDeletes.removeAll()
-        pendingHiddenKeys.removeAll()
+        links.removeAll()
     }
 }

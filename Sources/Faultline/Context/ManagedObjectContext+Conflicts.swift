@@ -136,31 +136,29 @@ extension ManagedObjectContext {
                 markRelationshipChanged(other, index)
             }
         }
-        for (key, entry) in pendingJoinInserts where entry.0 === object || entry.1 === object {
-            pendingJoinInserts[key] = nil
-            if let replacement {
-                let pair = entry.0 === object ? (replacement, entry.1) : (entry.0, replacement)
-                pendingJoinInserts[JoinKey(entry.2, source: pair.0, member: pair.1)] = (pair.0, pair.1, entry.2)
-            }
-        }
-        pendingHiddenKeys[ObjectIdentifier(object)] = nil
+        links.replace(object, with: replacement)
         detach(object)
     }
 
     /// Uniqueness among the objects of this save: the first inserted keeps the
     /// values; under `.error` a duplicate fails the save.
     func resolveDuplicatesWithinContext() throws {
-        var seen: [String: ManagedObject] = [:]
+        struct Key: Hashable {
+            let signature: Int
+            let values: [AttributeValue]
+        }
+        var seen: [Key: ManagedObject] = [:]
         var conflicts: [SaveConflict] = []
         for object in changedInOrder where !object.isDeletedStorage && (object.isInsertedStorage || object.hasChangedProperties) {
             for check in uniquenessChecks(for: object, onlyChanged: false) where !check.values.contains(.null) {
-                let key = check.table + "|" + check.columns.joined(separator: ",") + "|" + check.values.map { "\($0)" }.joined(separator: "|")
+                let constraint = coordinator.plans[object.entityIndex].writes.uniqueness[check.constraint]
+                let key = Key(signature: constraint.signature, values: check.values)
                 guard let first = seen[key] else {
                     seen[key] = object
                     continue
                 }
                 if mergePolicy == .error || !object.isInsertedStorage {
-                    conflicts.append(.uniqueness(object.objectID, existing: first.objectID, constraint: check.constraint))
+                    conflicts.append(.uniqueness(object.objectID, existing: first.objectID, constraint: constraint.names))
                 } else {
                     if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite {
                         let entity = coordinator.model.entities[object.entityIndex]

@@ -75,19 +75,14 @@ extension ManagedObjectContext {
 
     /// Many-to-many changes become join rows; to-many without inverse, hidden keys.
     private func recordStoredMembership(_ source: ManagedObject, _ index: Int, _ member: ManagedObject, added: Bool) {
-        switch coordinator.plans[source.entityIndex].mapping.relationships[index] {
-        case let .joinTable(table, sourceColumn, destinationColumn, _):
-            let layout = SaveRequest.JoinRow.Layout(table: table, firstColumn: sourceColumn, secondColumn: destinationColumn)
-            let key = JoinKey(layout, source: source, member: member)
-            if added {
-                if pendingJoinDeletes.removeValue(forKey: key) == nil { pendingJoinInserts[key] = (source, member, layout) }
-            } else if pendingJoinInserts.removeValue(forKey: key) == nil {
-                pendingJoinDeletes[key] = (source, member, layout)
-            }
-        case let .destinationKey(table, column, _, true):
-            pendingHiddenKeys[ObjectIdentifier(member)] = (member, table, column, added ? source : nil)
+        switch coordinator.plans[source.entityIndex].writes.membership[index] {
+        case let .joinRow(table, sourceFirst, _, _):
+            links.recordJoinRow(table: table, sourceFirst: sourceFirst, entityIndex: source.entityIndex, relationship: index,
+                                source: source, member: member, added: added)
+        case .hiddenKey:
+            links.recordHiddenKey(member: member, entityIndex: source.entityIndex, relationship: index, owner: added ? source : nil)
             noteChange(member)
-        default:
+        case .inRows:
             break
         }
     }

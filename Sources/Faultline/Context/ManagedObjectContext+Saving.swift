@@ -103,24 +103,7 @@ extension ManagedObjectContext {
             }
             if runtime.hasOrderedToMany { appendPositions(of: object, to: &request) }
         }
-        let gone = Set(saved.discarded.map(ObjectIdentifier.init))
-        for (_, (first, second, layout)) in pendingJoinInserts
-        where !gone.contains(ObjectIdentifier(first)) && !gone.contains(ObjectIdentifier(second)) {
-            request.joinInserts.append(SaveRequest.JoinRow(
-                table: layout.table, firstColumn: layout.firstColumn, secondColumn: layout.secondColumn,
-                first: first.objectID, second: second.objectID))
-        }
-        for (_, (first, second, layout)) in pendingJoinDeletes
-        where !first.objectID.isTemporaryID && !second.objectID.isTemporaryID {
-            request.joinDeletes.append(SaveRequest.JoinRow(
-                table: layout.table, firstColumn: layout.firstColumn, secondColumn: layout.secondColumn,
-                first: first.objectID, second: second.objectID))
-        }
-        for (_, entry) in pendingHiddenKeys where !gone.contains(ObjectIdentifier(entry.member)) && !entry.member.isDeletedStorage {
-            request.keyAssignments.append(SaveRequest.KeyAssignment(
-                table: entry.table, column: entry.column, row: entry.member.objectID,
-                value: entry.owner.flatMap { gone.contains(ObjectIdentifier($0)) ? nil : $0.objectID }))
-        }
+        links.appendRows(to: &request, leaving: Set(saved.discarded.map(ObjectIdentifier.init)))
         return (request, saved)
     }
 
@@ -149,58 +132,35 @@ extension ManagedObjectContext {
         let relationships = object.runtime.entity.relationships
         for index in object.changedRelationships.setIndices where relationships[index].isOrdered {
             guard let members = object.toMany[index]?.members else { continue }
-            switch coordinator.plans[object.entityIndex].mapping.relationships[index] {
-            case let .destinationKey(table, _, order?, _):
-                for (position, member) in members.enumerated() {
-                    request.positions.append(SaveRequest.Position(
-                        table: table, column: order, id: member.objectID, joinRow: nil, position: position))
-                }
-            case let .joinTable(table, sourceColumn, destinationColumn, order?):
-                for (position, member) in members.enumerated() {
-                    let row = SaveRequest.JoinRow(table: table, firstColumn: sourceColumn, secondColumn: destinationColumn,
-                                                  first: object.objectID, second: member.objectID)
-                    request.positions.append(SaveRequest.Position(
-                        table: table, column: order, id: member.objectID, joinRow: row, position: position))
-                }
-            default:
-                break
+            for (position, member) in members.enumerated() {
+                request.positions.append(SaveRequest.Position(
+                    entityIndex: object.entityIndex, relationship: index, owner: object.objectID, member: member.objectID,
+                    position: position))
             }
         }
     }
 
+    /// The object's uniqueness constraints as the store checks them, each
+    /// with its stored values (`onlyChanged`: those whose values changed).
     func uniquenessChecks(for object: ManagedObject, onlyChanged: Bool) -> [SaveRequest.UniquenessCheck] {
-        let entity = object.runtime.entity
-        let mapping = coordinator.plans[object.entityIndex].mapping
         var checks: [SaveRequest.UniquenessCheck] = []
-        for constraint in entity.uniquenessConstraints {
-            var columns: [String] = []
+        for (number, constraint) in coordinator.plans[object.entityIndex].writes.uniqueness.enumerated() {
+            guard !constraint.properties.isEmpty else { continue }
             var values: [AttributeValue] = []
-            var names: [String] = []
+            values.reserveCapacity(constraint.properties.count)
             var touched = false
-            for property in constraint {
+            for property in constraint.properties {
                 switch property {
                 case .attribute(let index):
-                    guard let column = mapping.column(forAttributeAt: index) else { continue }
-                    columns.append(column)
                     values.append(object.values[index])
-                    names.append(entity.attributes[index].name)
                     touched = touched || object.changedAttributes[index]
-                case .relationship(let index):
-                    guard case .foreignKey(let column, _) = mapping.relationships[index] else { continue }
-                    columns.append(column)
+                case .toOne(let index):
                     values.append(toOneID(object, index).map { .integer($0.primaryKey) } ?? .null)
-                    names.append(entity.relationships[index].name)
                     touched = touched || object.changedRelationships[index]
-                case .composite:
-                    continue
                 }
             }
-            guard !columns.isEmpty, !onlyChanged || touched else { continue }
-            checks.append(SaveRequest.UniquenessCheck(
-                id: object.objectID, table: mapping.table, columns: columns, values: values,
-                entityFilter: mapping.sharesTable
-                    ? "Z_ENT IN (\(mapping.entityNumbers.map(String.init).joined(separator: ", ")))" : nil,
-                constraint: names))
+            guard !onlyChanged || touched else { continue }
+            checks.append(SaveRequest.UniquenessCheck(id: object.objectID, constraint: number, values: values))
         }
         return checks
     }
@@ -242,9 +202,7 @@ extension ManagedObjectContext {
         // them, but stay readable until their `didSave` has run.
         for object in saved.deleted { registered[object.objectID] = nil }
         forgetAllChanges()
-        pendingJoinInserts.removeAll()
-        pendingJoinDeletes.removeAll()
-        pendingHiddenKeys.removeAll()
+        links.removeAll()
 
         let stale = result.staleEntities
         if !stale.isEmpty {

@@ -59,10 +59,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var changeOrder: [ManagedObject] = []
     /// How many objects are flagged `isTrackedAsChanged`.
     @exclusivity(unchecked) var trackedCount = 0
-    var pendingJoinInserts: [JoinKey: (ManagedObject, ManagedObject, SaveRequest.JoinRow.Layout)] = [:]
-    var pendingJoinDeletes: [JoinKey: (ManagedObject, ManagedObject, SaveRequest.JoinRow.Layout)] = [:]
-    /// Hidden keys (to-many without inverse) to write, by member.
-    var pendingHiddenKeys: [ObjectIdentifier: (member: ManagedObject, table: String, column: String, owner: ManagedObject?)] = [:]
+    /// Join rows and hidden keys the next save writes.
+    var links = PendingLinks()
     /// Deletions whose delete rules have not run yet.
     var pendingDeletes: [ManagedObject] = []
     let inbox = Locked<[StoreChanges]>([])
@@ -306,32 +304,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         object.isFaultStorage = false
         object.awakeFromFetch()
-    }
-}
-
-/// Identifies a pending join-table row by which object sits in which column,
-/// so both sides of a pair agree on its key and a reflexive relationship's
-/// (A, B) and (B, A) stay two rows.
-struct JoinKey: Hashable {
-    let table: String
-    let first: ObjectIdentifier
-    let second: ObjectIdentifier
-
-    /// The row `source` (in `layout.firstColumn`) and `member` make.
-    init(_ layout: SaveRequest.JoinRow.Layout, source: ManagedObject, member: ManagedObject) {
-        let sourceFirst = layout.firstColumn < layout.secondColumn
-        table = layout.table
-        first = ObjectIdentifier(sourceFirst ? source : member)
-        second = ObjectIdentifier(sourceFirst ? member : source)
-    }
-}
-
-extension SaveRequest.JoinRow {
-    /// Which columns of which join table a pending pair goes to.
-    struct Layout: Hashable {
-        let table: String
-        let firstColumn: String
-        let secondColumn: String
     }
 }
 

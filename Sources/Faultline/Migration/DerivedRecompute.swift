@@ -27,8 +27,7 @@ struct DerivedRecompute {
             return nil
         }
         let table = mapping.table
-        let filter = mapping.sharesTable
-            ? " WHERE \(table).Z_ENT IN (\(mapping.entityNumbers.map(String.init).joined(separator: ", ")))" : ""
+        let filter = mapping.entityFilter(alias: table).map { " WHERE \($0)" } ?? ""
         switch derivation {
         case .now:
             return "UPDATE \(table) SET \(column) = \(StoreFunctions.now)()\(filter)"

@@ -174,7 +174,7 @@ struct MigrationRun {
             }
             if !plan.removedEntityNumbers.isEmpty {
                 try connection.execute(
-                    "DELETE FROM \(table.name) WHERE Z_ENT IN (\(plan.removedEntityNumbers.map(String.init).joined(separator: ", ")))")
+                    "DELETE FROM \(table.name) WHERE " + EntityMapping.entityFilter(plan.removedEntityNumbers, alias: nil))
             }
             let moves = plan.copies.filter { $0.oldEntity.number != $0.newEntity.number }
             if !moves.isEmpty {

@@ -32,14 +32,10 @@ struct DerivedAttributeTriggers {
         var prefix: String { "Z_DA_\(mapping.table)_\(column)" }
 
         /// `<row>.Z_ENT IN (…)` when other entities share the table.
-        func rowFilter(_ row: String) -> String? {
-            mapping.sharesTable ? "\(row).Z_ENT IN (\(numbers))" : nil
-        }
+        func rowFilter(_ row: String) -> String? { mapping.entityFilter(alias: row) }
 
         /// ` AND Z_ENT IN (…)` for an UPDATE of `T`, when the table is shared.
-        var updateFilter: String { mapping.sharesTable ? " AND Z_ENT IN (\(numbers))" : "" }
-
-        private var numbers: String { mapping.entityNumbers.map(String.init).joined(separator: ", ") }
+        var updateFilter: String { mapping.entityFilter(alias: nil).map { " AND \($0)" } ?? "" }
 
         func error(_ reason: String) -> SchemaError {
             SchemaError(entity: entity.name, attribute: attribute.name, reason: reason)

@@ -19,6 +19,18 @@ public struct EntityMapping: Sendable, Hashable {
         attributeColumns.indices.contains(index) ? attributeColumns[index] : nil
     }
 
+    /// `<alias>.Z_ENT IN (…)` (or `Z_ENT IN (…)` without an alias) when other
+    /// entities share the table, else nil: what restricts a statement on the
+    /// table to this entity and its descendants.
+    public func entityFilter(alias: String?) -> String? {
+        sharesTable ? Self.entityFilter(entityNumbers, alias: alias) : nil
+    }
+
+    /// `<alias>.Z_ENT IN (…)` for `numbers`.
+    static func entityFilter(_ numbers: [Int], alias: String?) -> String {
+        (alias.map { "\($0).Z_ENT" } ?? "Z_ENT") + " IN (" + numbers.map(String.init).joined(separator: ", ") + ")"
+    }
+
     /// The columns of a property of `entity`: one for an attribute or to-one,
     /// every leaf's for a composite, none for anything unstored.
     func columns(of property: PropertyReference, in entity: CheckedEntity) -> [String] {

@@ -45,8 +45,7 @@ struct IndexPlanner {
                 add(StoreIndex(
                     name: "Z_\(entity.name)_UNIQUE_\(names.joined(separator: "_"))", table: mapping.table,
                     terms: constrained.map { "\($0) COLLATE BINARY ASC" }, kind: .uniqueness,
-                    whereClause: entity.isRoot ? nil
-                        : "Z_ENT IN (\(mapping.entityNumbers.map(String.init).joined(separator: ", ")))"))
+                    whereClause: entity.isRoot ? nil : EntityMapping.entityFilter(mapping.entityNumbers, alias: nil)))
             }
         }
         return result

@@ -87,14 +87,20 @@ final class EntityStorePlan: @unchecked Sendable {
     let insertSQL: String
     /// Attribute indexes of derived attributes, re-read after a save.
     let derivedAttributes: [Int]
+    /// The rest of what a save sends: deletes, join rows, positions, hidden
+    /// keys, uniqueness checks.
+    let writes: EntityWriteStatements
+    /// Update statements by the set of columns they change.
+    let updates = UpdateStatements()
 
-    init(entity: CheckedEntity, model: CheckedModel, schema: StoreSchema) {
+    /// `signatures` numbers the uniqueness constraints of every entity of the
+    /// store by table and columns (EntityWriteStatements.Uniqueness).
+    init(entity: CheckedEntity, model: CheckedModel, schema: StoreSchema, signatures: inout [String: Int]) {
         let mapping = schema.entities[entity.index]
         entityIndex = entity.index
         table = mapping.table
         self.mapping = mapping
-        entityFilter = mapping.sharesTable
-            ? "t0.Z_ENT IN (\(mapping.entityNumbers.map(String.init).joined(separator: ", ")))" : nil
+        entityFilter = mapping.entityFilter(alias: "t0")
 
         var columns: [String] = []
         var positionOf: [String: Int32] = [:]
@@ -154,6 +160,7 @@ final class EntityStorePlan: @unchecked Sendable {
         insertSQL = "INSERT INTO \(mapping.table)(\(insertColumns.joined(separator: ", "))) VALUES("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         derivedAttributes = entity.attributes.filter(\.isDerived).map(\.index)
+        writes = EntityWriteStatements(entity: entity, mapping: mapping, schema: schema, signatures: &signatures)
     }
 
     /// `SELECT <hierarchy columns> FROM T t0` followed by `tail`.

@@ -81,18 +81,11 @@ extension PersistentStoreCoordinator {
         var lockConflicts: [SaveConflict] = []
         for update in request.updates {
             let plan = plans[update.id.entityIndex]
-            var assignments: [String] = []
-            for (index, _) in update.attributes {
-                if let column = plan.mapping.column(forAttributeAt: index) { assignments.append("\(column) = ?") }
-            }
-            for (index, _) in update.toOne {
-                guard case .foreignKey(let column, let entityColumn) = plan.mapping.relationships[index] else { continue }
-                assignments.append("\(column) = ?")
-                if let entityColumn { assignments.append("\(entityColumn) = ?") }
-            }
-            assignments.append("Z_OPT = ?")
-            let sql = "UPDATE \(plan.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
-            let statement = try connection.cachedStatement(sql)
+            let attributes = update.attributes.map(\.index)
+            let toOnes = update.toOne.map(\.index)
+            let text = plan.updates.text(
+                UpdateShape(attributes: attributes, toOnes: toOnes), attributes: attributes, toOnes: toOnes, mapping: plan.mapping)
+            let statement = try connection.cachedStatement(text)
             var position: Int32 = 1
             for (index, value) in update.attributes where plan.mapping.column(forAttributeAt: index) != nil {
                 try ValueCoding.bind(value, to: statement, at: position)
@@ -114,40 +107,41 @@ extension PersistentStoreCoordinator {
         }
 
         for delete in request.deletes {
-            let plan = plans[delete.id.entityIndex]
-            let statement = try connection.cachedStatement("DELETE FROM \(plan.table) WHERE Z_PK = ? AND Z_OPT = ?")
+            let writes = plans[delete.id.entityIndex].writes
+            let statement = try connection.cachedStatement(writes.delete)
             try statement.bind(delete.id.primaryKey, at: 1)
             try statement.bind(delete.version, at: 2)
             try statement.execute()
             if connection.changes == 0 {
                 lockConflicts.append(try lockConflict(delete.id, expected: delete.version, on: connection))
             }
-            try deleteJoinRows(of: delete.id, on: connection)
+            for text in writes.joinRowDeletes { try connection.execute(text, [.integer(delete.id.primaryKey)]) }
         }
         if !lockConflicts.isEmpty { throw ConflictsFound(conflicts: lockConflicts) }
 
         for row in request.joinDeletes {
-            try connection.execute("DELETE FROM \(row.table) WHERE \(row.firstColumn) = ? AND \(row.secondColumn) = ?",
-                                   [.integer(resolve(row.first).primaryKey), .integer(resolve(row.second).primaryKey)])
+            guard case .joinRow(_, _, _, let text) = plans[row.entityIndex].writes.membership[row.relationship] else { continue }
+            try connection.execute(text, [.integer(resolve(row.first).primaryKey), .integer(resolve(row.second).primaryKey)])
         }
         for row in request.joinInserts {
-            try connection.execute("INSERT OR IGNORE INTO \(row.table) (\(row.firstColumn), \(row.secondColumn)) VALUES (?, ?)",
-                                   [.integer(resolve(row.first).primaryKey), .integer(resolve(row.second).primaryKey)])
+            guard case .joinRow(_, _, let text, _) = plans[row.entityIndex].writes.membership[row.relationship] else { continue }
+            try connection.execute(text, [.integer(resolve(row.first).primaryKey), .integer(resolve(row.second).primaryKey)])
         }
         for assignment in request.keyAssignments {
+            guard case .hiddenKey(let text) = plans[assignment.entityIndex].writes.membership[assignment.relationship]
+            else { continue }
             try connection.execute(
-                "UPDATE \(assignment.table) SET \(assignment.column) = ? WHERE Z_PK = ?",
-                [assignment.value.map { .integer(resolve($0).primaryKey) } ?? .null, .integer(resolve(assignment.row).primaryKey)])
+                text, [assignment.owner.map { .integer(resolve($0).primaryKey) } ?? .null, .integer(resolve(assignment.member).primaryKey)])
         }
         for position in request.positions {
-            if let join = position.joinRow {
-                try connection.execute(
-                    "UPDATE \(join.table) SET \(position.column) = ? WHERE \(join.firstColumn) = ? AND \(join.secondColumn) = ?",
-                    [.integer(Int64(position.position)), .integer(resolve(join.first).primaryKey),
-                     .integer(resolve(join.second).primaryKey)])
-            } else {
-                try connection.execute("UPDATE \(position.table) SET \(position.column) = ? WHERE Z_PK = ?",
-                                       [.integer(Int64(position.position)), .integer(resolve(position.id).primaryKey)])
+            switch plans[position.entityIndex].writes.ordering[position.relationship] {
+            case .joinRow(let text):
+                try connection.execute(text, [.integer(Int64(position.position)), .integer(resolve(position.owner).primaryKey),
+                                              .integer(resolve(position.member).primaryKey)])
+            case .memberRow(let text):
+                try connection.execute(text, [.integer(Int64(position.position)), .integer(resolve(position.member).primaryKey)])
+            case .unordered:
+                continue
             }
         }
 
@@ -192,8 +186,7 @@ extension PersistentStoreCoordinator {
     }
 
     private func lockConflict(_ id: ManagedObjectID, expected: Int64, on connection: Connection) throws -> SaveConflict {
-        let current = try connection.scalar("SELECT Z_OPT FROM \(plans[id.entityIndex].table) WHERE Z_PK = ?",
-                                            [.integer(id.primaryKey)])
+        let current = try connection.scalar(plans[id.entityIndex].writes.version, [.integer(id.primaryKey)])
         if case .integer(let version)? = current {
             return .optimisticLocking(id, expectedVersion: expected, storeVersion: version)
         }
@@ -208,10 +201,8 @@ extension PersistentStoreCoordinator {
             // A NULL never equals anything in SQL, and SQLite's unique indexes
             // allow repeated NULLs: a constraint with a nil value cannot conflict.
             if check.values.contains(.null) { continue }
-            var sql = "SELECT Z_ENT, Z_PK FROM \(check.table) WHERE "
-                + check.columns.map { "\($0) = ?" }.joined(separator: " AND ")
-            if let filter = check.entityFilter { sql += " AND \(filter)" }
-            let statement = try connection.cachedStatement(sql)
+            let constraint = plans[check.id.entityIndex].writes.uniqueness[check.constraint]
+            let statement = try connection.cachedStatement(constraint.select)
             // Reset on every exit (see `keyPairs`): a damaged row throws mid-step.
             defer { statement.reset() }
             for (offset, value) in check.values.enumerated() {
@@ -224,19 +215,11 @@ extension PersistentStoreCoordinator {
                     entityIndex: try statement.entityIndex(at: 0, primaryKey: key, entityCount: model.entities.count),
                     primaryKey: key)
                 if existing != check.id, !deleted.contains(existing) {
-                    conflicts.append(.uniqueness(check.id, existing: existing, constraint: check.constraint))
+                    conflicts.append(.uniqueness(check.id, existing: existing, constraint: constraint.names))
                 }
             }
         }
         return conflicts
-    }
-
-    private func deleteJoinRows(of id: ManagedObjectID, on connection: Connection) throws {
-        for storage in plans[id.entityIndex].mapping.relationships {
-            if case .joinTable(let table, let sourceColumn, _, _) = storage {
-                try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) = ?", [.integer(id.primaryKey)])
-            }
-        }
     }
 
     /// What the commit of `request` changed, for the after-commit work: the

@@ -102,7 +102,12 @@ public final class PersistentStoreCoordinator: Sendable {
         self.location = location
         self.rowCache = RowCache(capacity: rowCacheCapacity)
         self.identifier = OpenStores.newIdentifier()
-        self.plans = model.entities.map { EntityStorePlan(entity: $0, model: model, schema: schema) }
+        var signatures: [String: Int] = [:]
+        var plans: [EntityStorePlan] = []
+        for entity in model.entities {
+            plans.append(EntityStorePlan(entity: entity, model: model, schema: schema, signatures: &signatures))
+        }
+        self.plans = plans
         let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
         self.runtimes = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))

@@ -2,8 +2,10 @@ import Foundation
 
 /// The changes of one save, as the coordinator writes them: rows to insert,
 /// update and delete, join-table rows and ordering positions, and the
-/// uniqueness constraints to check first. Object references may be temporary
-/// IDs; the coordinator resolves them to the keys it reserves.
+/// uniqueness constraints to check first — in the model's terms (entity,
+/// attribute, relationship and constraint indexes, values by slot); the
+/// store's plans turn them into statements. Object references may be
+/// temporary IDs; the coordinator resolves them to the keys it reserves.
 struct SaveRequest: Sendable {
     struct Insert: Sendable {
         let id: ManagedObjectID
@@ -27,41 +29,42 @@ struct SaveRequest: Sendable {
         let version: Int64
     }
 
-    struct JoinRow: Sendable, Hashable {
-        let table: String
-        let firstColumn: String
-        let secondColumn: String
+    /// A many-to-many row, named by the relationship of the side that
+    /// recorded it; `first` and `second` in the order of the join table's
+    /// columns (EntityWriteStatements, invariant 3).
+    struct JoinRow: Sendable {
+        let entityIndex: Int
+        let relationship: Int
         let first: ManagedObjectID
         let second: ManagedObjectID
     }
 
+    /// A member's position in an ordered to-many of `owner`.
     struct Position: Sendable {
-        let table: String
-        let column: String
-        /// The row holding the position: a child, or a join row (`joinRow`).
-        let id: ManagedObjectID
-        let joinRow: JoinRow?
+        let entityIndex: Int
+        let relationship: Int
+        let owner: ManagedObjectID
+        let member: ManagedObjectID
         let position: Int
     }
 
-    /// A hidden to-many key (no inverse) written into the member's row.
+    /// A hidden to-many key (no inverse) written into the member's row:
+    /// relationship `relationship` of entity `entityIndex` now holds `member`
+    /// for `owner`, or for nobody.
     struct KeyAssignment: Sendable {
-        let table: String
-        let column: String
-        let row: ManagedObjectID
-        let value: ManagedObjectID?
+        let entityIndex: Int
+        let relationship: Int
+        let member: ManagedObjectID
+        let owner: ManagedObjectID?
     }
 
-    /// One uniqueness constraint of one inserted or changed object.
+    /// One uniqueness constraint of one inserted or changed object: the
+    /// constraint's index among its entity's, and its stored values in the
+    /// order of `EntityWriteStatements.Uniqueness.properties`.
     struct UniquenessCheck: Sendable {
         let id: ManagedObjectID
-        let table: String
-        let columns: [String]
+        let constraint: Int
         let values: [AttributeValue]
-        /// `Z_ENT IN (…)` for a sub-entity's constraint.
-        let entityFilter: String?
-        /// Property names, for error messages.
-        let constraint: [String]
     }
 
     var inserts: [Insert] = []

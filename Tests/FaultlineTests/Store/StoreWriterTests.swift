@@ -111,3 +111,36 @@ struct StoreWriterTests {
         #expect(writer.counters.statementsExecuted == before.statementsExecuted)
     }
 }
+
+/// A save hands the store indexes and values; the store's plans hold the
+/// statements, so updating many rows builds one text per set of changed
+/// columns, not one per row.
+@Suite("Save statements come from the store's plans")
+struct SaveStatementPlanTests {
+    @Test("A hundred updates of the same column share one statement text; another column adds one")
+    func oneTextPerShape() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let plan = try #require(container.coordinator.model.entity(named: "Book")).index
+        try context.performAndWait {
+            var books: [ManagedObject] = []
+            for number in 0..<100 {
+                let book = try context.insertNewObject(forEntityName: "Book")
+                try book.setValue("Book \(number)", forKey: "title")
+                books.append(book)
+            }
+            try context.save()
+            #expect(container.coordinator.plans[plan].updates.count == 0)
+            for (number, book) in books.enumerated() { try book.setValue(Int64(number), forKey: "pages") }
+            try context.save()
+            #expect(container.coordinator.plans[plan].updates.count == 1)
+            for book in books { try book.setValue("Renamed", forKey: "title") }
+            try context.save()
+            #expect(container.coordinator.plans[plan].updates.count == 2)
+            try books[0].setValue(Int64(7), forKey: "pages")
+            try context.save()
+            #expect(container.coordinator.plans[plan].updates.count == 2)
+        }
+    }
+}
