@@ -123,7 +123,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// External-data files a read found missing (their attributes read as nil).
-    public var missingExternalDataFiles: Set<String> { coreDataValues?.missingFiles ?? [] }
+    public var missingExternalDataFiles: Set<String> { (valueAdapter as? CoreDataValueAdapter)?.missingFiles ?? [] }
 }
 
 extension PersistentContainer {

@@ -13,7 +13,7 @@ import Foundation
 /// values. A reference whose file is missing reads as nil and is listed in
 /// `missingFiles`; an unchanged reference is never rewritten (updates write
 /// only changed attributes), so it stays intact in the store.
-final class CoreDataValueAdapter: Sendable {
+final class CoreDataValueAdapter: StoreValueAdapter {
     static let inlineMarker: UInt8 = 1
     static let externalMarker: UInt8 = 2
 

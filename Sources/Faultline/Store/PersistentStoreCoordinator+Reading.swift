@@ -31,7 +31,7 @@ extension PersistentStoreCoordinator {
                 (base + attribute.index).initialize(to: value)
             }
         }
-        if let coreDataValues { payload &+= coreDataValues.decode(values, entityIndex: entityIndex) }
+        if let valueAdapter { payload &+= valueAdapter.decode(values, entityIndex: entityIndex) }
         arena.values.notePayload(payload)
         let toOne = layout.toOnes.isEmpty ? ToOneKeys.empty : arena.toOnes.window(count: layout.relationshipCount, filledWith: nil)
         for relationship in layout.toOnes {

@@ -16,7 +16,7 @@ extension PersistentStoreCoordinator {
     func write(_ request: SaveRequest, source: ObjectIdentifier) throws -> Result<SaveResult, SaveConflictList> {
         do {
             var (result, changes, _) = try writer.write { connection in
-                var result = try self.perform(self.coreDataValues?.encoded(request) ?? request, on: connection)
+                var result = try self.perform(self.valueAdapter?.encoded(request) ?? request, on: connection)
                 let committed = self.committedChanges(of: request, result: &result, source: source)
                 return (result, committed)
             }

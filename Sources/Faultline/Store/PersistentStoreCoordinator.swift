@@ -44,7 +44,7 @@ public final class PersistentStoreCoordinator: Sendable {
     public var busyTimeout: TimeInterval { writer.busyTimeout }
     /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
     /// encodes its external-binary-data markers. Nil for Faultline's own stores.
-    let coreDataValues: CoreDataValueAdapter?
+    let valueAdapter: (any StoreValueAdapter)?
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -75,7 +75,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// own model-hash check and bootstrap), so Z_METADATA is neither checked
     /// nor written; `prepare` runs on the writer before any use.
     convenience init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
-                     values: CoreDataValueAdapter?, writeRefusal: (any Error & Sendable)?, busyTimeout: TimeInterval,
+                     values: (any StoreValueAdapter)?, writeRefusal: (any Error & Sendable)?, busyTimeout: TimeInterval,
                      prepare: (Connection) throws -> Void) throws {
         let connection = try Self.open(.file(url), busyTimeout: busyTimeout)
         try prepare(connection)
@@ -95,7 +95,7 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,
-                 rowCacheCapacity: Int, readsOnWriter: Bool, busyTimeout: TimeInterval, values: CoreDataValueAdapter? = nil,
+                 rowCacheCapacity: Int, readsOnWriter: Bool, busyTimeout: TimeInterval, values: (any StoreValueAdapter)? = nil,
                  writeRefusal: (any Error & Sendable)? = nil) {
         self.model = model
         self.schema = schema
@@ -114,7 +114,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.changes = changes
         self.writer = StoreWriter(connection, busyTimeout: busyTimeout, refusal: writeRefusal, publisher: changes)
         self.readsOnWriter = readsOnWriter
-        self.coreDataValues = values
+        self.valueAdapter = values
         OpenStores.register(identifier, entityNames: model.entities.map(\.name))
     }
 

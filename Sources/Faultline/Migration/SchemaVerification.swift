@@ -1,54 +1,12 @@
 import Foundation
 import FaultlineSQLite
 
-/// The schema Faultline wrote, as a set of `CREATE` statements with all
-/// whitespace removed (so `ALTER TABLE ADD COLUMN`'s spacing and Core Data's
-/// compare equal), and how it is checked against a store.
-public struct SchemaRecord: Sendable, Equatable, Codable {
-    /// The metadata key holding the record as JSON.
-    public static let metadataKey = "FaultlineSchema"
+// How a migration checks that a store holds the schema its claimed old model
+// writes, and rewrites the metadata for the new one. The record itself is the
+// schema's (Schema/SchemaRecord.swift); reading it from and writing it into a
+// store's metadata is the migration's business.
 
-    /// Normalised `CREATE TABLE/INDEX/TRIGGER` statements, sorted.
-    public var statements: [String]
-
-    public init(statements: some Sequence<String>) {
-        self.statements = Set(statements.map(Self.normalize)).sorted()
-    }
-
-    /// The record of what `schema` creates (bookkeeping tables included).
-    public init(_ schema: StoreSchema) {
-        self.init(statements: schema.creationStatements)
-    }
-
-    /// What the store actually holds, from `sqlite_master`.
-    public init(reading connection: Connection) throws {
-        let rows = try connection.rows(
-            "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') AND sql IS NOT NULL "
-                + "AND name NOT LIKE 'sqlite_%'")
-        self.init(statements: rows.compactMap { row -> String? in
-            if case .text(let sql)? = row.first { return sql }
-            return nil
-        })
-    }
-
-    /// Whitespace removed, the only difference SQLite's own rewriting makes.
-    static func normalize(_ sql: String) -> String {
-        String(sql.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
-    }
-
-    /// Statements of `self` absent from `other`.
-    func missing(from other: SchemaRecord) -> [String] {
-        let present = Set(other.statements)
-        return statements.filter { !present.contains($0) }
-    }
-
-    /// The JSON written under `metadataKey`.
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
-
+extension SchemaRecord {
     /// The record stored in `metadata`, if any.
     static func stored(in metadata: StoreMetadata) -> SchemaRecord? {
         guard case .string(let text)? = metadata.additional[metadataKey] else { return nil }
