@@ -36,7 +36,9 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
-        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "CZlib"]),
+        // Small shared pieces below everything else: locks, digests, canonical text.
+        .target(name: "FaultlineSupport"),
+        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "FaultlineSupport", "CZlib"]),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
         .target(name: "FaultlineCommandLine"),
@@ -94,7 +96,7 @@ let package = Package(
             name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FaultlineCommandLine", "FixtureSupport"]),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FixtureSupport"],
+            dependencies: ["Faultline", "FaultlineSupport", "FixtureSupport"],
             exclude: ["Schema/Snapshots"]
         ),
     ]

@@ -6,16 +6,18 @@ import Foundation
 /// under contention `Mutex`'s futex slow path hides the happens-before edge from
 /// ThreadSanitizer, which then reports races that cannot happen; a pthread mutex
 /// is understood, so a sanitizer run of the concurrency tests means something.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+package final class Locked<Value>: @unchecked Sendable {
+    @usableFromInline let lock = NSLock()
     /// Only ever reached under `lock`, so Swift's dynamic exclusivity check
     /// (~125 instructions an access, paid by every row-cache lookup) adds
     /// nothing: a nested `withLock` would deadlock on the lock first.
-    @exclusivity(unchecked) private var value: Value
+    /// (`@usableFromInline`, and `withLock` `@inlinable`, so the core's calls
+    /// are specialized and inlined across the module boundary.)
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
-    init(_ value: Value) { self.value = value }
+    @inlinable package init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    @inlinable package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

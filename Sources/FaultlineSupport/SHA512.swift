@@ -7,9 +7,9 @@
 import Foundation
 
 /// Computes SHA-512 digests.
-public enum SHA512 {
+package enum SHA512 {
     /// The 64-byte digest of `data`.
-    public static func hash(_ data: Data) -> Data {
+    package static func hash(_ data: Data) -> Data {
         var message = Array(data)
         let bitLength = UInt64(data.count) &* 8
         message.append(0x80)

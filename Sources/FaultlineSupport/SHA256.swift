@@ -8,14 +8,14 @@
 import Foundation
 
 /// Computes SHA-256 digests.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `data`.
-    public static func hash(_ data: Data) -> Data {
+    package static func hash(_ data: Data) -> Data {
         hash(Array(data))
     }
 
     /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> Data {
+    package static func hash(_ bytes: [UInt8]) -> Data {
         var state = initialState
         var message = bytes
         let bitLength = UInt64(bytes.count) &* 8
@@ -41,7 +41,7 @@ public enum SHA256 {
     }
 
     /// Lower-case hexadecimal rendering of a digest (or any bytes).
-    public static func hex(_ data: Data) -> String {
+    package static func hex(_ data: Data) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(data.count * 2)

@@ -4,8 +4,10 @@ extension Array {
     /// looks up the storage class's generic metadata on every call (~500
     /// instructions, measured under callgrind: 14% of a prefetch); growing an
     /// empty array runs specialized code that caches that metadata.
-    @inline(__always)
-    init(filledWith value: Element, count: Int) {
+    /// `@inlinable` so callers in other modules of the package get it
+    /// specialized and inlined too, as they did when it was in the core.
+    @inlinable @inline(__always)
+    package init(filledWith value: Element, count: Int) {
         self.init()
         reserveCapacity(count)
         for _ in 0..<count { append(value) }
