@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
         // Small shared pieces below everything else: locks, digests, canonical text.
         .target(name: "FaultlineSupport"),
-        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "FaultlineSupport", "CZlib"]),
+        // Core Data's model: descriptions, builders, checking, validation, version hashes.
+        .target(name: "FaultlineModel", dependencies: ["FaultlineSupport"]),
+        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "CZlib"]),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
         .target(name: "FaultlineCommandLine"),
@@ -96,7 +98,7 @@ let package = Package(
             name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FaultlineCommandLine", "FixtureSupport"]),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FaultlineSupport", "FixtureSupport"],
+            dependencies: ["Faultline", "FaultlineSupport", "FaultlineModel", "FixtureSupport"],
             exclude: ["Schema/Snapshots"]
         ),
     ]

@@ -8,4 +8,5 @@
 // model-file API exactly as it did when all of it lived in this module. An
 // `@_exported import` in this one file also makes these modules visible to every
 // other file of the core, so no core file imports them itself.
+@_exported import FaultlineModel
 @_exported import FaultlineSupport

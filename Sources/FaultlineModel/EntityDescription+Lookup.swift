@@ -4,7 +4,7 @@
 
 extension EntityDescription {
     /// The entity and its ancestors, root first. Stops at a repeated entity.
-    var ancestryFromRoot: [EntityDescription] {
+    package var ancestryFromRoot: [EntityDescription] {
         var chain: [EntityDescription] = []
         var visited = Set<ObjectIdentifier>()
         var current: EntityDescription? = self
@@ -50,7 +50,7 @@ extension EntityDescription {
 extension EntityDescription {
     /// The property named by `keyPath`: a property name, or a dotted path into
     /// composite attributes (`colorScheme.primary`). Inherited properties count.
-    func property(forKeyPath keyPath: String) -> PropertyDescription? {
+    package func property(forKeyPath keyPath: String) -> PropertyDescription? {
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = components.first, var current = propertiesByName[first] else { return nil }
         for component in components.dropFirst() {

@@ -5,6 +5,7 @@
 // transformer, so both paths end as "a transformer name" in the model.
 
 import Foundation
+import FaultlineSupport
 
 /// Encodes attribute values to bytes for storage and back.
 public protocol AttributeValueTransformer: Sendable {

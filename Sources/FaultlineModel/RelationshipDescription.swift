@@ -45,8 +45,8 @@ public final class RelationshipDescription: PropertyDescription {
 
     /// Destination and inverse given by name (declarative builder), resolved by
     /// `ManagedObjectModel.init(_:)`; what stays unresolved is reported by `checked()`.
-    var unresolvedDestinationName: String?
-    var unresolvedInverseName: String?
+    package var unresolvedDestinationName: String?
+    package var unresolvedInverseName: String?
 
     public override init() {
         super.init()

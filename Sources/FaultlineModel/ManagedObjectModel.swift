@@ -46,7 +46,7 @@
 // Where things are: the description classes and value types in this folder;
 // Validation/ (ModelValidator and its topic extensions, ModelIssue, ModelError);
 // Checked/ (the snapshot types and CheckedModelAssembler); Builder/ (the result
-// builders); ModelVersionHash.swift (hash inputs and encoding); ../Support/SHA256.
+// builders); ModelVersionHash.swift (hash inputs and encoding); SHA256 in FaultlineSupport.
 
 import Foundation
 

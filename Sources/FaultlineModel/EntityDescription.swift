@@ -116,7 +116,7 @@ public final class EntityDescription: FreezableDescription {
     private(set) var rejectedSubentities: [String] = []
 
     /// Superentity given by name (declarative builder) and not found in the model.
-    var unresolvedSuperentityName: String?
+    package var unresolvedSuperentityName: String?
 
     var freezeState: FreezeState?
 
@@ -128,7 +128,7 @@ public final class EntityDescription: FreezableDescription {
     public init() {}
 
     /// True when `target` is this entity or reachable through `subentities`.
-    func reachesThroughSubentities(_ target: EntityDescription) -> Bool {
+    package func reachesThroughSubentities(_ target: EntityDescription) -> Bool {
         var pending: [EntityDescription] = [self]
         var visited = Set<ObjectIdentifier>()
         while let next = pending.popLast() {

@@ -59,7 +59,7 @@ public struct CheckedEntity: Hashable, Sendable {
     }
 
     /// The name of the property `reference` points at; nil when it is out of range.
-    func name(of reference: PropertyReference) -> String? {
+    package func name(of reference: PropertyReference) -> String? {
         switch reference {
         case .attribute(let index): attributes.indices.contains(index) ? attributes[index].name : nil
         case .relationship(let index): relationships.indices.contains(index) ? relationships[index].name : nil

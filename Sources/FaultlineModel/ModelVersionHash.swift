@@ -27,6 +27,7 @@
 // in entity-name order (Core Data's NSStoreModelVersionChecksumKey recipe).
 
 import Foundation
+import FaultlineSupport
 
 enum ModelVersionHash {
     /// The hash of one property.
