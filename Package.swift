@@ -40,7 +40,12 @@ let package = Package(
         .target(name: "FaultlineSupport"),
         // Core Data's model: descriptions, builders, checking, validation, version hashes.
         .target(name: "FaultlineModel", dependencies: ["FaultlineSupport"]),
-        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "CZlib"]),
+        // Xcode's model files and Core Data's compiled models (.mom, a store's model cache).
+        .target(name: "FaultlineModelFiles", dependencies: ["FaultlineModel", "FaultlineSupport", "FaultlineSQLite", "CZlib"]),
+        .target(
+            name: "Faultline",
+            dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles"]
+        ),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
         .target(name: "FaultlineCommandLine"),
@@ -98,7 +103,7 @@ let package = Package(
             name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FaultlineCommandLine", "FixtureSupport"]),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FaultlineSupport", "FaultlineModel", "FixtureSupport"],
+            dependencies: ["Faultline", "FaultlineSupport", "FaultlineModelFiles", "FixtureSupport"],
             exclude: ["Schema/Snapshots"]
         ),
     ]

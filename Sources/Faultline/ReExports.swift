@@ -9,4 +9,5 @@
 // `@_exported import` in this one file also makes these modules visible to every
 // other file of the core, so no core file imports them itself.
 @_exported import FaultlineModel
+@_exported import FaultlineModelFiles
 @_exported import FaultlineSupport

@@ -11,6 +11,7 @@
 // options sorted by key.
 
 import Foundation
+import FaultlineModel
 
 /// Writes models as Xcode model files.
 public struct ModelFileWriter: Sendable {

@@ -14,6 +14,7 @@
 // code-generation-only, or reported as a warning (see `XMLAttributes.finish`).
 
 import Foundation
+import FaultlineModel
 
 struct ModelFileDecoder {
     let tree: ModelFileXMLTree

@@ -11,6 +11,7 @@
 // the model file's order: minimum, maximum, pattern.
 
 import Foundation
+import FaultlineModel
 
 extension ArchivedModelDecoder {
     func defaultValue(_ reference: PropertyListObject?, type: AttributeType, path: String) throws(CompiledModelError) -> AttributeValue? {

@@ -21,6 +21,7 @@
 // archive says beyond them is kept.
 
 import Foundation
+import FaultlineModel
 
 struct ArchivedModelDecoder {
     let archive: KeyedArchive

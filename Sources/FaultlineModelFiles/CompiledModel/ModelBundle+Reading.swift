@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineModel
 
 extension ModelBundle {
     /// Every version of the model at `url`, in whichever form Xcode left it:

@@ -11,6 +11,7 @@
 // `NS.uuidbytes`; `NSURL` `NS.base` plus `NS.relative`.
 
 import Foundation
+import FaultlineModel
 
 struct KeyedArchive {
     /// What is wrong, without a path: the decoder knows where it asked.

@@ -34,6 +34,7 @@
 // XMLTextWriter (model → XML), ModelFileDiagnostics (warnings, errors).
 
 import Foundation
+import FaultlineModel
 
 /// Reads `.xcdatamodeld` bundles, `.xcdatamodel` folders and `contents` files.
 public struct ModelFileReader: Sendable {

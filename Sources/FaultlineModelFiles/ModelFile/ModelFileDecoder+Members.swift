@@ -9,6 +9,7 @@
 // `optional` absent means required, as for attributes.
 
 import Foundation
+import FaultlineModel
 
 extension ModelFileDecoder {
     mutating func decodeRelationship(_ node: ModelFileXMLNode, in entity: EntityDescription) throws(ModelFileError) -> RelationshipDescription {

@@ -7,6 +7,7 @@
 
 import CZlib
 import Foundation
+import FaultlineModel
 
 enum Inflate {
     /// Real model caches inflate to a few kilobytes; 64 MiB is far beyond any model.

@@ -15,6 +15,7 @@
 //     an error, as is nesting deeper than `maximumDepth`.
 
 import Foundation
+import FaultlineModel
 
 /// A value of a binary property list.
 indirect enum PropertyListObject: Hashable {

@@ -35,6 +35,7 @@
 // CompiledModelError.
 
 import Foundation
+import FaultlineModel
 import FaultlineSQLite
 
 /// Reads Core Data's compiled models: `.mom` files and stores' model caches.

@@ -12,6 +12,7 @@
 // otherwise. Rules come back in the order minimum, maximum, pattern.
 
 import Foundation
+import FaultlineModel
 
 extension ModelFileDecoder {
     /// Composite definitions expand recursively; real models nest two or three.

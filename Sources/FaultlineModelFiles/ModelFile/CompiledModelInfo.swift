@@ -8,6 +8,7 @@
 // archives) are read by `CompiledModelReader`, which attaches these hashes.
 
 import Foundation
+import FaultlineModel
 
 /// What `VersionInfo.plist` in a compiled `.momd` says.
 public struct CompiledModelInfo: Hashable, Sendable {

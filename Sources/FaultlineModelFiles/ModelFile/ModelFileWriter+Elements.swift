@@ -8,6 +8,7 @@
 // numbered names (`Address2`), identical ones share one definition.
 
 import Foundation
+import FaultlineModel
 
 extension ModelFileEncoder {
     mutating func writeEntity(_ entity: EntityDescription, entityNames: Set<String>) throws(ModelFileError) {

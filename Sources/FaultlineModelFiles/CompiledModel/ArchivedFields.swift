@@ -4,6 +4,7 @@
 // by design (`ignoredKeys`), each for the reason noted there.
 
 import Foundation
+import FaultlineModel
 
 struct ArchivedFields {
     let object: KeyedArchive.Object

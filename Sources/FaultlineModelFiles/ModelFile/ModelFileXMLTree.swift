@@ -19,6 +19,8 @@
 // race from parallel tests.
 
 import Foundation
+import FaultlineModel
+import FaultlineSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

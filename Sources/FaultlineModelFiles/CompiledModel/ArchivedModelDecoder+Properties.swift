@@ -6,6 +6,7 @@
 // `NSMinCount` 1 on a to-one is read as 0, as the model file spells it.
 
 import Foundation
+import FaultlineModel
 
 extension ArchivedModelDecoder {
     /// The value class Core Data records for a type it fills in itself; only a

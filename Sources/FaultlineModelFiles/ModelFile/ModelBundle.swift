@@ -10,6 +10,7 @@
 // `ValueTransformer`.
 
 import Foundation
+import FaultlineModel
 
 /// One version of a model: a `ManagedObjectModel` plus what the file added.
 public struct ModelBundleVersion {

@@ -5,6 +5,8 @@
 // `NSPropertyName`, `NSFetchIndexElementType` (0 binary, 1 R-tree) and
 // `NSAscending`, plus back references to its index and entity.
 
+import FaultlineModel
+
 extension ArchivedModelDecoder {
     mutating func decodeFetchIndexes(_ reference: PropertyListObject?, path: String) throws(CompiledModelError) -> [FetchIndexDescription] {
         let items = try attempt(path) { () throws(KeyedArchive.Failure) in try archive.collection(reference) } ?? []

@@ -4,6 +4,7 @@
 // table is what makes "read what was written" give the same model.
 
 import Foundation
+import FaultlineModel
 
 enum ModelFileFormat {
     /// `attributeType="…"` spellings, one per `AttributeType`.
