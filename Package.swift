@@ -3,6 +3,11 @@ import PackageDescription
 
 // Layers, bottom up (see README.md): system libraries, the SQLite boundary, the
 // persistence core, the benchmark harness, the tool and the benchmark suites.
+// The core's cold leaves are their own targets, so the compiler checks the layering:
+//   FaultlineSupport     locks, digests, SplitMix64, canonical text; no dependencies.
+//   FaultlineModel       Core Data's model, builders, checking; over FaultlineSupport.
+//   FaultlineModelFiles  .xcdatamodeld files and compiled models; over the model, SQLite, zlib.
+//   Faultline            the core over all of them; re-exports them, so users import only it.
 let package = Package(
     name: "Faultline",
     products: [
