@@ -3,6 +3,11 @@ import PackageDescription
 
 // Layers, bottom up (see README.md): system libraries, the SQLite boundary, the
 // persistence core, the benchmark harness, the tool and the benchmark suites.
+// The core's cold leaves are their own targets, so the compiler checks the layering:
+//   FaultlineSupport     locks, digests, SplitMix64, canonical text; no dependencies.
+//   FaultlineModel       Core Data's model, builders, checking; over FaultlineSupport.
+//   FaultlineModelFiles  .xcdatamodeld files and compiled models; over the model, SQLite, zlib.
+//   Faultline            the core over all of them; re-exports them, so users import only it.
 let package = Package(
     name: "Faultline",
     products: [
@@ -36,7 +41,16 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
-        .target(name: "Faultline", dependencies: ["FaultlineSQLite", "CZlib"]),
+        // Small shared pieces below everything else: locks, digests, canonical text.
+        .target(name: "FaultlineSupport"),
+        // Core Data's model: descriptions, builders, checking, validation, version hashes.
+        .target(name: "FaultlineModel", dependencies: ["FaultlineSupport"]),
+        // Xcode's model files and Core Data's compiled models (.mom, a store's model cache).
+        .target(name: "FaultlineModelFiles", dependencies: ["FaultlineModel", "FaultlineSupport", "FaultlineSQLite", "CZlib"]),
+        .target(
+            name: "Faultline",
+            dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles"]
+        ),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
         .target(name: "FaultlineCommandLine"),
@@ -94,7 +108,7 @@ let package = Package(
             name: "FaultlineToolsTests", dependencies: ["FaultlineTools", "Faultline", "FaultlineCommandLine", "FixtureSupport"]),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FixtureSupport"],
+            dependencies: ["Faultline", "FaultlineSupport", "FaultlineModelFiles", "FixtureSupport"],
             exclude: ["Schema/Snapshots"]
         ),
     ]

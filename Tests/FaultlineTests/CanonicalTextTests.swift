@@ -1,5 +1,5 @@
 import Testing
-@testable import Faultline
+@testable import FaultlineSupport
 
 /// Canonical text folds case, diacritics and compatibility forms, the same way
 /// on the ASCII fast path and the full path.

@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import Faultline
+@testable import FaultlineModelFiles
 
 @Suite("Compiled model corruption")
 struct CompiledModelCorruptionTests {
