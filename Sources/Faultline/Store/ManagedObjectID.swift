@@ -57,8 +57,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Eight consecutive keys share one mixed group and take consecutive
     /// buckets: a fetch or prefetch reads rows in key order, and neighbouring
-    /// buckets share cache lines (fetching 100,000 full objects: 4.34x raw ->
-    /// 3.85x; prefetching 1,000 x 100: 4.88x -> 4.15x). Keys that all share
+    /// buckets share cache lines (measurably faster full fetches and
+    /// prefetches than scattered buckets). Keys that all share
     /// their low three bits still spread over every group, with linear probing
     /// filling the group's free neighbours.
     ///
@@ -66,8 +66,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// probes whole groups, so a lookup that misses, in random order, costs
     /// ~100 ns against ~36 ns for an ungrouped hash; hits and lower loads cost
     /// the same or less (a standalone -O loop over 95,000 dense keys). Groups
-    /// of four cost ~66 ns there and kept two thirds of the fetch gain and
-    /// most of the prefetch gain (fetch.full 3.8x, prefetch 4.1-4.2x raw).
+    /// of four cost less there and kept most of the fetch and prefetch gain.
     ///
     /// Temporary IDs are not grouped: they fill the registry's table of
     /// unsaved objects and a save's temporary-to-permanent map to full load

@@ -67,6 +67,7 @@ final class StoreWriter: Sendable {
     /// key enforcement off, as its table-rebuild procedure requires.
     /// Returns the body's result, the published changes and the SQL counters
     /// of the whole transaction, BEGIN and COMMIT included.
+    @discardableResult
     func write<Result>(
         foreignKeysOff: Bool = false, _ body: (Connection) throws -> (Result, CommittedChanges?)
     ) throws -> (result: Result, changes: StoreChanges?, sql: SQLiteCounters) {
