@@ -87,6 +87,8 @@ final class EntityStorePlan: @unchecked Sendable {
     let insertSQL: String
     /// Attribute indexes of derived attributes, re-read after a save.
     let derivedAttributes: [Int]
+    /// The rows of many keys, bound to parameter 1 as one JSON array.
+    let selectByKeys: String
     /// The rest of what a save sends: deletes, join rows, positions, hidden
     /// keys, uniqueness checks.
     let writes: EntityWriteStatements
@@ -135,6 +137,7 @@ final class EntityStorePlan: @unchecked Sendable {
         self.layouts = layouts
         columnPositions = positionOf
         selectList = (["t0.Z_ENT", "t0.Z_PK", "t0.Z_OPT"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
+        selectByKeys = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
 
         var written: [WrittenColumn] = []
         for attribute in entity.attributes where !attribute.isDerived {

@@ -30,7 +30,7 @@ extension PersistentStoreCoordinator {
         sourceKeys: [Int64], sourceEntityIndex: Int, relationship: CheckedRelationship
     ) throws -> PrefetchedRows {
         guard !sourceKeys.isEmpty,
-              let (sql, ownerPosition) = prefetchStatement(sourceEntityIndex: sourceEntityIndex, relationship: relationship)
+              let (sql, ownerPosition) = reads[sourceEntityIndex].toMany[relationship.index].map({ ($0.prefetch, $0.ownerPosition) })
         else { return PrefetchedRows() }
         let plan = plans[relationship.destinationEntityIndex]
         let prefetched = try withReader { connection -> PrefetchedRows in
@@ -47,32 +47,5 @@ extension PersistentStoreCoordinator {
         }
         rowCache.store(prefetched.rows)
         return prefetched
-    }
-
-    /// The statement `prefetchToMany` runs (the source keys bound to
-    /// parameter 1 as one JSON array) and the position of the source key in
-    /// its rows; nil for a relationship with no to-many storage.
-    func prefetchStatement(
-        sourceEntityIndex: Int, relationship: CheckedRelationship
-    ) -> (sql: String, ownerPosition: Int32)? {
-        let plan = plans[relationship.destinationEntityIndex]
-        let appendedPosition = plan.selectedColumnCount
-        let keys = "(SELECT value FROM json_each(?))"
-        switch plans[sourceEntityIndex].mapping.relationships[relationship.index] {
-        case let .destinationKey(_, column, order, _):
-            // The key is in the select list already when the inverse to-one
-            // is stored there: read it once.
-            let selected = plan.columnPositions[column]
-            let sql = "SELECT \(plan.selectList)\(selected == nil ? ", t0.\(column)" : "") FROM \(plan.table) t0"
-                + " WHERE t0.\(column) IN \(keys)" + (order.map { " ORDER BY t0.\(column), t0.\($0)" } ?? "")
-            return (sql, selected ?? appendedPosition)
-        case let .joinTable(table, sourceColumn, destinationColumn, order):
-            let sql = "SELECT \(plan.selectList), j.\(sourceColumn) FROM \(plan.table) t0 JOIN \(table) j"
-                + " ON t0.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) IN \(keys)"
-                + (order.map { " ORDER BY j.\(sourceColumn), j.\($0)" } ?? "")
-            return (sql, appendedPosition)
-        case .foreignKey, .transient:
-            return nil
-        }
     }
 }

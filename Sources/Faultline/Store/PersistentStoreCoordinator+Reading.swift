@@ -143,7 +143,7 @@ extension PersistentStoreCoordinator {
         var result: [(ManagedObjectID, RowSnapshot)] = []
         for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
             let plan = plans[root]
-            let statement = try connection.cachedStatement(plan.select("WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"))
+            let statement = try connection.cachedStatement(plan.selectByKeys)
             try statement.bind(jsonKeyList(keys), at: 1)
             result += try decodeRows(statement, plan: plan)
         }
@@ -158,16 +158,7 @@ extension PersistentStoreCoordinator {
     ) throws -> [ManagedObjectID] {
         guard !source.isTemporaryID else { return [] }
         let plan = plans[relationship.destinationEntityIndex]
-        let sql: String
-        switch plans[source.entityIndex].mapping.relationships[relationship.index] {
-        case let .destinationKey(_, column, order, _):
-            sql = plan.select("WHERE t0.\(column) = ?" + (order.map { " ORDER BY t0.\($0)" } ?? ""))
-        case let .joinTable(table, sourceColumn, destinationColumn, order):
-            sql = plan.select("JOIN \(table) j ON t0.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ?"
-                              + (order.map { " ORDER BY j.\($0)" } ?? ""))
-        case .foreignKey, .transient:
-            return []
-        }
+        guard let sql = reads[source.entityIndex].toMany[relationship.index]?.members else { return [] }
         let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(source.primaryKey, at: 1)

@@ -31,6 +31,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Tells this coordinator's object IDs from other stores'.
     public let identifier: UInt32
     let plans: [EntityStorePlan]
+    /// The to-many reads of each entity, by entity index.
+    let reads: [EntityReadStatements]
     let runtimes: [EntityRuntime]
     /// The one write path: every save, batch request and clean-up.
     let writer: StoreWriter
@@ -108,6 +110,7 @@ public final class PersistentStoreCoordinator: Sendable {
             plans.append(EntityStorePlan(entity: entity, model: model, schema: schema, signatures: &signatures))
         }
         self.plans = plans
+        self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
         let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
         self.runtimes = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))

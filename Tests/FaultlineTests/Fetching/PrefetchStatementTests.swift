@@ -15,7 +15,7 @@ struct PrefetchStatementTests {
         func statement(_ entity: String, _ relationship: String) throws -> (sql: String, ownerPosition: Int32)? {
             let source = try #require(coordinator.model.entity(named: entity))
             let described = try #require(source.relationships.first { $0.name == relationship })
-            return coordinator.prefetchStatement(sourceEntityIndex: source.index, relationship: described)
+            return coordinator.reads[source.index].toMany[described.index].map { ($0.prefetch, $0.ownerPosition) }
         }
         let books = try #require(try statement("Author", "books"))
         #expect(books.sql == "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZPAGES, t0.ZPRICE, t0.ZTITLE, t0.ZAUTHOR FROM ZBOOK t0"
@@ -44,7 +44,7 @@ struct PrefetchStatementTests {
         let coordinator = container.coordinator
         let library = try #require(coordinator.model.entity(named: "Library"))
         let items = try #require(library.relationships.first)
-        let statement = try #require(coordinator.prefetchStatement(sourceEntityIndex: library.index, relationship: items))
+        let statement = try #require(coordinator.reads[library.index].toMany[items.index].map { (sql: $0.prefetch, ownerPosition: $0.ownerPosition) })
         #expect(statement.sql == "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZLABEL, t0.Z2ITEMS FROM ZITEM t0"
                 + " WHERE t0.Z2ITEMS IN (SELECT value FROM json_each(?))")
         #expect(statement.ownerPosition == 4)
