@@ -122,11 +122,11 @@ extension ManagedObject {
         }
         let destinationIndex = runtime.entity.relationships[index].destinationEntityIndex
         guard object.entityIndex == destinationIndex
-            || context.coordinator.runtimes[destinationIndex].entity.hierarchyIndexes.contains(object.entityIndex)
+            || context.runtimes[destinationIndex].entity.hierarchyIndexes.contains(object.entityIndex)
         else {
             throw ObjectAccessError.wrongDestination(
                 entity: runtime.entity.name, key: runtime.entity.relationships[index].name,
-                expected: context.coordinator.runtimes[destinationIndex].entity.name)
+                expected: context.runtimes[destinationIndex].entity.name)
         }
     }
 }

@@ -32,7 +32,7 @@ extension ManagedObjectContext {
     }
 
     func insertObject(entityIndex: Int) throws -> ManagedObject {
-        let runtime = coordinator.runtimes[entityIndex]
+        let runtime = runtimes[entityIndex]
         if runtime.entity.isAbstract { throw ObjectAccessError.abstractEntity(runtime.entity.name) }
         let id = ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
         let object = makeObject(id: id, entityIndex: entityIndex)

@@ -67,6 +67,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
+    /// The coordinator's entity runtimes, shared by its contexts.
+    let runtimes: [EntityRuntime]
     /// The class of each entity, read from the registry when the context makes
     /// its first object (so register subclasses before that, as the container
     /// says). Not a lazy property: its getter would retain the array per object.
@@ -86,6 +88,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?) {
         self.coordinator = coordinator
         self.classes = classes
+        self.runtimes = EntityRuntimes.of(coordinator)
         self.isMainQueue = queue == nil
         self.queue = queue ?? .main
         self.name = name
@@ -188,7 +191,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             classByEntity = coordinator.model.entities.indices.map { classes.type(forEntityIndex: $0) }
         }
         let type = classByEntity[entityIndex]
-        let runtime = coordinator.runtimes[entityIndex]
+        let runtime = runtimes[entityIndex]
         let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
         counters.objectsMaterialized += 1
         return object

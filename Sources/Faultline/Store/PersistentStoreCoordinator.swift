@@ -33,11 +33,12 @@ public final class PersistentStoreCoordinator: Sendable {
     let plans: [EntityStorePlan]
     /// The to-many reads of each entity, by entity index.
     let reads: [EntityReadStatements]
-    let runtimes: [EntityRuntime]
     /// The one write path: every save, batch request and clean-up.
     let writer: StoreWriter
     /// What runs after each commit: the row cache, then the contexts.
     let changes: ChangePublisher
+    /// State layers above keep per coordinator (`attachment(_:make:)`).
+    private let attachments = Locked<[ObjectIdentifier: any Sendable]>([:])
     private let readers = Locked<[ConnectionBox]>([])
     /// Reads use the writer too: an in-memory store, or a migration stage's
     /// coordinator whose writes are still inside the migration's transaction.
@@ -111,14 +112,24 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         self.plans = plans
         self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
-        let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
-        self.runtimes = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))
         self.changes = changes
         self.writer = StoreWriter(connection, busyTimeout: busyTimeout, refusal: writeRefusal, publisher: changes)
         self.readsOnWriter = readsOnWriter
         self.valueAdapter = values
         OpenStores.register(identifier, entityNames: model.entities.map(\.name))
+    }
+
+    /// The value of type `T` kept with this coordinator, made by `make` on
+    /// first use: how a layer above the store (the object graph's entity
+    /// runtimes) keeps state per coordinator without the store knowing its type.
+    func attachment<T: AnyObject & Sendable>(_ type: T.Type, make: () -> T) -> T {
+        attachments.withLock { attached in
+            if let known = attached[ObjectIdentifier(type)] as? T { return known }
+            let made = make()
+            attached[ObjectIdentifier(type)] = made
+            return made
+        }
     }
 
     /// SQLite's busy handler waits this long by default (Core Data waits too).

@@ -76,7 +76,7 @@ struct RowValuesSharingTests {
             try first.setValue("First", forKey: "title")
             #expect(second.value(forKey: "pages") as? Int64 == 0)
             #expect(second.value(forKey: "title") == nil)
-            let runtime = container.coordinator.runtimes[first.entityIndex]
+            let runtime = EntityRuntimes.of(container.coordinator)[first.entityIndex]
             #expect(Array(runtime.defaults) == Array(second.values))
             let third = try context.insertNewObject(forEntityName: "Book")
             #expect(third.value(forKey: "pages") as? Int64 == 0)

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Per-entity facts the object graph consults on every insert, access and
-/// save, computed once when the coordinator opens. A class, so reading a field
-/// never copies the (large) `CheckedEntity` value.
+/// save, computed once per coordinator (by its first context) and shared by
+/// all its contexts. A class, so reading a field never copies the (large)
+/// `CheckedEntity` value.
 @usableFromInline
 final class EntityRuntime: Sendable {
     let entity: CheckedEntity
@@ -49,6 +50,23 @@ final class EntityRuntime: Sendable {
                     ? relationship.minCount > 0 || relationship.maxCount > 0
                     : !relationship.isOptional
             }
+    }
+}
+
+/// The runtimes of every entity of one coordinator, kept with it as an
+/// attachment (the store knows nothing of the object graph): every context
+/// of the coordinator uses the same ones, so typed keys resolved in one
+/// resolve in all.
+final class EntityRuntimes: Sendable {
+    let all: [EntityRuntime]
+
+    init(model: CheckedModel) {
+        let slotTokens = EntityRuntime.reserveSlotTokens(model.entities.count)
+        all = model.entities.map { EntityRuntime($0, slotTokens: slotTokens) }
+    }
+
+    static func of(_ coordinator: PersistentStoreCoordinator) -> [EntityRuntime] {
+        coordinator.attachment(EntityRuntimes.self) { EntityRuntimes(model: coordinator.model) }.all
     }
 }
 
