@@ -3,37 +3,24 @@ import FaultlineSQLite
 /// Hands out primary keys the way Core Data does: per inheritance root, from
 /// `Z_PRIMARYKEY.Z_MAX`, a whole block reserved with one compare-and-set
 /// update, so inserting a batch costs one round trip rather than one per row.
-public enum PrimaryKeyAllocator {
-    public enum Failure: Error, Equatable, CustomStringConvertible {
-        /// `Z_PRIMARYKEY` has no row for the entity.
-        case unknownEntity(Int)
-        /// Another writer kept moving `Z_MAX` (should not happen behind one writer).
-        case contended(Int)
-
-        public var description: String {
-            switch self {
-            case .unknownEntity(let number): return "Z_PRIMARYKEY has no row for entity \(number)"
-            case .contended(let number): return "Z_PRIMARYKEY.Z_MAX for entity \(number) kept changing"
-            }
-        }
-    }
-
+/// A store whose key table cannot serve throws `StoreError.primaryKeysUnavailable`.
+enum PrimaryKeyAllocator {
     /// Reserves `count` keys (at least 1) for the hierarchy whose root entity
     /// has number `rootEntityNumber`, returning the first and last. Call inside
     /// the writer's transaction, so a rolled-back save returns its keys.
-    public static func reserve(_ count: Int, rootEntityNumber: Int, on connection: Connection) throws -> ClosedRange<Int64> {
+    static func reserve(_ count: Int, rootEntityNumber: Int, on connection: Connection) throws -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
         let entity = SQLValue.integer(Int64(rootEntityNumber))
         for _ in 0..<8 {
             guard case .integer(let current)? = try connection.scalar(
                 "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [entity]) else {
-                throw Failure.unknownEntity(rootEntityNumber)
+                throw StoreError.primaryKeysUnavailable(entityNumber: rootEntityNumber, reason: "Z_PRIMARYKEY has no row for it")
             }
             try connection.execute(
                 "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
                 [.integer(current + count), entity, .integer(current)])
             if connection.changes == 1 { return (current + 1)...(current + count) }
         }
-        throw Failure.contended(rootEntityNumber)
+        throw StoreError.primaryKeysUnavailable(entityNumber: rootEntityNumber, reason: "Z_PRIMARYKEY.Z_MAX kept changing")
     }
 }

@@ -13,6 +13,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Another connection or process held the store's write lock for longer
     /// than the busy timeout (a store option); retry, or raise the timeout.
     case busy(timeout: TimeInterval)
+    /// `Z_PRIMARYKEY` cannot hand out keys for the hierarchy whose root has
+    /// this entity number (a damaged store).
+    case primaryKeysUnavailable(entityNumber: Int, reason: String)
     /// A row's `Z_ENT` names no entity of the model (a damaged or foreign store).
     case unknownEntityNumber(Int64, primaryKey: Int64)
 
@@ -25,6 +28,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .objectNotFound(let id): return "no object with ID \(id) exists in the store"
         case .busy(let timeout):
             return "the store is busy: another connection or process kept it locked for more than the busy timeout (\(timeout) s)"
+        case .primaryKeysUnavailable(let number, let reason):
+            return "no primary keys for entity \(number): \(reason)"
         case .unknownEntityNumber(let number, let key):
             return "the row with Z_PK \(key) has Z_ENT \(number), which names no entity of the model"
         }

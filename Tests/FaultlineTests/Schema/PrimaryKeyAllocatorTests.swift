@@ -41,7 +41,7 @@ struct PrimaryKeyAllocatorTests {
     @Test("An entity without a Z_PRIMARYKEY row is a typed error")
     func unknownEntity() throws {
         let store = try TestStore(StoreSchema(compiling: StoreLayoutTests.model().checked()))
-        #expect(throws: PrimaryKeyAllocator.Failure.unknownEntity(99)) {
+        #expect(throws: StoreError.primaryKeysUnavailable(entityNumber: 99, reason: "Z_PRIMARYKEY has no row for it")) {
             try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 99, on: store.connection)
         }
     }
