@@ -115,8 +115,10 @@ extension PersistentStoreCoordinator {
         let refusal = inspection.recordsPersistentHistory && !options.writesWithoutPersistentHistory
             ? CoreDataStoreError.recordsPersistentHistory(path: url.path) : nil
         return try PersistentStoreCoordinator(
-            model: model, schema: schema, coreDataStoreAt: url, rowCacheCapacity: options.rowCacheCapacity,
-            values: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal, busyTimeout: options.busyTimeout
+            model: model, schema: schema, coreDataStoreAt: url,
+            configuration: StoreConfiguration(
+                reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
+                valueAdapter: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal)
         ) { connection in
             try CoreDataTriggerFunctions.registerRefusals(for: inspection.triggerFunctions, on: connection)
         }

@@ -40,9 +40,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// State layers above keep per coordinator (`attachment(_:make:)`).
     private let attachments = Locked<[ObjectIdentifier: any Sendable]>([:])
     private let readers = Locked<[ConnectionBox]>([])
-    /// Reads use the writer too: an in-memory store, or a migration stage's
-    /// coordinator whose writes are still inside the migration's transaction.
-    private let readsOnWriter: Bool
+    /// Where reads run (StoreConfiguration.Reads).
+    private let readConnections: StoreConfiguration.Reads
     /// How long a connection of this store waits for another writer.
     public var busyTimeout: TimeInterval { writer.busyTimeout }
     /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
@@ -69,22 +68,19 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         let connection = try Self.open(location, busyTimeout: busyTimeout)
         try Self.prepareStore(schema: schema, on: connection)
-        self.init(model: model, schema: schema, location: location, connection: connection,
-                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: location == .inMemory, busyTimeout: busyTimeout)
+        self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
+            reads: location == .inMemory ? .onWriter : .pooled, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout))
     }
 
     /// Core Data stores only (CoreDataStore/): a coordinator over a store the
     /// caller has already matched to `model`. Skips `prepareStore` (Faultline's
     /// own model-hash check and bootstrap), so Z_METADATA is neither checked
     /// nor written; `prepare` runs on the writer before any use.
-    convenience init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, rowCacheCapacity: Int,
-                     values: (any StoreValueAdapter)?, writeRefusal: (any Error & Sendable)?, busyTimeout: TimeInterval,
+    convenience init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, configuration: StoreConfiguration,
                      prepare: (Connection) throws -> Void) throws {
-        let connection = try Self.open(.file(url), busyTimeout: busyTimeout)
+        let connection = try Self.open(.file(url), busyTimeout: configuration.busyTimeout)
         try prepare(connection)
-        self.init(model: model, schema: schema, location: .file(url), connection: connection,
-                  rowCacheCapacity: rowCacheCapacity, readsOnWriter: false, busyTimeout: busyTimeout,
-                  values: values, writeRefusal: writeRefusal)
+        self.init(model: model, schema: schema, location: .file(url), connection: connection, configuration: configuration)
     }
 
     /// Migration only: a coordinator over `connection`, which the migration
@@ -93,17 +89,16 @@ public final class PersistentStoreCoordinator: Sendable {
     convenience init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation) throws {
         let schema = try StoreSchema(compiling: model)
         try Self.prepareStore(schema: schema, on: connection)
-        self.init(model: model, schema: schema, location: location, connection: connection,
-                  rowCacheCapacity: 10_000, readsOnWriter: true, busyTimeout: Self.defaultBusyTimeout)
+        self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
+            reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout))
     }
 
     private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,
-                 rowCacheCapacity: Int, readsOnWriter: Bool, busyTimeout: TimeInterval, values: (any StoreValueAdapter)? = nil,
-                 writeRefusal: (any Error & Sendable)? = nil) {
+                 configuration: StoreConfiguration) {
         self.model = model
         self.schema = schema
         self.location = location
-        self.rowCache = RowCache(capacity: rowCacheCapacity)
+        self.rowCache = RowCache(capacity: configuration.rowCacheCapacity)
         self.identifier = OpenStores.newIdentifier()
         var signatures: [String: Int] = [:]
         var plans: [EntityStorePlan] = []
@@ -114,9 +109,10 @@ public final class PersistentStoreCoordinator: Sendable {
         self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))
         self.changes = changes
-        self.writer = StoreWriter(connection, busyTimeout: busyTimeout, refusal: writeRefusal, publisher: changes)
-        self.readsOnWriter = readsOnWriter
-        self.valueAdapter = values
+        self.writer = StoreWriter(
+            connection, busyTimeout: configuration.busyTimeout, refusal: configuration.writeRefusal, publisher: changes)
+        self.readConnections = configuration.reads
+        self.valueAdapter = configuration.valueAdapter
         OpenStores.register(identifier, entityNames: model.entities.map(\.name))
     }
 
@@ -176,7 +172,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Runs `body` with a reader connection (the writer for an in-memory store).
     func withReader<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        if readsOnWriter { return try writer.withConnection(body) }
+        if readConnections == .onWriter { return try writer.withConnection(body) }
         let box = try readers.withLock { $0.popLast() } ?? newReader()
         defer { readers.withLock { $0.append(box) } }
         let localCommits = writer.commitWatch.localCommits.load(ordering: .relaxed)
@@ -229,4 +225,26 @@ extension SQLiteCounters {
         sum.cacheEvictions += right.cacheEvictions
         return sum
     }
+}
+
+/// The choices a coordinator's three ways of opening differ by — a Faultline
+/// store, a store Core Data wrote, a migration stage's — as one value, so the
+/// coordinator is one type configured, not one type with modes.
+struct StoreConfiguration: Sendable {
+    enum Reads: Sendable, Equatable {
+        /// Pooled reader connections beside the writer (WAL).
+        case pooled
+        /// On the writer: an in-memory store (one connection), or a migration
+        /// stage whose writes are still inside the migration's transaction.
+        case onWriter
+    }
+
+    var reads: Reads
+    var rowCacheCapacity: Int
+    var busyTimeout: TimeInterval
+    /// Values the store keeps in its own form (a Core Data store's external
+    /// binary data); nil for Faultline's own stores.
+    var valueAdapter: (any StoreValueAdapter)? = nil
+    /// Why every write is refused before it starts; nil when writes are allowed.
+    var writeRefusal: (any Error & Sendable)? = nil
 }
