@@ -7,6 +7,7 @@ import PackageDescription
 //   FaultlineSupport     locks, digests, SplitMix64, canonical text; no dependencies.
 //   FaultlineModel       Core Data's model, builders, checking; over FaultlineSupport.
 //   FaultlineModelFiles  .xcdatamodeld files and compiled models; over the model, SQLite, zlib.
+//   FaultlinePredicate   the predicate language: parser, tree, values, evaluator; over FaultlineSupport.
 //   Faultline            the core over all of them; re-exports them, so users import only it.
 let package = Package(
     name: "Faultline",
@@ -47,9 +48,11 @@ let package = Package(
         .target(name: "FaultlineModel", dependencies: ["FaultlineSupport"]),
         // Xcode's model files and Core Data's compiled models (.mom, a store's model cache).
         .target(name: "FaultlineModelFiles", dependencies: ["FaultlineModel", "FaultlineSupport", "FaultlineSQLite", "CZlib"]),
+        // Core Data's predicate language: lexer, parser, tree, values, the in-memory evaluator.
+        .target(name: "FaultlinePredicate", dependencies: ["FaultlineSupport"]),
         .target(
             name: "Faultline",
-            dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles"]
+            dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles", "FaultlinePredicate"]
         ),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
