@@ -8,6 +8,8 @@ import PackageDescription
 //   FaultlineModel       Core Data's model, builders, checking; over FaultlineSupport.
 //   FaultlineModelFiles  .xcdatamodeld files and compiled models; over the model, SQLite, zlib.
 //   FaultlinePredicate   the predicate language: parser, tree, values, evaluator; over FaultlineSupport.
+//   FaultlineSchema      the schema compiler: tables, indexes, triggers, SQL functions; over the
+//                        predicates, the model, FaultlineSupport and SQLite.
 //   Faultline            the core over all of them; re-exports them, so users import only it.
 let package = Package(
     name: "Faultline",
@@ -50,9 +52,18 @@ let package = Package(
         .target(name: "FaultlineModelFiles", dependencies: ["FaultlineModel", "FaultlineSupport", "FaultlineSQLite", "CZlib"]),
         // Core Data's predicate language: lexer, parser, tree, values, the in-memory evaluator.
         .target(name: "FaultlinePredicate", dependencies: ["FaultlineSupport"]),
+        // The schema compiler: a checked model in Core Data's SQLite layout (tables, indexes,
+        // triggers), the SQL functions the triggers call and the record of a store's schema.
+        .target(
+            name: "FaultlineSchema",
+            dependencies: ["FaultlinePredicate", "FaultlineModel", "FaultlineSupport", "FaultlineSQLite"]
+        ),
         .target(
             name: "Faultline",
-            dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles", "FaultlinePredicate"]
+            dependencies: [
+                "FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles", "FaultlinePredicate",
+                "FaultlineSchema",
+            ]
         ),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
