@@ -7,6 +7,9 @@ import PackageDescription
 //   FaultlineSupport     locks, digests, SplitMix64, canonical text; no dependencies.
 //   FaultlineModel       Core Data's model, builders, checking; over FaultlineSupport.
 //   FaultlineModelFiles  .xcdatamodeld files and compiled models; over the model, SQLite, zlib.
+//   FaultlinePredicate   the predicate language: parser, tree, values, evaluator; over FaultlineSupport.
+//   FaultlineSchema      the schema compiler: tables, indexes, triggers, SQL functions; over the
+//                        predicates, the model, FaultlineSupport and SQLite.
 //   Faultline            the core over all of them; re-exports them, so users import only it.
 let package = Package(
     name: "Faultline",
@@ -47,9 +50,20 @@ let package = Package(
         .target(name: "FaultlineModel", dependencies: ["FaultlineSupport"]),
         // Xcode's model files and Core Data's compiled models (.mom, a store's model cache).
         .target(name: "FaultlineModelFiles", dependencies: ["FaultlineModel", "FaultlineSupport", "FaultlineSQLite", "CZlib"]),
+        // Core Data's predicate language: lexer, parser, tree, values, the in-memory evaluator.
+        .target(name: "FaultlinePredicate", dependencies: ["FaultlineSupport"]),
+        // The schema compiler: a checked model in Core Data's SQLite layout (tables, indexes,
+        // triggers), the SQL functions the triggers call and the record of a store's schema.
+        .target(
+            name: "FaultlineSchema",
+            dependencies: ["FaultlinePredicate", "FaultlineModel", "FaultlineSupport", "FaultlineSQLite"]
+        ),
         .target(
             name: "Faultline",
-            dependencies: ["FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles"]
+            dependencies: [
+                "FaultlineSQLite", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles", "FaultlinePredicate",
+                "FaultlineSchema",
+            ]
         ),
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.

@@ -3,8 +3,8 @@ import FaultlineSQLite
 
 // How a migration checks that a store holds the schema its claimed old model
 // writes, and rewrites the metadata for the new one. The record itself is the
-// schema's (Schema/SchemaRecord.swift); reading it from and writing it into a
-// store's metadata is the migration's business.
+// schema's (FaultlineSchema/SchemaRecord.swift); reading it from and writing it
+// into a store's metadata is the migration's business.
 
 extension SchemaRecord {
     /// The record stored in `metadata`, if any.

@@ -1,12 +1,14 @@
 import Foundation
 
-/// The core's own sources, read as text, for the tests that check how the
-/// code is laid out: which folder may use which, and where SQL is written.
+/// The core's own sources (or another target's), read as text, for the tests
+/// that check how the code is laid out: which folder may use which, and where
+/// SQL is written.
 struct SourceTree {
     struct File {
-        /// The folder under `Sources/Faultline`, e.g. `Store`.
+        /// The folder under `Sources/<target>`, e.g. `Store`; for a file at the
+        /// root of a target other than the core, the target's name.
         let folder: String
-        /// The path under `Sources/Faultline`, e.g. `Store/RowCache.swift`.
+        /// The path under `Sources/<target>`, e.g. `Store/RowCache.swift`.
         let path: String
         /// The text with comments and string literals blanked out.
         let code: String
@@ -17,13 +19,14 @@ struct SourceTree {
 
     let files: [File]
 
-    /// The checkout's `Sources/Faultline`, found from this file's own path.
-    static let root: URL = URL(fileURLWithPath: #filePath)
+    /// The checkout's `Sources`, found from this file's own path.
+    static let sources: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/Faultline")
+        .appendingPathComponent("Sources")
 
-    init() throws {
-        let base = Self.root.path
+    /// The sources of `target`, by default the core (`Sources/Faultline`).
+    init(target: String = "Faultline") throws {
+        let base = Self.sources.appendingPathComponent(target).path
         var files: [File] = []
         guard let walker = FileManager.default.enumerator(atPath: base) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: base])
@@ -32,9 +35,10 @@ struct SourceTree {
             let text = try String(contentsOfFile: base + "/" + path, encoding: .utf8)
             let (code, literals) = Self.split(text)
             let components = path.components(separatedBy: "/")
-            // A file at the module's root (the re-exports) belongs to no layer.
-            guard components.count > 1 else { continue }
-            files.append(File(folder: components[0], path: path, code: code, literals: literals))
+            // A file at the core's root (the re-exports) belongs to no layer.
+            guard components.count > 1 || target != "Faultline" else { continue }
+            let folder = components.count > 1 ? components[0] : target
+            files.append(File(folder: folder, path: path, code: code, literals: literals))
         }
         self.files = files.sorted { $0.path < $1.path }
     }

@@ -1,3 +1,5 @@
+import FaultlineModel
+
 /// The join tables of many-to-many relationships, named as Core Data names them.
 ///
 /// Of the two sides, the relationship with the greater name (the lower entity

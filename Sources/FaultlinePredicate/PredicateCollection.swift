@@ -11,8 +11,8 @@
 ///
 /// Objects are merged by identity, so only subjects that are classes merge;
 /// values and value-type subjects are kept as they come.
-struct PredicateCollection {
-    private(set) var elements: [PredicateResolved] = []
+package struct PredicateCollection {
+    package private(set) var elements: [PredicateResolved] = []
     /// Parallel to `elements`. `tooMany` stands for a count beyond `Int64`.
     private(set) var paths: [Int64] = []
     private var indexByObject: [ObjectIdentifier: Int] = [:]

@@ -3,7 +3,7 @@
 /// the average in O(1) instead of re-reading every sibling (which made a bulk
 /// insert quadratic). Both names start with `Z_`, a prefix no model property
 /// can produce, so they never collide with an attribute's column.
-enum AverageColumns {
-    static func sum(of column: String) -> String { "Z_DA_\(column)_SUM" }
-    static func count(of column: String) -> String { "Z_DA_\(column)_COUNT" }
+package enum AverageColumns {
+    package static func sum(of column: String) -> String { "Z_DA_\(column)_SUM" }
+    package static func count(of column: String) -> String { "Z_DA_\(column)_COUNT" }
 }

@@ -45,6 +45,7 @@ public struct PredicateObjectID: Hashable, Sendable, CustomStringConvertible {
     public var entityName: String
     public var primaryKey: Int64
 
+    @inlinable
     public init(entityName: String, primaryKey: Int64) {
         self.entityName = entityName
         self.primaryKey = primaryKey

@@ -1,3 +1,5 @@
+import FaultlineModel
+
 // The schema compiler: a checked model compiled to SQLite in Core Data's own
 // store layout (../shared/COREDATA-STORE.md), with derived attributes kept right
 // by triggers inside the database.

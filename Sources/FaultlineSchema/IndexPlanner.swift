@@ -1,3 +1,5 @@
+import FaultlineModel
+
 /// The indexes of a store, named as Core Data names them:
 /// `<TABLE>_<COLUMN>_INDEX` for keys, indexed attributes, canonical columns
 /// and `Z_ENT` of shared tables; `Z_<Entity>_<name>` for fetch indexes;

@@ -32,18 +32,18 @@ public struct SchemaRecord: Sendable, Equatable, Codable {
     }
 
     /// Whitespace removed, the only difference SQLite's own rewriting makes.
-    static func normalize(_ sql: String) -> String {
+    package static func normalize(_ sql: String) -> String {
         String(sql.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
     }
 
     /// Statements of `self` absent from `other`.
-    func missing(from other: SchemaRecord) -> [String] {
+    package func missing(from other: SchemaRecord) -> [String] {
         let present = Set(other.statements)
         return statements.filter { !present.contains($0) }
     }
 
     /// The JSON written under `metadataKey`.
-    func json() throws -> String {
+    package func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)

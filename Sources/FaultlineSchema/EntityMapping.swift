@@ -1,3 +1,5 @@
+import FaultlineModel
+
 /// Where one entity's data lives in the store.
 public struct EntityMapping: Sendable, Hashable {
     /// The entity's index in the checked model.
@@ -15,6 +17,8 @@ public struct EntityMapping: Sendable, Hashable {
     public let relationships: [RelationshipStorage]
 
     /// The column of the attribute with this name or key path.
+    /// `@inlinable`: saves ask it per changed value, from the core.
+    @inlinable
     public func column(forAttributeAt index: Int) -> String? {
         attributeColumns.indices.contains(index) ? attributeColumns[index] : nil
     }
@@ -27,13 +31,13 @@ public struct EntityMapping: Sendable, Hashable {
     }
 
     /// `<alias>.Z_ENT IN (…)` for `numbers`.
-    static func entityFilter(_ numbers: [Int], alias: String?) -> String {
+    package static func entityFilter(_ numbers: [Int], alias: String?) -> String {
         (alias.map { "\($0).Z_ENT" } ?? "Z_ENT") + " IN (" + numbers.map(String.init).joined(separator: ", ") + ")"
     }
 
     /// The columns of a property of `entity`: one for an attribute or to-one,
     /// every leaf's for a composite, none for anything unstored.
-    func columns(of property: PropertyReference, in entity: CheckedEntity) -> [String] {
+    package func columns(of property: PropertyReference, in entity: CheckedEntity) -> [String] {
         switch property {
         case .attribute(let index):
             return column(forAttributeAt: index).map { [$0] } ?? []

@@ -1,3 +1,4 @@
+import FaultlineSupport
 import Foundation
 
 /// Compiled MATCHES patterns for the `FAULTLINE_MATCHES` SQL function, so a
@@ -6,8 +7,8 @@ import Foundation
 /// Matching is `PredicateText.matches` exactly: [d] folds the text and the
 /// pattern, [c] makes the expression case-insensitive, and the whole text must
 /// match. Bounded: the cache empties when it reaches `capacity` patterns.
-final class RegularExpressionCache: Sendable {
-    static let shared = RegularExpressionCache()
+package final class RegularExpressionCache: Sendable {
+    package static let shared = RegularExpressionCache()
 
     /// An immutable compiled expression; NSRegularExpression is safe to share
     /// for matching.
@@ -25,7 +26,7 @@ final class RegularExpressionCache: Sendable {
     let capacity = 256
 
     /// Whether `pattern` matches the whole of `text`; nil for an invalid pattern.
-    func matches(_ text: String, _ pattern: String, _ options: PredicateComparisonOptions) -> Bool? {
+    package func matches(_ text: String, _ pattern: String, _ options: PredicateComparisonOptions) -> Bool? {
         let diacritics = options.intersection(.diacriticInsensitive)
         let text = PredicateText.fold(text, diacritics), pattern = PredicateText.fold(pattern, diacritics)
         let key = Key(pattern: pattern, caseInsensitive: options.contains(.caseInsensitive))

@@ -75,7 +75,7 @@ public enum PredicateOperator: String, Hashable, Sendable, CaseIterable {
 /// The `[c]`, `[d]` and `[cd]` options of a comparison.
 public struct PredicateComparisonOptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `[c]`: letters compare regardless of case.
     public static let caseInsensitive = PredicateComparisonOptions(rawValue: 1)

@@ -14,17 +14,17 @@
 ///    nil when `author` is).
 /// 4. Key paths without `$` inside a SUBQUERY start from the subject the whole
 ///    predicate is evaluated against; `$variable` paths start from the element.
-struct PredicateEvaluator {
+package struct PredicateEvaluator {
     let subject: any PredicateSubject
     private(set) var variables: [String: PredicateResolved] = [:]
 
-    init(subject: any PredicateSubject) {
+    package init(subject: any PredicateSubject) {
         self.subject = subject
     }
 
     /// Short-circuits AND and OR from left to right, so an error in a term
     /// after the deciding one is not reported.
-    func evaluate(_ node: PredicateNode, depth: Int = 0) throws -> Bool {
+    package func evaluate(_ node: PredicateNode, depth: Int = 0) throws -> Bool {
         switch node {
         case .constant(let value):
             return value
@@ -41,7 +41,7 @@ struct PredicateEvaluator {
         }
     }
 
-    func resolve(_ expression: FetchExpression, depth: Int = 0) throws -> PredicateResolved {
+    package func resolve(_ expression: FetchExpression, depth: Int = 0) throws -> PredicateResolved {
         switch expression {
         case .value(let value):
             return .value(value)

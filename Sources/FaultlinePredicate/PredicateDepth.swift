@@ -8,12 +8,12 @@
 /// (parentheses 5 KB, lists 3 KB, NOT 1 KB). Dispatch worker threads, where
 /// fetches run, have 512 KB: 24 levels of SUBQUERY take about 360 KB, leaving
 /// the rest to the caller's frames. An 8 MB main thread would allow about 500.
-enum PredicateDepth {
-    static let limit = 24
+package enum PredicateDepth {
+    package static let limit = 24
 
     /// `depth + levels`; throws `nestingTooDeep` (with `offset` into the format
     /// string, when there is one) past the limit.
-    static func deeper(_ depth: Int, by levels: Int = 1, offset: Int? = nil) throws(FetchPredicateError) -> Int {
+    package static func deeper(_ depth: Int, by levels: Int = 1, offset: Int? = nil) throws(FetchPredicateError) -> Int {
         let next = depth + levels
         guard next <= limit else { throw .nestingTooDeep(offset: offset, limit: limit) }
         return next
@@ -23,7 +23,7 @@ enum PredicateDepth {
     /// `depth`), counted as the parser counts: a NOT is a level, and an AND or
     /// OR inside another is one (it needed parentheses), so a tree the parser
     /// built never exceeds the limit in a walk.
-    static func of(_ child: PredicateNode, in parent: PredicateNode, at depth: Int) throws(FetchPredicateError) -> Int {
+    package static func of(_ child: PredicateNode, in parent: PredicateNode, at depth: Int) throws(FetchPredicateError) -> Int {
         switch (parent, child) {
         case (.not, _), (.and, .and), (.and, .or), (.or, .and), (.or, .or): try deeper(depth)
         default: depth

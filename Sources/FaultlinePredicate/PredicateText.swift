@@ -1,3 +1,4 @@
+import FaultlineSupport
 import Foundation
 
 /// String comparison for the evaluator, under the `[c]`/`[d]` options.
@@ -10,8 +11,12 @@ import Foundation
 /// scalars. `MATCHES` is an ICU regular expression that must match the whole
 /// string: `[c]` makes it case-insensitive, `[d]` folds diacritics out of the
 /// string and the pattern.
-enum PredicateText {
-    static func fold(_ text: String, _ options: PredicateComparisonOptions) -> String {
+@usableFromInline
+package enum PredicateText {
+    /// `@inlinable`: the SQL folding functions call it once per row, and the
+    /// in-memory sort once per comparison, from other modules.
+    @inlinable
+    package static func fold(_ text: String, _ options: PredicateComparisonOptions) -> String {
         switch (options.contains(.caseInsensitive), options.contains(.diacriticInsensitive)) {
         case (true, true): CanonicalText.fold(text)
         case (true, false): text.folding(options: .caseInsensitive, locale: nil)
@@ -20,11 +25,13 @@ enum PredicateText {
         }
     }
 
+    @inlinable
     static func equal(_ left: String, _ right: String) -> Bool {
         left.utf8.elementsEqual(right.utf8)
     }
 
     /// Scalar-value order, identical to UTF-8 byte order.
+    @inlinable
     static func order(_ left: String, _ right: String) -> ComparisonResult {
         if equal(left, right) { return .orderedSame }
         return left.utf8.lexicographicallyPrecedes(right.utf8) ? .orderedAscending : .orderedDescending
@@ -79,7 +86,7 @@ enum PredicateText {
     /// A LIKE pattern as the SQLite GLOB pattern meaning the same: `*` and `?`
     /// are already GLOB's, only `[` must be bracketed. Here, beside `like`, so
     /// the SQL function and the compiler share the evaluator's reading of LIKE.
-    static func glob(like pattern: String) -> String {
+    package static func glob(like pattern: String) -> String {
         pattern.replacingOccurrences(of: "[", with: "[[]")
     }
 
@@ -89,7 +96,7 @@ enum PredicateText {
 
     /// Whether `pattern` matches the whole of `text`. Throws
     /// `invalidRegularExpression` for a pattern ICU rejects.
-    static func matches(_ text: String, _ pattern: String, _ options: PredicateComparisonOptions) throws(FetchPredicateError) -> Bool {
+    package static func matches(_ text: String, _ pattern: String, _ options: PredicateComparisonOptions) throws(FetchPredicateError) -> Bool {
         let diacritics: PredicateComparisonOptions = options.intersection(.diacriticInsensitive)
         let text = fold(text, diacritics), pattern = fold(pattern, diacritics)
         // The pattern compiles alone first, so its parentheses balance and the

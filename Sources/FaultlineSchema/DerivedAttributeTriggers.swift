@@ -1,3 +1,5 @@
+import FaultlineModel
+
 /// Generates the triggers that keep derived attributes right inside SQLite.
 ///
 /// For a derived attribute `D` of entity `E` in table `T`:

@@ -1,7 +1,9 @@
+import FaultlineModel
+
 /// Lays out the tables: which columns each inheritance root's table holds,
 /// their names (with Core Data's collision numbering), their order, the join
 /// tables, and where each entity's properties ended up.
-struct TableLayout {
+package struct TableLayout {
     private(set) var tables: [StoreTable] = []
     private(set) var mappings: [EntityMapping] = []
     /// Foreign-key style columns (to-one keys and hidden keys), per table: indexed.
@@ -147,7 +149,7 @@ struct TableLayout {
     }
 
     /// Core Data's declared column type for an attribute type.
-    static func declaredType(of type: AttributeType) -> DeclaredType {
+    package static func declaredType(of type: AttributeType) -> DeclaredType {
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
             return .integer

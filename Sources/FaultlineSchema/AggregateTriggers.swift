@@ -1,3 +1,5 @@
+import FaultlineModel
+
 /// Triggers for a derived aggregate over a to-many relationship:
 /// `articlesCount = articles.@count`, `totalViews = articles.@sum.views`,
 /// `@min`, `@max`, `@avg`.

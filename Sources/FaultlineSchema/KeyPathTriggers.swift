@@ -1,3 +1,5 @@
+import FaultlineModel
+
 /// Triggers for a derived attribute that copies (and maybe folds) a value
 /// reached through to-one relationships: `categoryName = category.name`,
 /// `searchName = canonical:(name)`.

@@ -1,5 +1,7 @@
-import Foundation
+import FaultlinePredicate
 import FaultlineSQLite
+import FaultlineSupport
+import Foundation
 
 /// The SQL functions a store's triggers call, registered on every connection
 /// that opens a store.

@@ -8,11 +8,13 @@ import Foundation
 /// with the double's shortest round-trip decimal form ("0.1" for 0.1), which
 /// is the number a user wrote. NaN is unordered: every comparison with it is
 /// false except `!=`.
+@usableFromInline
 enum PredicateNumber {
     case int(Int64)
     case double(Double)
     case decimal(Decimal)
 
+    @inlinable
     init?(_ value: PredicateValue) {
         switch value {
         case .bool(let flag): self = .int(flag ? 1 : 0)
@@ -40,6 +42,7 @@ enum PredicateNumber {
     }
 
     /// The order of `left` and `right`, or nil when either is NaN.
+    @usableFromInline
     static func compare(_ left: PredicateNumber, _ right: PredicateNumber) -> ComparisonResult? {
         switch (left, right) {
         case (.int(let a), .int(let b)):
@@ -104,7 +107,11 @@ extension PredicateValue {
     /// with any kind), strings (folded by `options`) or dates. `.some(nil)`
     /// means comparable but unordered (NaN); `nil` means the kinds do not
     /// compare, which the evaluator reports as a type mismatch.
-    static func order(_ left: PredicateValue, _ right: PredicateValue, _ options: PredicateComparisonOptions) -> ComparisonResult?? {
+    ///
+    /// `@inlinable`: the in-memory sort of pending changes calls it once per
+    /// comparison from the core.
+    @inlinable
+    package static func order(_ left: PredicateValue, _ right: PredicateValue, _ options: PredicateComparisonOptions) -> ComparisonResult?? {
         if let a = PredicateNumber(left), let b = PredicateNumber(right) {
             return .some(PredicateNumber.compare(a, b))
         }
@@ -122,7 +129,7 @@ extension PredicateValue {
     /// exactly across kinds; strings under `options`; arrays element by
     /// element; other kinds structurally. Values of different kinds are
     /// unequal (as NSPredicate's `isEqual:`), not an error.
-    static func equal(_ left: PredicateValue, _ right: PredicateValue, _ options: PredicateComparisonOptions) -> Bool {
+    package static func equal(_ left: PredicateValue, _ right: PredicateValue, _ options: PredicateComparisonOptions) -> Bool {
         if let a = PredicateNumber(left), let b = PredicateNumber(right) {
             return PredicateNumber.compare(a, b) == .orderedSame
         }

@@ -52,7 +52,7 @@ import Foundation
 //    %K takes only identifiers joined by dots.
 // 6. Evaluation is a pure function of the tree and the subject's values.
 //
-// TOWARD SQL (the compiler is in Query/; the tree is shaped for it)
+// TOWARD SQL (the compiler is the core's Query/; the tree is shaped for it)
 // - Key paths are `[String]` components: each to-one hop a JOIN (or a
 //   correlated subquery), a to-many hop an EXISTS; the last component a column,
 //   or a canonical column when the comparison has [cd] or [c].

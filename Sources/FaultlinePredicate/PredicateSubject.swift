@@ -29,7 +29,7 @@ public enum PredicateOperand {
 
 /// What an expression evaluates to: a scalar, one object, or a collection of
 /// either (the result of a key path that crosses a to-many, or of SUBQUERY).
-enum PredicateResolved {
+package enum PredicateResolved {
     case value(PredicateValue)
     case object(any PredicateSubject)
     case collection(PredicateCollection)
