@@ -67,7 +67,7 @@ struct CrossContextTests {
         try reader.performAndWait {
             let books = try reader.fetch(FetchRequest(entityName: "Book"))
             #expect(books.count == 1)
-            #expect(try books.first?.value(forKey: "author") == nil)
+            #expect(books.first?.value(forKey: "author") == nil)
             #expect(try reader.count(for: FetchRequest(entityName: "Author")) == 1)
         }
     }
@@ -137,7 +137,7 @@ struct ForeignObjectIDTests {
         let lastEntity = try savedID(other, "G", "x", "seventh")
 
         let context = mine.newBackgroundContext()
-        try context.performAndWait {
+        context.performAndWait {
             for id in [theirAuthor, lastEntity] {
                 #expect(throws: StoreError.foreignObjectID(id.description)) { try context.object(with: id) }
                 #expect(throws: StoreError.foreignObjectID(id.description)) { try context.existingObject(with: id) }
