@@ -11,6 +11,13 @@ extension Connection {
         case exclusive = "EXCLUSIVE"
     }
 
+    /// Turns SQLite's foreign key enforcement on or off (`PRAGMA foreign_keys`).
+    /// SQLite ignores it inside a transaction: call it outside one, as its
+    /// table-rebuild procedure does around the rebuilding transaction.
+    public func setForeignKeys(enabled: Bool) throws {
+        try execute(enabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when
     /// it throws (the error is rethrown). Inside an open transaction this nests
     /// as a savepoint instead, since SQLite has no nested `BEGIN`.

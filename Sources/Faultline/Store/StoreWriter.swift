@@ -75,8 +75,8 @@ final class StoreWriter: Sendable {
         let (result, committed, sql) = try withConnection { connection in
             let before = connection.counters
             let outermost = connection.isAutocommit
-            if foreignKeysOff, outermost { try connection.execute("PRAGMA foreign_keys = OFF") }
-            defer { if foreignKeysOff, outermost { try? connection.execute("PRAGMA foreign_keys = ON") } }
+            if foreignKeysOff, outermost { try connection.setForeignKeys(enabled: false) }
+            defer { if foreignKeysOff, outermost { try? connection.setForeignKeys(enabled: true) } }
             let (result, committed) = try connection.transaction(.immediate) {
                 if outermost { noteVersionBeforeWriting(connection.dataVersion) }
                 return try body(connection)

@@ -39,7 +39,6 @@ struct SQLPlacementTests {
         "Store/PersistentStoreCoordinator.swift": "the open-time store check reads sqlite_master",
         "Store/PrimaryKeyAllocator.swift": "Z_PRIMARYKEY's statements",
         "Store/StoreBootstrap.swift": "creates a new store's bookkeeping rows",
-        "Store/StoreWriter.swift": "PRAGMA foreign_keys around a migration's transaction, which belongs in FaultlineSQLite",
     ]
 
     static let keywords = #"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT|SAVEPOINT|WHERE|JOIN)\b"#
