@@ -16,9 +16,9 @@ extension PersistentStoreCoordinator {
         let entityCount = model.entities.count
         var (outcome, published, sql) = try writer.write { connection in
             let outcome = try body(connection)
-            var changes = StoreChanges(source: ObjectIdentifier(self))
-            changes.updated = Set(outcome.changes.updatedObjectIDs)
-            changes.deleted = Set(outcome.changes.deletedObjectIDs)
+            var changes = StoreChanges(
+                source: ObjectIdentifier(self), updated: Set(outcome.changes.updatedObjectIDs),
+                deleted: Set(outcome.changes.deletedObjectIDs))
             for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
             return (outcome, CommittedChanges(changes: changes))
         }
@@ -80,9 +80,8 @@ extension ManagedObjectContext {
     public func mergeChanges(fromRemoteContextSave changes: BatchChanges) {
         coordinator.rowCache.invalidate(changes.updatedObjectIDs)
         coordinator.rowCache.invalidate(changes.deletedObjectIDs)
-        var merged = StoreChanges(source: ObjectIdentifier(coordinator))
-        merged.updated = Set(changes.updatedObjectIDs)
-        merged.deleted = Set(changes.deletedObjectIDs)
+        var merged = StoreChanges(
+            source: ObjectIdentifier(coordinator), updated: Set(changes.updatedObjectIDs), deleted: Set(changes.deletedObjectIDs))
         merged.staleEntities = changes.staleEntities
         mergeChanges(fromContextDidSave: ContextDidSave(merged))
     }
@@ -92,10 +91,8 @@ extension ManagedObjectContext {
         let deleted = changes["deleted"] ?? []
         coordinator.rowCache.invalidate(updated)
         coordinator.rowCache.invalidate(deleted)
-        var merged = StoreChanges(source: ObjectIdentifier(coordinator))
-        merged.inserted = Set(changes["inserted"] ?? [])
-        merged.updated = Set(updated)
-        merged.deleted = Set(deleted)
-        mergeChanges(fromContextDidSave: ContextDidSave(merged))
+        mergeChanges(fromContextDidSave: ContextDidSave(StoreChanges(
+            source: ObjectIdentifier(coordinator), inserted: Set(changes["inserted"] ?? []), updated: Set(updated),
+            deleted: Set(deleted))))
     }
 }

@@ -204,7 +204,7 @@ extension ManagedObjectContext {
         forgetAllChanges()
         links.removeAll()
 
-        let stale = result.staleEntities
+        let stale = result.changes?.staleEntities ?? []
         if !stale.isEmpty {
             let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
             for object in registered.values

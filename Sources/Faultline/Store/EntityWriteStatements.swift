@@ -151,10 +151,13 @@ final class UpdateStatements: Sendable {
     private let texts = Locked<[UpdateShape: String]>([:])
 
     /// `UPDATE T SET a = ?, …, k = ?, [k_ent = ?,] Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`
-    /// for `attributes` then `toOnes`, each ascending (the order values are bound in).
+    /// for `attributes` then `toOnes`, each ascending (the order values are
+    /// bound in). Called per updated row: a known shape costs its bits and one
+    /// lookup, no array and no text.
     func text(
-        _ shape: UpdateShape, attributes: [Int], toOnes: [Int], mapping: EntityMapping
+        attributes: some Collection<Int>, toOnes: some Collection<Int>, mapping: EntityMapping
     ) -> String {
+        let shape = UpdateShape(attributes: attributes, toOnes: toOnes)
         if let known = texts.withLock({ $0[shape] }) { return known }
         var assignments: [String] = []
         for index in attributes {

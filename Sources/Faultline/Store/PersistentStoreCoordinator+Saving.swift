@@ -21,7 +21,6 @@ extension PersistentStoreCoordinator {
                 return (result, committed)
             }
             if let changes {
-                result.staleEntities = changes.staleEntities
                 if !changes.staleEntities.isEmpty {
                     for (position, id) in result.insertedIDs.enumerated() where changes.staleEntities.contains(id.entityIndex) {
                         result.insertedSnapshots[position] = nil
@@ -81,11 +80,8 @@ extension PersistentStoreCoordinator {
         var lockConflicts: [SaveConflict] = []
         for update in request.updates {
             let plan = plans[update.id.entityIndex]
-            let attributes = update.attributes.map(\.index)
-            let toOnes = update.toOne.map(\.index)
-            let text = plan.updates.text(
-                UpdateShape(attributes: attributes, toOnes: toOnes), attributes: attributes, toOnes: toOnes, mapping: plan.mapping)
-            let statement = try connection.cachedStatement(text)
+            let statement = try connection.cachedStatement(plan.updates.text(
+                attributes: update.attributes.lazy.map(\.index), toOnes: update.toOne.lazy.map(\.index), mapping: plan.mapping))
             var position: Int32 = 1
             for (index, value) in update.attributes where plan.mapping.column(forAttributeAt: index) != nil {
                 try ValueCoding.bind(value, to: statement, at: position)

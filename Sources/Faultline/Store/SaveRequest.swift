@@ -108,10 +108,10 @@ struct SaveResult: Sendable {
     /// order (nil where none was stored): the context commits the same one
     /// instead of building it again.
     var insertedSnapshots: [RowSnapshot?] = []
-    /// Entities whose derived attributes the triggers may have rewritten:
-    /// the row cache dropped them, the contexts refresh their objects.
-    var staleEntities: Set<Int> = []
-    /// What the commit changed, as published to the other contexts.
+    /// What the commit changed, as published to the other contexts; its
+    /// `staleEntities` are the entities whose derived attributes the triggers
+    /// may have rewritten (the row cache dropped them, the context refreshes
+    /// its objects of them).
     var changes: StoreChanges?
 
     /// `id` itself when permanent, else the permanent ID it was given.

@@ -15,7 +15,13 @@ struct StoreChanges: Sendable {
     /// the coordinator (batch requests, which every context hears of).
     let source: ObjectIdentifier
 
-    init(source: ObjectIdentifier) { self.source = source }
+    init(source: ObjectIdentifier, inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [],
+         deleted: Set<ManagedObjectID> = []) {
+        self.source = source
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty }
 
