@@ -80,6 +80,13 @@ public final class EntityDescription: FreezableDescription {
         didSet { if rejectsMutation("uniquenessConstraints") { uniquenessConstraints = oldValue } }
     }
 
+    /// Core Data's compound indexes (deprecated there since iOS 11, still in
+    /// models and stores of that age): each a list of property names, indexed
+    /// ascending in a store index named `<TABLE>_<COLUMN>_<COLUMN>…`.
+    public var compoundIndexes: [[String]] = [] {
+        didSet { if rejectsMutation("compoundIndexes") { compoundIndexes = oldValue } }
+    }
+
     /// Multi-column fetch indexes. Setting the list makes each index's `entity`
     /// point back here.
     public var indexes: [FetchIndexDescription] {

@@ -92,6 +92,13 @@ enum ModelVersionHash {
                 encoder.integer(Int64(element.collationType.rawValue))
             }
         }
+        // Only when present, so the hashes of entities without any stay as they were.
+        if !entity.compoundIndexes.isEmpty {
+            encoder.tag("compoundIndexes")
+            encoder.list(entity.compoundIndexes.sorted { $0.lexicographicallyPrecedes($1) }) { encoder, index in
+                encoder.list(index) { $0.string($1) }
+            }
+        }
         let digest = SHA256.hash(encoder.bytes)
         cache[id] = digest
         return digest

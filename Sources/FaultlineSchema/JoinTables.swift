@@ -2,9 +2,11 @@ import FaultlineModel
 
 /// The join tables of many-to-many relationships, named as Core Data names them.
 ///
-/// Of the two sides, the relationship with the greater name (the lower entity
-/// number on a tie) names the table, `Z_<n><NAME>` with `n` its entity's
-/// number. The first column holds that side's keys and is named after the
+/// Of the two sides, the relationship of the entity with the lower number (the
+/// greater name when both sides belong to one entity) names the table,
+/// `Z_<n><NAME>` with `n` its entity's number. Apple's Accounts3 store shows
+/// the entity number decides: `Z_4SUPPORTEDDATACLASSES` for
+/// AccountType(4).supportedDataclasses against Dataclass(7).supportedTypes. The first column holds that side's keys and is named after the
 /// inverse (`Z_<n><INVERSE>`), the second holds the other side's keys and is
 /// named after the naming relationship (`Z_<m><NAME>`, `m` the other entity's
 /// number). Observed: `Z_2BLOCKING (Z_2BLOCKEDBY, Z_2BLOCKING)` for the
@@ -38,8 +40,8 @@ struct JoinTables {
     private static func names(
         _ relationship: CheckedRelationship, _ entity: Int, over inverse: CheckedRelationship, _ inverseEntity: Int
     ) -> Bool {
-        if relationship.name != inverse.name { return relationship.name > inverse.name }
-        return entity <= inverseEntity
+        if entity != inverseEntity { return entity < inverseEntity }
+        return relationship.name >= inverse.name
     }
 
     private mutating func add(

@@ -81,6 +81,8 @@ public struct StoreIndex: Sendable, Hashable {
         case column
         /// `Z_<Entity>_<name>`: a fetch index.
         case fetchIndex
+        /// `<TABLE>_<COLUMN>_<COLUMN>…`: a compound index.
+        case compoundIndex
         /// `Z_<Entity>_UNIQUE_<attributes>`: a uniqueness constraint.
         case uniqueness
     }

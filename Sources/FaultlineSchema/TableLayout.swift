@@ -174,15 +174,18 @@ package struct TableLayout {
 
     /// Names every requested column; a base name requested more than once (a
     /// property name reused across a hierarchy, or names differing only in
-    /// case) is numbered from 1 in request order, as Core Data does.
+    /// case) keeps the bare name for its first request and is numbered from 1
+    /// for the later ones, skipping names already requested, as Core Data does
+    /// (Apple's NoteStore: `ZACCOUNT`, `ZACCOUNT1` … `ZACCOUNT5`; Screen Time's
+    /// `ZSETTINGS`, `ZSETTINGS1`).
     private static func resolveCollisions(_ requests: [Request]) -> [(name: String, request: Request)] {
-        var counts: [String: Int] = [:]
-        for request in requests { counts[request.base, default: 0] += 1 }
         var used: [String: Int] = [:]
         var taken = Set(requests.map(\.base))
         return requests.map { request in
-            guard (counts[request.base] ?? 0) > 1 else { return (request.base, request) }
-            var number = used[request.base, default: 0]
+            guard var number = used[request.base] else {
+                used[request.base] = 0
+                return (request.base, request)
+            }
             var name: String
             repeat {
                 number += 1

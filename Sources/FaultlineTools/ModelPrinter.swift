@@ -23,6 +23,9 @@ enum ModelPrinter {
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
                 lines.append("  unique (\(constraint.map { propertyName($0, in: entity) }.joined(separator: ", ")))")
             }
+            for index in entity.compoundIndexes where !index.isEmpty {
+                lines.append("  compound index (\(index.map { propertyName($0, in: entity) }.joined(separator: ", ")))")
+            }
             for index in entity.fetchIndexes where index.declaringEntityIndex == entity.index {
                 lines.append("  fetch index \(index.name) (\(index.elements.count) element\(index.elements.count == 1 ? "" : "s"))")
             }

@@ -222,7 +222,7 @@ struct ModelValidationTests {
         #expect(has(found, .emptyConstraint, entity: "Thing"))
     }
 
-    @Test("fetch indexes: unknown properties, to-many relationships, empty, duplicate names")
+    @Test("fetch indexes: unknown properties and empty or duplicate names refused, a to-many accepted")
     func fetchIndexes() {
         let thing = EntityDescription()
         thing.name = "Thing"
@@ -238,7 +238,9 @@ struct ModelValidationTests {
         model.entities = [thing]
         let found = issues(of: model)
         #expect(has(found, .fetchIndexUnknownProperty(index: "byGhost", property: "ghost"), entity: "Thing"))
-        #expect(has(found, .fetchIndexOnUnsupportedProperty(index: "byChildren", property: "children"), entity: "Thing"))
+        // Core Data accepts a to-many in a fetch index (Xcode compiles an indexed
+        // to-many into one); it indexes nothing.
+        #expect(!found.contains { $0.property == "children" })
         #expect(has(found, .emptyFetchIndex("empty"), entity: "Thing"))
         #expect(has(found, .duplicateFetchIndexName("empty"), entity: "Thing"))
     }

@@ -47,24 +47,6 @@ struct StoreCommandTests {
             "a default value archived as an app class (CoreDataPlus_Tests.Cover) is refused instead of kept as bytes",
         "alemar11__CoreDataPlus/SampleModel2_V2.sqlite":
             "a default value archived as an app class (CoreDataPlus_Tests.Cover) is refused instead of kept as bytes",
-        "alemar11__CoreDataPlus/SampleModel_V2.sqlite":
-            "a migrated store: its renamed entity keeps its old number (ExpensiveSportCar 3, now LuxuryCar)",
-        "objcio__core-data/Moody.moody":
-            "archived compound indexes (Z<ENTITY>_<COLUMN>_…) not read, so the store's indexes differ",
-        "objcio__core-data/Moody 2.moody":
-            "archived compound indexes (Z<ENTITY>_<COLUMN>_…) not read, so the store's indexes differ",
-        "objcio__core-data/Moody 3.moody":
-            "archived compound indexes (Z<ENTITY>_<COLUMN>_…) not read, so the store's indexes differ",
-        "objcio__core-data/Moody 4.moody":
-            "archived compound indexes (Z<ENTITY>_<COLUMN>_…) not read, so the store's indexes differ",
-        "objcio__core-data/Moody 5.moody":
-            "archived compound indexes (Z<ENTITY>_<COLUMN>_…) not read, so the store's indexes differ",
-        "log2timeline__plaso/ios/NoteStore.sqlite":
-            "numbered column names for properties of one name in several sub-entities (ZACCOUNT6) differ from Core Data's",
-        "log2timeline__plaso/ios/RMAdminStore-Local.sqlite":
-            "numbered column names for properties of one name in several sub-entities (ZSETTINGS2) differ from Core Data's",
-        "log2timeline__plaso/ios/Accounts3.sqlite":
-            "the many-to-many join table is named after the other side (Z_7SUPPORTEDTYPES, Core Data Z_4SUPPORTEDDATACLASSES)",
     ]
 
     @Test("Every fixture store: table and entity row counts equal SELECT count(*), and the store matches its model cache")

@@ -15,7 +15,10 @@ import FaultlineSQLite
 ///    with them it still guarantees Faultline's compiled layout reads the store.
 /// 3. Entity numbers: `Z_PRIMARYKEY` rows below 16001 must be the model's
 ///    (number, name, super-entity number). Faultline bakes entity numbers into
-///    its plans, so a different numbering is refused, not remapped.
+///    its plans, so a different numbering is refused, not remapped. A row may
+///    keep the entity's old name when the model renames it (its renaming
+///    identifier): Core Data's lightweight migration leaves the row as it was
+///    (CoreDataPlus's migrated `SampleModel_V2`: ExpensiveSportCar, now LuxuryCar).
 enum CoreDataStoreMatcher {
     static func differences(
         store connection: Connection, model: CheckedModel, schema: StoreSchema,
@@ -141,8 +144,10 @@ enum CoreDataStoreMatcher {
         }
         var differences: [CoreDataStoreDifference] = []
         var expected: [Int: (name: String, parent: Int64)] = [:]
+        var formerNames: [Int: String] = [:]
         for entity in model.entities {
             expected[entity.number] = (entity.name, Int64(entity.superentityIndex.map { $0 + 1 } ?? 0))
+            if let old = entity.renamingIdentifier, !old.isEmpty { formerNames[entity.number] = old }
         }
         func describe(_ row: (name: String, parent: Int64)?) -> String {
             guard let row else { return "missing" }
@@ -150,7 +155,8 @@ enum CoreDataStoreMatcher {
         }
         for number in Set(stored.keys).union(expected.keys).sorted() {
             let inStore = stored[number], inModel = expected[number]
-            if inStore?.name != inModel?.name || inStore?.parent != inModel?.parent {
+            let sameName = inStore?.name == inModel?.name || (inStore != nil && inStore?.name == formerNames[number])
+            if !sameName || inStore?.parent != inModel?.parent {
                 differences.append(.entityNumberDiffers(entityNumber: number, store: describe(inStore), model: describe(inModel)))
             }
         }

@@ -45,6 +45,20 @@ public struct Unique: EntityMember {
     }
 }
 
+/// A compound index, Core Data's older form of a multi-column index:
+/// `CompoundIndex("markedForDeletionDate", "updatedAt")`.
+public struct CompoundIndex: EntityMember {
+    public let propertyNames: [String]
+
+    public init(_ propertyNames: String...) {
+        self.propertyNames = propertyNames
+    }
+
+    public func install(in entity: EntityDescription) {
+        entity.compoundIndexes.append(propertyNames)
+    }
+}
+
 /// A fetch index: `FetchIndex("byDate", .descending("date"), .ascending("title"))`.
 public struct FetchIndex: EntityMember {
     /// One indexed property and its direction.

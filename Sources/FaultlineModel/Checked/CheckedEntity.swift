@@ -40,6 +40,9 @@ public struct CheckedEntity: Hashable, Sendable {
     public let uniquenessConstraints: [[PropertyReference]]
     /// Fetch indexes, own and inherited.
     public let fetchIndexes: [CheckedFetchIndex]
+    /// Compound indexes (Core Data's older form), own and inherited, each a list
+    /// of properties indexed ascending.
+    public let compoundIndexes: [[PropertyReference]]
     /// The entity's 32-byte version hash.
     public let versionHash: Data
 

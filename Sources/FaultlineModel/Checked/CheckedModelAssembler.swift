@@ -17,6 +17,7 @@ struct CheckedModelAssembler {
         var propertyByName: [String: PropertyReference] = [:]
         var constraints: [[PropertyReference]] = []
         var fetchIndexes: [CheckedFetchIndex] = []
+        var compoundIndexes: [[PropertyReference]] = []
     }
 
     func assemble() -> CheckedModel {
@@ -58,6 +59,7 @@ struct CheckedModelAssembler {
                 attributes: layout.attributes, relationships: relationships, composites: layout.composites,
                 properties: layout.properties, propertyByName: layout.propertyByName,
                 uniquenessConstraints: layout.constraints, fetchIndexes: layout.fetchIndexes,
+                compoundIndexes: layout.compoundIndexes,
                 versionHash: hashes[ObjectIdentifier(entity)] ?? Data()))
         }
         let hashesByName = Dictionary(entities.map { ($0.name, $0.versionHash) }, uniquingKeysWith: { first, _ in first })
@@ -132,6 +134,9 @@ struct CheckedModelAssembler {
         }
         for constraint in entity.uniquenessConstraints {
             layout.constraints.append(constraint.compactMap { layout.propertyByName[$0] })
+        }
+        for compoundIndex in entity.compoundIndexes {
+            layout.compoundIndexes.append(compoundIndex.compactMap { layout.propertyByName[$0] })
         }
         for fetchIndex in entity.indexes {
             let elements = fetchIndex.elements.compactMap { element in

@@ -55,6 +55,9 @@ extension ModelIssue {
         case emptyFetchIndex(String)
         case fetchIndexUnknownProperty(index: String, property: String)
         case fetchIndexOnUnsupportedProperty(index: String, property: String)
+        case emptyCompoundIndex
+        case compoundIndexUnknownProperty(String)
+        case compoundIndexOnUnsupportedProperty(String)
 
         // Derived attributes
         case missingDerivation
@@ -115,7 +118,10 @@ extension ModelIssue.Kind {
         case .constraintOnUnsupportedProperty(let n): "uniqueness constraint names '\(n)', which is transient, derived or composite"
         case .emptyFetchIndex(let n): "fetch index '\(n)' has no elements"
         case let .fetchIndexUnknownProperty(i, p): "fetch index '\(i)' names unknown property '\(p)'"
-        case let .fetchIndexOnUnsupportedProperty(i, p): "fetch index '\(i)' names '\(p)', which is transient, composite or to-many"
+        case let .fetchIndexOnUnsupportedProperty(i, p): "fetch index '\(i)' names '\(p)', which is transient or composite"
+        case .emptyCompoundIndex: "compound index names no property"
+        case .compoundIndexUnknownProperty(let n): "compound index names unknown property '\(n)'"
+        case .compoundIndexOnUnsupportedProperty(let n): "compound index names '\(n)', which is transient, composite or to-many"
         case .missingDerivation: "derived attribute has no derivation expression"
         case .derivationSyntax(let e): "derivation does not parse \(e)"
         case .derivationUnknownKey(let k): "derivation names unknown key '\(k)'"

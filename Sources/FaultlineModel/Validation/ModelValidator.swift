@@ -60,6 +60,7 @@ struct ModelValidator {
         checkProperties(of: entity)
         checkConstraints(of: entity)
         checkFetchIndexes(of: entity)
+        checkCompoundIndexes(of: entity)
     }
 
     private mutating func checkInheritance(of entity: EntityDescription) {

@@ -47,6 +47,38 @@ extension ArchivedModelDecoder {
         return indexes
     }
 
+    /// Compound indexes (`NSCompoundIndexes`, before fetch indexes: objc.io's
+    /// Moody stores, iOS 9): an array of arrays, each member a property
+    /// description of the entity (or, as Core Data also accepts, its name).
+    mutating func decodeCompoundIndexes(_ reference: PropertyListObject?, path: String) throws(CompiledModelError) -> [[String]] {
+        let items = try attempt(path) { () throws(KeyedArchive.Failure) in try archive.collection(reference) } ?? []
+        var indexes: [[String]] = []
+        for (position, item) in items.enumerated() {
+            let indexPath = "\(path)/\(position)"
+            let members = try attempt(indexPath) { () throws(KeyedArchive.Failure) in try archive.collection(item) } ?? []
+            var names: [String] = []
+            for (number, member) in members.enumerated() {
+                let memberPath = "\(indexPath)/\(number)"
+                let name = try attempt(memberPath) { () throws(KeyedArchive.Failure) -> String? in
+                    if case .string(let name) = try archive.resolve(member) { return name }
+                    guard let object = try archive.object(member) else { return nil }
+                    if object.className.hasSuffix("Description") { return try archive.string(object.fields["NSPropertyName"]) }
+                    return try archive.string(member)
+                }
+                guard let name, !name.isEmpty else {
+                    throw CompiledModelError(.notAModel, "a member of a compound index names no property", file: file, path: memberPath)
+                }
+                names.append(name)
+            }
+            if names.isEmpty {
+                warn(indexPath, "an empty compound index indexes nothing; it is ignored")
+            } else {
+                indexes.append(names)
+            }
+        }
+        return indexes
+    }
+
     /// Since Xcode 9 an indexed attribute is compiled into a fetch index of its
     /// own and keeps `NSIsIndexed` as well; the store then has only the fetch
     /// index (IMODb2: `Z_IMOChatMsg_ts`, no `ZIMOCHATMSG_ZTS_INDEX`). An

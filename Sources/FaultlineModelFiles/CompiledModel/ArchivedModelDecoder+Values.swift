@@ -14,7 +14,16 @@ import Foundation
 import FaultlineModel
 
 extension ArchivedModelDecoder {
-    func defaultValue(_ reference: PropertyListObject?, type: AttributeType, path: String) throws(CompiledModelError) -> AttributeValue? {
+    mutating func defaultValue(_ reference: PropertyListObject?, type: AttributeType, path: String) throws(CompiledModelError) -> AttributeValue? {
+        // A transformable's default may be an object of the app's own class
+        // (CoreDataPlus archives a `Cover`); Core Data accepts it and so does
+        // Faultline, without the default, which only that class can decode.
+        if type == .transformableAttributeType,
+           let object = try attempt(path, { () throws(KeyedArchive.Failure) in try archive.object(reference) }),
+           !KeyedArchive.scalarClassNames.contains(object.className) {
+            warn(path, "the default value is an archived \(object.className), which only the app's own class decodes; the attribute has no default here")
+            return nil
+        }
         guard let scalar = try attempt(path, { () throws(KeyedArchive.Failure) in try archive.scalar(reference) }) else { return nil }
         let value: AttributeValue? = switch (type, scalar) {
         case (_, .integer(let number)) where type.isInteger: .integer(number)

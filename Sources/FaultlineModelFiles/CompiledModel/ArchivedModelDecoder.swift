@@ -127,15 +127,7 @@ struct ArchivedModelDecoder {
         }
         entity.uniquenessConstraints = try uniquenessConstraints(fields.take("NSUniqueTuples"), path: path + "/NSUniqueTuples")
         let fetchIndexes = try decodeFetchIndexes(fields.take("NSFetchIndexDescriptions"), path: path + "/NSFetchIndexDescriptions")
-        // Compound indexes (before fetch indexes, iOS 9–10: Moody) make
-        // `Z<ENTITY>_<COLUMN>_…` indexes, a naming fetch indexes do not have;
-        // they are reported rather than read as something else.
-        let compound = try attempt(path + "/NSCompoundIndexes") { () throws(KeyedArchive.Failure) in
-            try archive.collection(fields.take("NSCompoundIndexes"))
-        } ?? []
-        if !compound.isEmpty {
-            warn(path + "/NSCompoundIndexes", "\(compound.count) archived compound indexes are not read; the model has none, so a store's index of theirs shows as a difference")
-        }
+        entity.compoundIndexes = try decodeCompoundIndexes(fields.take("NSCompoundIndexes"), path: path + "/NSCompoundIndexes")
 
         let properties = try attempt(path + "/NSProperties") { () throws(KeyedArchive.Failure) in try archive.dictionary(fields.take("NSProperties")) } ?? []
         var decoded: [PropertyDescription] = []

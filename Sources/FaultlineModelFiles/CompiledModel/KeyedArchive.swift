@@ -158,6 +158,12 @@ struct KeyedArchive {
         case url(URL)
     }
 
+    /// The archived classes `scalar` reads.
+    static let scalarClassNames: Set<String> = [
+        "NSString", "NSMutableString", "NSDate", "NSData", "NSMutableData",
+        "NSDecimalNumberPlaceholder", "NSDecimalNumber", "NSUUID", "NSURL",
+    ]
+
     /// The scalar `reference` leads to, nil for `$null`.
     func scalar(_ reference: PropertyListObject?) throws(Failure) -> Scalar? {
         guard let reference else { return nil }

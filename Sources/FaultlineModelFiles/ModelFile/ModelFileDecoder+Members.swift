@@ -88,7 +88,8 @@ extension ModelFileDecoder {
     }
 
     /// `<compoundIndexes><compoundIndex><index value="a"/>…`, the form before fetch
-    /// indexes; each becomes an ascending binary fetch index `compoundIndexN`.
+    /// indexes: Core Data's `compoundIndexes`, kept as such because the store
+    /// names their indexes differently from fetch indexes.
     mutating func decodeCompoundIndexes(_ node: ModelFileXMLNode, into entity: EntityDescription) {
         finish(XMLAttributes(node), element: "compoundIndexes")
         for group in tree.children(of: node) {
@@ -102,13 +103,7 @@ extension ModelFileDecoder {
                 warn(group, "an empty compound index indexes nothing; it is ignored")
                 continue
             }
-            let taken = Set(entity.indexes.map(\.name))
-            var number = 1
-            while taken.contains("compoundIndex\(number)") { number += 1 }
-            let name = "compoundIndex\(number)"
-            entity.indexes.append(FetchIndexDescription(
-                name: name, elements: names.map { FetchIndexElementDescription(propertyName: $0) }))
-            extras.compoundIndexNames[entity.name ?? "", default: []].append(name)
+            entity.compoundIndexes.append(names)
         }
     }
 

@@ -30,9 +30,6 @@ public struct ModelFileExtras: Hashable, Sendable {
     public var codeGenerationTypes: [String: String] = [:]
     /// The `<composite name>` each composite attribute used, by `Entity.keyPath`.
     public var compositeTypeNames: [String: String] = [:]
-    /// Fetch indexes that came from `<compoundIndexes>`, by entity name; the writer
-    /// writes them back in that older form.
-    public var compoundIndexNames: [String: [String]] = [:]
     /// The diagram's `<elements>/<element>` entries, kept for writing back.
     public var layout: [LayoutElement] = []
 

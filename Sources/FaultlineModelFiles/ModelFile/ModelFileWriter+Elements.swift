@@ -47,7 +47,7 @@ extension ModelFileEncoder {
             try userInfo(fetched.userInfo, at: fetchedPath)
             xml.close("fetchedProperty")
         }
-        try writeIndexes(of: entity, entityName: name, at: path)
+        try writeIndexes(of: entity, at: path)
         if !entity.uniquenessConstraints.isEmpty {
             try open("uniquenessConstraints", [], at: path)
             for constraint in entity.uniquenessConstraints {
@@ -240,15 +240,8 @@ extension ModelFileEncoder {
 
     // MARK: - Indexes
 
-    private mutating func writeIndexes(of entity: EntityDescription, entityName: String, at path: String) throws(ModelFileError) {
-        let compoundNames = Set(extras.compoundIndexNames[entityName] ?? [])
-        var compound: [FetchIndexDescription] = []
+    private mutating func writeIndexes(of entity: EntityDescription, at path: String) throws(ModelFileError) {
         for index in entity.indexes {
-            let plain = index.elements.allSatisfy { $0.isAscending && $0.collationType == .binary }
-            if compoundNames.contains(index.name), plain {
-                compound.append(index)
-                continue
-            }
             let indexPath = path + "/fetchIndex[@name='\(index.name)']"
             try open("fetchIndex", [("name", index.name)], at: indexPath)
             for element in index.elements {
@@ -260,12 +253,12 @@ extension ModelFileEncoder {
             }
             xml.close("fetchIndex")
         }
-        guard !compound.isEmpty else { return }
+        guard !entity.compoundIndexes.isEmpty else { return }
         try open("compoundIndexes", [], at: path)
-        for index in compound {
+        for index in entity.compoundIndexes {
             try open("compoundIndex", [], at: path + "/compoundIndexes")
-            for element in index.elements {
-                try open("index", [("value", element.propertyName)], empty: true, at: path + "/compoundIndexes")
+            for name in index {
+                try open("index", [("value", name)], empty: true, at: path + "/compoundIndexes")
             }
             xml.close("compoundIndex")
         }

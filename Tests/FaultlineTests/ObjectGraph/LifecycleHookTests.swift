@@ -5,7 +5,8 @@ import Testing
 /// `willSave` and `didSave` as Core Data apps use them: a primitive set in
 /// `willSave` reaches the store, deleted objects get both calls with
 /// `isDeleted` true, and a save from inside a save is a typed error.
-@Suite("willSave and didSave hooks")
+// Serialized: the hooks count into static state the tests share.
+@Suite("willSave and didSave hooks", .serialized)
 struct LifecycleHookTests {
     /// The seed's own pattern (shared/seeds/000), written as Apple documents it.
     final class Article: ManagedObject {
