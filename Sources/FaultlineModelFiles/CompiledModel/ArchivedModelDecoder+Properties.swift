@@ -30,7 +30,26 @@ extension ArchivedModelDecoder {
         guard type != .compositeAttributeType else {
             throw CompiledModelError(.notAModel, "composite attribute '\(name)' cannot be read from an archive yet", file: file, path: path)
         }
-        let attribute = AttributeDescription()
+        var attribute = AttributeDescription()
+        if object.className == "NSDerivedAttributeDescription" {
+            // A derived attribute is read-only by nature; its back reference to the
+            // entity and Core Data's private `_P` say nothing the model lacks.
+            for known in ["NSIsReadOnly", "NSEntity", "_P"] { _ = fields.take(known) }
+            let derivationPath = path + "/NSDerivationExpression"
+            let derivation = try derivationText(fields.take("NSDerivationExpression"), path: derivationPath)
+            if let filter = try attempt(path + "/NSFilteringPredicate", { () throws(KeyedArchive.Failure) in
+                try archive.object(fields.take("NSFilteringPredicate"))
+            }) {
+                warn(path + "/NSFilteringPredicate", "derived attribute '\(name)' has a filtering predicate (\(filter.className)), which Faultline does not model; it derives over every member")
+            }
+            if let text = derivation.text {
+                let derived = DerivedAttributeDescription()
+                derived.derivationExpression = text
+                attribute = derived
+            } else {
+                warn(derivationPath, "derived attribute '\(name)' is read as a plain attribute, its stored value as Core Data left it and not maintained: \(derivation.problem ?? "")")
+            }
+        }
         attribute.name = name
         attribute.attributeType = type
         try decodePropertyFlags(attribute, &fields)

@@ -143,7 +143,7 @@ struct ArchivedModelDecoder {
                 continue
             }
             switch property.className {
-            case "NSAttributeDescription":
+            case "NSAttributeDescription", "NSDerivedAttributeDescription":
                 decoded.append(try decodeAttribute(property, path: propertyPath))
             case "NSRelationshipDescription":
                 decoded.append(try decodeRelationship(property, path: propertyPath))

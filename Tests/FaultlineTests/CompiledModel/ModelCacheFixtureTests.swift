@@ -119,3 +119,32 @@ struct ModelCacheFixtureTests {
         #expect { try CompiledModelReader.model(fromModelCacheOf: url) } throws: { ($0 as? CompiledModelError)?.kind == .noModelCache }
     }
 }
+
+/// Archived forms older and newer than the model files Faultline was built
+/// with: derived attributes (CoreDataPlus), compound indexes (objc.io's Moody)
+/// and a default archived as the app's own class.
+@Suite("Model cache fixtures: derived attributes, compound indexes, app-class defaults")
+struct ArchivedFormFixtureTests {
+    @Test("CoreDataPlus's archived NSDerivedAttributeDescription reads as the derivation pages.@count, and its Cover default is left out with a warning")
+    func derivedAttribute() throws {
+        let version = try CompiledModelReader.model(
+            fromModelCacheOf: try CompiledModelFixtures.url("alemar11__CoreDataPlus/SampleModel2_V1.sqlite"))
+        let book = try #require(version.model.entitiesByName["Book"])
+        let derived = try #require(book.attributesByName["pagesCount"] as? DerivedAttributeDescription)
+        #expect(derived.derivationExpression == "pages.@count")
+        #expect(book.attributesByName["cover"]?.defaultAttributeValue == nil)
+        #expect(version.warnings.contains { $0.path.hasSuffix("/cover/NSDefaultValue") && $0.message.contains("CoreDataPlus_Tests.Cover") })
+        #expect(!version.warnings.contains { $0.message.contains("NSDerivedAttributeDescription") })
+    }
+
+    @Test("Moody's archived NSCompoundIndexes read as compound indexes, inherited ones once on the root's table")
+    func compoundIndexes() throws {
+        let version = try CompiledModelReader.model(fromModelCacheOf: try CompiledModelFixtures.url("objcio__core-data/Moody.moody"))
+        #expect(version.model.entitiesByName["GeographicRegion"]?.compoundIndexes == [["markedForDeletionDate", "updatedAt"]])
+        #expect(version.model.entitiesByName["Mood"]?.compoundIndexes == [["markedForRemoteDeletion", "markedForDeletionDate", "date"]])
+        let schema = try StoreSchema(compiling: version.model.checked())
+        #expect(schema.indexes.filter { $0.kind == .compoundIndex }.map(\.name).sorted() == [
+            "ZGEOGRAPHICREGION_ZMARKEDFORDELETIONDATE_ZUPDATEDAT", "ZMOOD_ZMARKEDFORREMOTEDELETION_ZMARKEDFORDELETIONDATE_ZDATE",
+        ])
+    }
+}
