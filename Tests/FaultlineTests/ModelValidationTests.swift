@@ -222,6 +222,22 @@ struct ModelValidationTests {
         #expect(has(found, .emptyConstraint, entity: "Thing"))
     }
 
+    @Test("compound indexes: unknown properties, to-many relationships and empty ones refused")
+    func compoundIndexes() {
+        let thing = EntityDescription()
+        thing.name = "Thing"
+        let many = M.relationship("children", to: thing, maxCount: 0)
+        thing.properties = [M.attribute("name", .stringAttributeType), many]
+        thing.compoundIndexes = [["ghost"], ["children", "name"], [], ["name"]]
+        let model = ManagedObjectModel()
+        model.entities = [thing]
+        let found = issues(of: model)
+        #expect(has(found, .compoundIndexUnknownProperty("ghost"), entity: "Thing"))
+        #expect(has(found, .compoundIndexOnUnsupportedProperty("children"), entity: "Thing"))
+        #expect(has(found, .emptyCompoundIndex, entity: "Thing"))
+        #expect(found.count == 3, "\(found)")
+    }
+
     @Test("fetch indexes: unknown properties and empty or duplicate names refused, a to-many accepted")
     func fetchIndexes() {
         let thing = EntityDescription()

@@ -6,17 +6,36 @@
 
 extension ModelValidator {
     mutating func checkConstraints(of entity: EntityDescription) {
-        for constraint in entity.uniquenessConstraints {
-            if constraint.isEmpty { report(.emptyConstraint, entity: entity) }
-            for name in constraint {
+        checkPropertyLists(entity.uniquenessConstraints, of: entity, empty: .emptyConstraint,
+                           unknown: ModelIssue.Kind.constraintUnknownProperty,
+                           toMany: ModelIssue.Kind.constraintOnToManyRelationship,
+                           unsupported: ModelIssue.Kind.constraintOnUnsupportedProperty)
+    }
+
+    mutating func checkCompoundIndexes(of entity: EntityDescription) {
+        checkPropertyLists(entity.compoundIndexes, of: entity, empty: .emptyCompoundIndex,
+                           unknown: ModelIssue.Kind.compoundIndexUnknownProperty,
+                           toMany: ModelIssue.Kind.compoundIndexOnUnsupportedProperty,
+                           unsupported: ModelIssue.Kind.compoundIndexOnUnsupportedProperty)
+    }
+
+    /// Lists of property names (constraints, compound indexes): none empty, every
+    /// name resolves to a stored, non-composite attribute or to-one.
+    private mutating func checkPropertyLists(
+        _ lists: [[String]], of entity: EntityDescription, empty: ModelIssue.Kind,
+        unknown: (String) -> ModelIssue.Kind, toMany: (String) -> ModelIssue.Kind, unsupported: (String) -> ModelIssue.Kind
+    ) {
+        for list in lists {
+            if list.isEmpty { report(empty, entity: entity) }
+            for name in list {
                 guard let property = entity.property(forKeyPath: name) else {
-                    report(.constraintUnknownProperty(name), entity: entity, property: name)
+                    report(unknown(name), entity: entity, property: name)
                     continue
                 }
                 if let relationship = property as? RelationshipDescription, relationship.isToMany {
-                    report(.constraintOnToManyRelationship(name), entity: entity, property: name)
+                    report(toMany(name), entity: entity, property: name)
                 } else if !Self.isIndexable(property) {
-                    report(.constraintOnUnsupportedProperty(name), entity: entity, property: name)
+                    report(unsupported(name), entity: entity, property: name)
                 }
             }
         }
@@ -44,21 +63,6 @@ extension ModelValidator {
                 // Accounts3 store) and the store has no column for it.
                 if !Self.isIndexable(property) {
                     report(.fetchIndexOnUnsupportedProperty(index: index.name, property: name), entity: entity, property: name)
-                }
-            }
-        }
-    }
-
-    mutating func checkCompoundIndexes(of entity: EntityDescription) {
-        for index in entity.compoundIndexes {
-            if index.isEmpty { report(.emptyCompoundIndex, entity: entity) }
-            for name in index {
-                guard let property = entity.property(forKeyPath: name) else {
-                    report(.compoundIndexUnknownProperty(name), entity: entity, property: name)
-                    continue
-                }
-                if !Self.isIndexable(property) || (property as? RelationshipDescription)?.isToMany == true {
-                    report(.compoundIndexOnUnsupportedProperty(name), entity: entity, property: name)
                 }
             }
         }
