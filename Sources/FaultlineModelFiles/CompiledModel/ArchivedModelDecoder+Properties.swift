@@ -30,26 +30,8 @@ extension ArchivedModelDecoder {
         guard type != .compositeAttributeType else {
             throw CompiledModelError(.notAModel, "composite attribute '\(name)' cannot be read from an archive yet", file: file, path: path)
         }
-        var attribute = AttributeDescription()
-        if object.className == "NSDerivedAttributeDescription" {
-            // A derived attribute is read-only by nature; its back reference to the
-            // entity and Core Data's private `_P` say nothing the model lacks.
-            for known in ["NSIsReadOnly", "NSEntity", "_P"] { _ = fields.take(known) }
-            let derivationPath = path + "/NSDerivationExpression"
-            let derivation = try derivationText(fields.take("NSDerivationExpression"), path: derivationPath)
-            if let filter = try attempt(path + "/NSFilteringPredicate", { () throws(KeyedArchive.Failure) in
-                try archive.object(fields.take("NSFilteringPredicate"))
-            }) {
-                warn(path + "/NSFilteringPredicate", "derived attribute '\(name)' has a filtering predicate (\(filter.className)), which Faultline does not model; it derives over every member")
-            }
-            if let text = derivation.text {
-                let derived = DerivedAttributeDescription()
-                derived.derivationExpression = text
-                attribute = derived
-            } else {
-                warn(derivationPath, "derived attribute '\(name)' is read as a plain attribute, its stored value as Core Data left it and not maintained: \(derivation.problem ?? "")")
-            }
-        }
+        let attribute = object.className == "NSDerivedAttributeDescription"
+            ? try derivedAttribute(named: name, &fields, path: path) : AttributeDescription()
         attribute.name = name
         attribute.attributeType = type
         try decodePropertyFlags(attribute, &fields)
@@ -63,6 +45,29 @@ extension ArchivedModelDecoder {
         attribute.validationRules = try validationRules(&fields, type: type)
         finish(fields, className: object.className)
         return attribute
+    }
+
+    /// A derived attribute's derivation and filter; one Faultline cannot derive
+    /// is read as a plain attribute, with the reason.
+    private mutating func derivedAttribute(named name: String, _ fields: inout ArchivedFields, path: String) throws(CompiledModelError) -> AttributeDescription {
+        // A derived attribute is read-only by nature; its back reference to the
+        // entity and Core Data's private `_P` say nothing the model lacks.
+        for known in ["NSIsReadOnly", "NSEntity", "_P"] { _ = fields.take(known) }
+        if let filter = try attempt(path + "/NSFilteringPredicate", { () throws(KeyedArchive.Failure) in
+            try archive.object(fields.take("NSFilteringPredicate"))
+        }) {
+            warn(path + "/NSFilteringPredicate", "derived attribute '\(name)' has a filtering predicate (\(filter.className)), which Faultline does not model; it derives over every member")
+        }
+        let derivationPath = path + "/NSDerivationExpression"
+        switch try derivation(fields.take("NSDerivationExpression"), path: derivationPath) {
+        case .success(let expression):
+            let derived = DerivedAttributeDescription()
+            derived.derivationExpression = expression.description
+            return derived
+        case .failure(let unread):
+            warn(derivationPath, "derived attribute '\(name)' is read as a plain attribute, its stored value as Core Data left it and not maintained: \(unread.reason)")
+            return AttributeDescription()
+        }
     }
 
     mutating func decodeRelationship(_ object: KeyedArchive.Object, path: String) throws(CompiledModelError) -> RelationshipDescription {

@@ -15,16 +15,17 @@ import FaultlineModel
 
 extension ArchivedModelDecoder {
     mutating func defaultValue(_ reference: PropertyListObject?, type: AttributeType, path: String) throws(CompiledModelError) -> AttributeValue? {
-        // A transformable's default may be an object of the app's own class
-        // (CoreDataPlus archives a `Cover`); Core Data accepts it and so does
-        // Faultline, without the default, which only that class can decode.
-        if type == .transformableAttributeType,
-           let object = try attempt(path, { () throws(KeyedArchive.Failure) in try archive.object(reference) }),
-           !KeyedArchive.scalarClassNames.contains(object.className) {
-            warn(path, "the default value is an archived \(object.className), which only the app's own class decodes; the attribute has no default here")
+        guard let scalar = try attempt(path, { () throws(KeyedArchive.Failure) in try archive.scalar(reference) }) else { return nil }
+        if case .archivedObject(let className) = scalar {
+            // A transformable's default may be an object of the app's own class
+            // (CoreDataPlus archives a `Cover`); Core Data accepts it and so does
+            // Faultline, without the default, which only that class can decode.
+            guard type == .transformableAttributeType else {
+                throw CompiledModelError(.notAModel, "default value is an archived \(className), not a \(ModelFileFormat.name(of: type))", file: file, path: path)
+            }
+            warn(path, "the default value is an archived \(className), which only the app's own class decodes; the attribute has no default here")
             return nil
         }
-        guard let scalar = try attempt(path, { () throws(KeyedArchive.Failure) in try archive.scalar(reference) }) else { return nil }
         let value: AttributeValue? = switch (type, scalar) {
         case (_, .integer(let number)) where type.isInteger: .integer(number)
         case (_, .real(let number)) where type.isInteger: Int64(exactly: number).map { .integer($0) }
@@ -111,11 +112,15 @@ extension ArchivedModelDecoder {
         }
     }
 
-    /// "SELF" for `NSSelfExpression`, the key path of an `NSKeyPathExpression`, nil otherwise.
-    private func keyPath(_ expression: KeyedArchive.Object) throws(KeyedArchive.Failure) -> String? {
+    /// "SELF" for `NSSelfExpression`, the key path of an `NSKeyPathExpression`
+    /// (`valueForKey:` with one specifier argument) or of an
+    /// `NSKeyPathSpecifierExpression`, nil otherwise.
+    func keyPath(_ expression: KeyedArchive.Object) throws(KeyedArchive.Failure) -> String? {
         switch expression.className {
         case "NSSelfExpression":
             return "SELF"
+        case "NSKeyPathSpecifierExpression":
+            return try archive.string(expression.fields["NSKeyPath"])
         case "NSKeyPathExpression":
             guard let arguments = try archive.collection(expression.fields["NSArguments"]), arguments.count == 1,
                   let specifier = try archive.object(arguments.first) else { return nil }

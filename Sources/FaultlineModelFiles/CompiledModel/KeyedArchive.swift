@@ -156,13 +156,10 @@ struct KeyedArchive {
         case decimal(Decimal)
         case uuid(UUID)
         case url(URL)
+        /// An object of a class Foundation's values do not cover (an app's own
+        /// class), named so the caller can say what it met.
+        case archivedObject(className: String)
     }
-
-    /// The archived classes `scalar` reads.
-    static let scalarClassNames: Set<String> = [
-        "NSString", "NSMutableString", "NSDate", "NSData", "NSMutableData",
-        "NSDecimalNumberPlaceholder", "NSDecimalNumber", "NSUUID", "NSURL",
-    ]
 
     /// The scalar `reference` leads to, nil for `$null`.
     func scalar(_ reference: PropertyListObject?) throws(Failure) -> Scalar? {
@@ -203,7 +200,7 @@ struct KeyedArchive {
             }
             return .url(url.absoluteURL)
         default:
-            throw Failure("a \(object.className) is not a value Faultline reads")
+            return .archivedObject(className: object.className)
         }
     }
 
