@@ -1,4 +1,5 @@
 import Faultline
+import FixtureSupport
 import FaultlineSQLite
 import Foundation
 import Testing
@@ -27,22 +28,6 @@ struct StoreCommandTests {
         return Int(rows)
     }
 
-    /// The fixture stores `store inspect` does not yet match to their own model
-    /// cache, each with the reason. Issue 22 (real Core Data artifacts) empties
-    /// this list: a store listed here that starts matching fails the test until
-    /// it is taken off, and a store not listed must match, so a new fixture is
-    /// covered without code and nothing is skipped silently.
-    static let unmatchedToday: [String: String] = [
-        "RestKit__RestKit/RKSeedDatabase.sqlite":
-            "no Z_MODELCACHE, and the model beside it is a pre-Xcode 4 .xcdatamodel (an `elements` archive), not read yet",
-        "gilpa__iphone_sqlite_test/CoreDataBooks.sqlite":
-            "no Z_MODELCACHE, and the model beside it is a pre-Xcode 4 .xcdatamodel (an `elements` archive), not read yet",
-        "log2timeline__plaso/ios/kik.sqlite":
-            "no Z_MODELCACHE and no model file",
-        "log2timeline__plaso/macos/NotesV7.storedata":
-            "Z_MODELCACHE holds no model and Z_METADATA has no row 1",
-    ]
-
     /// The model files in a store's own folder (`.xcdatamodeld`, `.xcdatamodel`,
     /// `.momd`, `.mom`), by name: what a store without a model cache is matched to.
     private func modelFiles(beside store: URL) -> [String] {
@@ -57,7 +42,7 @@ struct StoreCommandTests {
         let root = try InspectFixtures.root()
         let stores = try InspectFixtures.stores()
         #expect(stores.count >= 40, "found only \(stores)")
-        for name in Self.unmatchedToday.keys {
+        for name in CoreDataFixtureExpectations.unmatchedToday.keys {
             #expect(stores.contains(name), "\(name) is listed as unmatched but is not among the fixtures")
         }
         for name in stores {
@@ -65,9 +50,9 @@ struct StoreCommandTests {
             let result = run(["inspect", store])
             #expect(result.status == 0, "\(name): \(result.output)")
             #expect(result.output.contains("sizes"), "\(name)")
-            if let reason = Self.unmatchedToday[name] {
+            if let reason = CoreDataFixtureExpectations.unmatchedToday[name] {
                 #expect(!result.output.contains("result: matches"),
-                        "\(name) now matches its model cache: take it off `unmatchedToday` (was: \(reason))")
+                        "\(name) now matches its model cache: take it off `CoreDataFixtureExpectations.unmatchedToday` (was: \(reason))")
             } else if result.output.contains("the store has no Z_MODELCACHE") {
                 let models = modelFiles(beside: URL(fileURLWithPath: store))
                 #expect(!models.isEmpty, "\(name) has no model cache and no model file beside it")

@@ -120,7 +120,7 @@ extension PersistentStoreCoordinator {
                 reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
                 valueAdapter: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal)
         ) { connection in
-            try CoreDataTriggerFunctions.registerRefusals(for: inspection.triggerFunctions, on: connection)
+            try CoreDataTriggerFunctions.register(for: inspection.triggerFunctions, on: connection)
         }
     }
 

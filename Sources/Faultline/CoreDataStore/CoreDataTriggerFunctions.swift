@@ -7,13 +7,24 @@ import FaultlineSQLite
 /// - `NSCoreDataNow()` is implemented (StoreFunctions registers it on every
 ///   connection): seconds since 2001-01-01 UTC, as Core Data documents for
 ///   `now()` in derivation expressions.
+/// - `NSCoreDataDATriggerUpdatedAffectedObjectValue` and
+///   `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue` are accepted as
+///   no-ops returning NULL. A `Z_DA_…` trigger computes the derived column in
+///   its own SQL and then `SELECT`s one of them with (table, Z_ENT, Z_PK,
+///   property, new value), discarding the result: the call only tells the
+///   saving process which objects' derived values moved. Faultline needs no
+///   telling: after a save it re-reads the rows its model's derivations make
+///   stale (`DerivedDependencies`).
 /// - Every other `NS…(` function a trigger calls has no documented behaviour.
 ///   It is registered on the writer as a function that fails, naming itself
 ///   and its triggers: the write that fires the trigger fails, its
 ///   transaction rolls back, and the store is left as it was. Without this,
 ///   SQLite would fail the same write with a bare "no such function".
 enum CoreDataTriggerFunctions {
-    static let implemented: Set<String> = [StoreFunctions.now]
+    static let derivedValueReports: Set<String> = [
+        "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+    ]
+    static let implemented: Set<String> = derivedValueReports.union([StoreFunctions.now])
 
     /// Function name → the triggers that call it, for every `NS…(` call in a trigger.
     static func calledFunctions(on connection: Connection) throws -> [String: [String]] {
@@ -57,10 +68,14 @@ enum CoreDataTriggerFunctions {
         scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
     }
 
-    /// Registers a refusing function for each called function not implemented.
+    /// Registers the derived-value reports a trigger calls as no-ops and a
+    /// refusing function for each other called function not implemented.
     /// Returns the refused names.
     @discardableResult
-    static func registerRefusals(for calls: [String: [String]], on connection: Connection) throws -> [String] {
+    static func register(for calls: [String: [String]], on connection: Connection) throws -> [String] {
+        for name in calls.keys where derivedValueReports.contains(name) {
+            try connection.createFunction(name, argumentCount: -1, deterministic: false) { _ in .null }
+        }
         let refused = calls.keys.filter { !implemented.contains($0) }.sorted()
         for name in refused {
             let error = CoreDataStoreError.unsupportedFunction(name: name, triggers: calls[name] ?? [])

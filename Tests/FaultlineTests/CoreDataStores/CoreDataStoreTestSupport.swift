@@ -99,6 +99,8 @@ enum RawStore {
             return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
         case (.stringAttributeType, .text(let text)):
             return .string(text)
+        case (.URIAttributeType, .text(let text)):
+            return URL(string: text).map { .uri($0) } ?? .string("<not a URI: \(text)>")
         case (.decimalAttributeType, .integer(let value)):
             return .decimal(Decimal(value))
         case (.decimalAttributeType, .real(let value)):

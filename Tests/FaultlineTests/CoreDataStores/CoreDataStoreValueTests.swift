@@ -136,11 +136,32 @@ struct CoreDataStoreValueTests {
         #expect(stamp >= before - 1)
     }
 
+    @Test("A derived-attribute trigger reporting its new value (NSCoreDataDATrigger…AffectedObjectValue) accepts writes")
+    func derivedValueReportAcceptsWrites() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TRIGGER Z_DA_ZPHOTO_PHOTO_stamp_UPDATE AFTER UPDATE OF ZNAME ON ZPHOTO FOR EACH ROW
+            BEGIN UPDATE ZPHOTO SET ZSTAMP = 42 WHERE Z_PK = NEW.Z_PK;
+            SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPHOTO', Z_ENT, Z_PK, 'stamp', ZSTAMP) FROM ZPHOTO WHERE Z_PK = NEW.Z_PK;
+            SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue('ZPHOTO', Z_ENT, Z_PK, 'stamp', ZSTAMP) FROM ZPHOTO WHERE Z_PK = NEW.Z_PK; END
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let inspection = try CoreDataStore.inspect(url: store.url, model: Self.model().checked())
+        #expect(inspection.refusedFunctions.isEmpty)
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try context.performAndWait {
+            try photos(context)["inline"]?.setValue("renamed", forKey: "name")
+            try context.save()
+        }
+        let raw = try Connection(.file(store.url.path))
+        #expect(try raw.scalar("SELECT ZSTAMP FROM ZPHOTO WHERE Z_PK = 1") == .integer(42))
+        #expect(try raw.scalar("SELECT ZNAME FROM ZPHOTO WHERE Z_PK = 1") == .text("renamed"))
+    }
+
     @Test("A trigger calling an unimplemented Core Data function refuses the write, store unchanged")
     func unknownFunctionRefusesWrite() throws {
         let store = try Self.makeStore(trigger: """
             CREATE TRIGGER Z_DA_ZPHOTO_PHOTO_name_UPDATE AFTER UPDATE OF ZNAME ON ZPHOTO FOR EACH ROW
-            BEGIN SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPHOTO', NEW.Z_PK, 'NSCoreDataNow('); END
+            BEGIN SELECT NSCoreDataTriggerUndocumented('ZPHOTO', NEW.Z_PK, 'NSCoreDataNow('); END
             """)
         defer { try? FileManager.default.removeItem(at: store.directory) }
         let container = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
@@ -151,7 +172,7 @@ struct CoreDataStoreValueTests {
             return nil
         }
         let message = String(describing: try #require(error, "the write was not refused"))
-        #expect(message.contains("NSCoreDataDATriggerUpdatedAffectedObjectValue")
+        #expect(message.contains("NSCoreDataTriggerUndocumented")
                 && message.contains("Z_DA_ZPHOTO_PHOTO_name_UPDATE"), "\(message)")
         let raw = try Connection(.file(store.url.path))
         #expect(try raw.scalar("SELECT ZNAME FROM ZPHOTO WHERE Z_PK = 1") == .text("inline"))

@@ -1,0 +1,83 @@
+// Reads every row of every entity of an open Core Data store through the
+// object graph and compares each column with what a plain SQLite read of the
+// same file shows: attributes decoded by hand from Core Data's encodings,
+// to-one keys as the destination's Z_PK. Shared by the suite over the stores
+// with code models and the walk over every fixture store.
+
+import Foundation
+import Testing
+import FaultlineSQLite
+@testable import Faultline
+
+enum RowReadback {
+    struct Counts {
+        var rows = 0
+        var values = 0
+        /// Rows in the entity tables, whichever entity they belong to.
+        var tableRows = 0
+    }
+
+    /// Compares every row; records an issue labelled `label` for each difference.
+    static func compareEveryRow(_ container: PersistentContainer, raw: Connection, label: String) throws -> Counts {
+        let model = container.model
+        let schema = container.coordinator.schema
+        let context = container.newBackgroundContext()
+        var counts = Counts()
+
+        for entity in model.entities where !entity.isAbstract {
+            let mapping = schema.entities[entity.index]
+            var columns: [String] = []
+            var attributes: [CheckedAttribute] = []
+            for attribute in entity.attributes {
+                guard let column = mapping.column(forAttributeAt: attribute.index) else { continue }
+                columns.append(column)
+                attributes.append(attribute)
+            }
+            var toOnes: [(CheckedRelationship, String)] = []
+            for relationship in entity.relationships {
+                if case .foreignKey(let column, _) = mapping.relationships[relationship.index] {
+                    toOnes.append((relationship, column))
+                    columns.append(column)
+                }
+            }
+            let expected = try RawStore.rows(raw, table: mapping.table, entityNumber: entity.number, columns: columns)
+
+            let objects = try context.performAndWait { () throws -> [(Int64, Int, [AttributeValue], [Int64?])] in
+                var request = FetchRequest(entityName: entity.name)
+                request.includesSubentities = false
+                return try context.fetch(request).map { object in
+                    let values = attributes.map { object.attributeValue(at: $0.index) }
+                    let keys = toOnes.map { (object.value(forKey: $0.0.name) as? ManagedObject)?.objectID.primaryKey }
+                    return (object.objectID.primaryKey, object.objectID.entityNumber, values, keys)
+                }
+            }
+            #expect(objects.count == expected.count, "\(label) \(entity.name): \(objects.count) objects, \(expected.count) rows")
+            for (pk, entityNumber, values, keys) in objects {
+                #expect(entityNumber == entity.number)
+                guard let row = expected[pk] else {
+                    Issue.record("\(label) \(entity.name) Z_PK \(pk): read but not in the table")
+                    continue
+                }
+                for (offset, attribute) in attributes.enumerated() {
+                    let want = RawStore.expected(row.values[offset], for: attribute)
+                    #expect(values[offset] == want,
+                            "\(label) \(entity.name) Z_PK \(pk) \(columns[offset]): read \(values[offset]), sqlite3 shows \(want)")
+                    counts.values += 1
+                }
+                for (offset, (relationship, column)) in toOnes.enumerated() {
+                    let stored = row.values[attributes.count + offset]
+                    let want: Int64? = if case .integer(let key) = stored { key } else { nil }
+                    #expect(keys[offset] == want,
+                            "\(label) \(entity.name) Z_PK \(pk) \(relationship.name) (\(column)): \(String(describing: keys[offset])) vs \(String(describing: want))")
+                    counts.values += 1
+                }
+                counts.rows += 1
+            }
+        }
+        for table in Set(schema.entities.map(\.table)) {
+            counts.tableRows += Int(try RawStore.integer(raw, "SELECT count(*) FROM \(table)") ?? -1)
+        }
+        #expect(counts.rows == counts.tableRows, "\(label): compared \(counts.rows) of \(counts.tableRows) rows")
+        return counts
+    }
+}
