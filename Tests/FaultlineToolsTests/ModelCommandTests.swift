@@ -1,4 +1,5 @@
 import Foundation
+import FixtureSupport
 import Testing
 @testable import FaultlineTools
 
@@ -10,6 +11,23 @@ struct ModelCommandTests {
         var output = ""
         let status = ModelCommand.run(arguments) { output += $0 }
         return (status, output)
+    }
+
+    @Test("Every model file under the fixtures, found by walking (Xcode 3 elements, XML contents, .momd, .mom), loads with inspect: warnings allowed, refusals not")
+    func everyFixtureModelLoads() throws {
+        let files = try CoreDataFixtures.modelFiles()
+        #expect(files.count >= 16, "found only \(files)")
+        var versions = 0
+        for file in files {
+            let result = run(["inspect", try CoreDataFixtures.path(file)])
+            #expect(result.status == 0, "\(file): \(result.output)")
+            let listed = result.output.components(separatedBy: "\n== version ").count - 1
+            #expect(listed > 0, "\(file): no version printed")
+            #expect(result.output.contains("schema: "), "\(file): no schema printed")
+            versions += listed
+            print("model \(file): \(listed) version(s), \(result.output.contains("warnings: none") ? "no warnings" : "warnings")")
+        }
+        print("models: \(files.count) files, \(versions) versions, all loaded")
     }
 
     @Test("inspect lists the 3 EasyLife versions and marks 1.5.0 current")

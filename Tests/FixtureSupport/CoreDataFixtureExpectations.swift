@@ -5,15 +5,10 @@
 // new fixture is covered without code. Issue 22 (real Core Data artifacts)
 // empties `unmatchedToday`; `modelFileMismatches` are meant to stay.
 
-import Foundation
 
 public enum CoreDataFixtureExpectations {
     /// Stores Faultline does not yet match to their own model (cache or file).
     public static let unmatchedToday: [String: String] = [
-        "RestKit__RestKit/RKSeedDatabase.sqlite":
-            "no Z_MODELCACHE, and the model beside it is a pre-Xcode 4 .xcdatamodel (an `elements` archive), not read yet",
-        "gilpa__iphone_sqlite_test/CoreDataBooks.sqlite":
-            "no Z_MODELCACHE, and the model beside it is a pre-Xcode 4 .xcdatamodel (an `elements` archive), not read yet",
         "log2timeline__plaso/ios/kik.sqlite":
             "no Z_MODELCACHE and no model file",
         "log2timeline__plaso/macos/NotesV7.storedata":
@@ -30,20 +25,9 @@ public enum CoreDataFixtureExpectations {
     ]
 
     /// The model files of the repository holding `store` (a path under the
-    /// fixture root): `.xcdatamodeld`, `.momd`, and `.xcdatamodel` / `.mom`
-    /// not inside one of those; sorted, relative to the root.
+    /// fixture root), relative to the root.
     public static func modelFiles(inRepositoryOf store: String) throws -> [String] {
-        let root = try CoreDataFixtures.root()
         guard let repository = store.split(separator: "/").first else { return [] }
-        let folder = root.appendingPathComponent(String(repository))
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
-        var found: [String] = []
-        for case let url as URL in walker {
-            // A package's versions are read through the package.
-            guard ["xcdatamodeld", "momd", "xcdatamodel", "mom"].contains(url.pathExtension) else { continue }
-            found.append(url.standardizedFileURL.path)
-            walker.skipDescendants()
-        }
-        return found.map { String($0.dropFirst(root.path.count + 1)) }.sorted()
+        return try CoreDataFixtures.modelFiles(under: String(repository))
     }
 }

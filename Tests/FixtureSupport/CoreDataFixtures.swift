@@ -83,6 +83,22 @@ public enum CoreDataFixtures {
         return found.sorted()
     }
 
+    /// Every model file under `relative` (the whole root when empty):
+    /// `.xcdatamodeld`, `.momd`, and `.xcdatamodel` / `.mom` not inside one of
+    /// those (a package's versions are read through the package); sorted,
+    /// relative to the root.
+    public static func modelFiles(under relative: String = "") throws -> [String] {
+        let root = try root()
+        let folder = relative.isEmpty ? root : root.appendingPathComponent(relative)
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        var found: [String] = []
+        for case let url as URL in walker where ["xcdatamodeld", "momd", "xcdatamodel", "mom"].contains(url.pathExtension) {
+            found.append(String(url.standardizedFileURL.path.dropFirst(root.path.count + 1)))
+            walker.skipDescendants()
+        }
+        return found.sorted()
+    }
+
     /// Copies the store at `relative` and its `-wal` and `-shm`, when present, into
     /// `directory`, made writable (the fixtures are read-only, and SQLite writes
     /// even when only reading: WAL recovery, the journal mode a connection sets).

@@ -102,14 +102,31 @@ public struct ModelFileReader: Sendable {
 
     // MARK: - Bundles
 
+    /// Reads one version from its `contents` file, or, where Xcode 3 left an
+    /// `elements` archive beside where `contents` would be, from that.
     private func readVersion(_ contents: URL, name: String, isCurrent: Bool) throws(ModelFileError) -> ModelBundleVersion {
+        let elements = contents.deletingLastPathComponent().appendingPathComponent("elements")
+        if !FileManager.default.fileExists(atPath: contents.path), let data = try? Data(contentsOf: elements) {
+            let read = try readElements(data, versionName: name, file: elements.path)
+            return ModelBundleVersion(name: name, isCurrent: isCurrent, model: read.model, extras: read.extras,
+                                      warnings: read.warnings, sourceURL: elements)
+        }
         guard let data = try? Data(contentsOf: contents) else {
-            throw ModelFileError(.unreadable, "cannot read the model's contents file (the pre-2011 binary .xcdatamodel format is not supported)",
+            throw ModelFileError(.unreadable, "cannot read the model's contents file (nor an Xcode 3 elements file beside it)",
                                  file: contents.path)
         }
         let read = try readContents(data, versionName: name, file: contents.path)
         return ModelBundleVersion(name: name, isCurrent: isCurrent, model: read.model, extras: read.extras,
                                   warnings: read.warnings, sourceURL: contents)
+    }
+
+    /// Reads an Xcode 3 `elements` archive from memory (see ElementsArchive.swift).
+    public func readElements(_ data: Data, versionName: String = "Model", file: String = "elements") throws(ModelFileError) -> ModelBundleVersion {
+        let (tree, archiveWarnings) = try ElementsArchive.tree(from: data, file: file)
+        var decoder = ModelFileDecoder(tree: tree, file: file)
+        let model = try decoder.decode()
+        return ModelBundleVersion(name: versionName, isCurrent: true, model: model, extras: decoder.extras,
+                                  warnings: archiveWarnings + decoder.warnings)
     }
 
     private func readBundle(_ url: URL) throws(ModelFileError) -> ModelBundle {

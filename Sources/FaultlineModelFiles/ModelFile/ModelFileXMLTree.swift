@@ -183,3 +183,34 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         errorMessage = "the XML is not well formed (libxml2 error \(code)); the file may be truncated or damaged"
     }
 }
+
+extension ModelFileXMLTree {
+    /// Builds a tree from elements made in code rather than parsed (Xcode 3's
+    /// `elements` archive, translated), with paths as the parser spells them.
+    /// Nodes have no line or column.
+    struct Assembler {
+        private(set) var nodes: [ModelFileXMLNode] = []
+        private var siblingCounts: [[String: Int]] = []
+
+        /// Appends an element under `parent` (nil: the root); returns its index.
+        mutating func add(_ name: String, _ attributes: [String: String], under parent: Int?) -> Int {
+            let step: String
+            if let named = attributes["name"] {
+                step = "\(name)[@name='\(named)']"
+            } else if let parent {
+                let ordinal = (siblingCounts[parent][name] ?? 0) + 1
+                siblingCounts[parent][name] = ordinal
+                step = "\(name)[\(ordinal)]"
+            } else {
+                step = name
+            }
+            let path = (parent.map { nodes[$0].path } ?? "") + "/" + step
+            nodes.append(ModelFileXMLNode(name: name, attributes: attributes, line: 0, column: 0, path: path))
+            siblingCounts.append([:])
+            if let parent { nodes[parent].children.append(nodes.count - 1) }
+            return nodes.count - 1
+        }
+
+        var tree: ModelFileXMLTree { ModelFileXMLTree(nodes: nodes) }
+    }
+}
