@@ -71,6 +71,9 @@ public final class ManagedObjectModel: FreezableDescription {
     }
 
     private var storedEntities: [EntityDescription] = []
+    /// Core Data's hash of each entity by name, with the hash Faultline computed
+    /// for it when adopted: valid while Faultline's hash is unchanged.
+    var adoptedVersionHashes: [String: (computed: Data, coreData: Data)] = [:]
 
     var freezeState: FreezeState?
     private var checkedSnapshot: CheckedModel?

@@ -14,11 +14,42 @@ extension EntityDescription {
 }
 
 extension ManagedObjectModel {
-    /// Each entity's version hash by name (the first entity wins a name collision).
+    /// Each entity's version hash by name (the first entity wins a name collision):
+    /// Core Data's own where adopted and still valid, Faultline's otherwise.
     public var entityVersionHashesByName: [String: Data] {
-        let hashes = ModelVersionHash.entityHashes(of: entities)
+        let hashes = ModelVersionHash.entityHashes(of: self)
         return Dictionary(entities.map { ($0.name ?? "", hashes[ObjectIdentifier($0)] ?? Data()) },
                           uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Adopts the entity version hashes Core Data computed for this model (a
+    /// compiled `.momd`'s `VersionInfo.plist`, or a store's metadata for the model
+    /// cached in it), so a store created or migrated with the model carries
+    /// Core Data's hashes and opens in Core Data as its own. Apple's algorithm is
+    /// unpublished: models built in code keep Faultline's hashes. An entity's
+    /// adopted hash holds while its definition is unchanged; an edit after
+    /// adopting (or an entity the list does not name) falls back to Faultline's.
+    /// Ignored (and recorded) once the model is frozen.
+    public func adoptCoreDataEntityVersionHashes(_ hashes: [String: Data]) {
+        guard !rejectsMutation("coreDataEntityVersionHashes") else { return }
+        let computed = ModelVersionHash.entityHashes(of: entities)
+        adoptedVersionHashes = [:]
+        for entity in entities {
+            guard let name = entity.name, let coreData = hashes[name], let own = computed[ObjectIdentifier(entity)] else { continue }
+            adoptedVersionHashes[name] = (own, coreData)
+        }
+    }
+
+    /// The adopted Core Data hashes still valid, by entity name.
+    public var coreDataEntityVersionHashes: [String: Data] {
+        let computed = ModelVersionHash.entityHashes(of: entities)
+        var valid: [String: Data] = [:]
+        for entity in entities {
+            guard let name = entity.name, let adopted = adoptedVersionHashes[name],
+                  computed[ObjectIdentifier(entity)] == adopted.computed else { continue }
+            valid[name] = adopted.coreData
+        }
+        return valid
     }
 
     /// Same as `entityVersionHashesByName`.

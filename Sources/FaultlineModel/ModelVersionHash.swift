@@ -50,6 +50,19 @@ enum ModelVersionHash {
         return cache
     }
 
+    /// Hashes of a model's entities: Core Data's where adopted and the entity
+    /// is unchanged since (see `adoptCoreDataEntityVersionHashes`), Faultline's otherwise.
+    static func entityHashes(of model: ManagedObjectModel) -> [ObjectIdentifier: Data] {
+        var hashes = entityHashes(of: model.entities)
+        guard !model.adoptedVersionHashes.isEmpty else { return hashes }
+        for entity in model.entities {
+            let id = ObjectIdentifier(entity)
+            guard let name = entity.name, let adopted = model.adoptedVersionHashes[name], hashes[id] == adopted.computed else { continue }
+            hashes[id] = adopted.coreData
+        }
+        return hashes
+    }
+
     /// SHA-256 over the entity hashes concatenated in entity-name order.
     static func modelHash(entityHashesByName: [String: Data]) -> Data {
         var bytes: [UInt8] = []

@@ -38,7 +38,7 @@ struct CheckedModelAssembler {
             for (position, entry) in layout.relationships.enumerated() { map[ObjectIdentifier(entry.description)] = position }
             return map
         }
-        let hashes = ModelVersionHash.entityHashes(of: model.entities)
+        let hashes = ModelVersionHash.entityHashes(of: model)
 
         var entities: [CheckedEntity] = []
         for (index, entity) in order.enumerated() {

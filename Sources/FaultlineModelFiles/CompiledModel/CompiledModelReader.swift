@@ -107,8 +107,10 @@ public enum CompiledModelReader {
             throw CompiledModelError(.unreadable, "no store at this path", file: path)
         }
         let blob: Data
+        var storeHashes: [String: Data]?
         do {
             let connection = try Connection(.file(path), configuration: .inspecting(path))
+            storeHashes = try? entityVersionHashes(inMetadataOf: connection)
             let table = try connection.scalar("SELECT name FROM sqlite_master WHERE type = 'table' AND upper(name) = ?", [.text("Z_MODELCACHE")])
             guard case .text(let name)? = table else {
                 throw CompiledModelError(.noModelCache, "the store has no Z_MODELCACHE table", file: path)
@@ -124,7 +126,25 @@ public enum CompiledModelReader {
         } catch {
             throw CompiledModelError(.unreadable, "cannot read the store: \(error)", file: path)
         }
-        return try model(fromModelCache: blob, versionName: "Z_MODELCACHE", file: path)
+        var version = try model(fromModelCache: blob, versionName: "Z_MODELCACHE", file: path)
+        // The cache is the model that wrote the store: the store's hashes are Core Data's for it.
+        if let storeHashes, Set(storeHashes.keys) == Set(version.model.entities.compactMap(\.name)) {
+            version.coreDataEntityVersionHashes = storeHashes
+        }
+        return version
+    }
+
+    /// `NSStoreModelVersionHashes` of `Z_METADATA`'s binary property list.
+    private static func entityVersionHashes(inMetadataOf connection: Connection) throws -> [String: Data]? {
+        guard case .blob(let plist)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+              case .dictionary(let metadata) = try BinaryPropertyList.parse(plist),
+              case .dictionary(let hashes)? = metadata["NSStoreModelVersionHashes"] else { return nil }
+        var result: [String: Data] = [:]
+        for (name, value) in hashes {
+            guard case .data(let hash) = value else { return nil }
+            result[name] = hash
+        }
+        return result
     }
 
     /// Reads the contents of a `Z_MODELCACHE.Z_CONTENT` blob (raw deflate).

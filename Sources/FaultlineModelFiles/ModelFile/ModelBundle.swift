@@ -26,8 +26,11 @@ public struct ModelBundleVersion {
     /// What the file holds that Faultline does not interpret, with paths.
     public internal(set) var warnings: [ModelFileWarning]
     /// Entity version hashes Core Data computed (`NSManagedObjectModel_VersionHashes`
-    /// in the compiled `.momd`), by entity name; nil without a compiled model.
-    public internal(set) var coreDataEntityVersionHashes: [String: Data]?
+    /// in the compiled `.momd`, or the store's metadata for its model cache), by
+    /// entity name; nil without them. Setting them adopts them into `model`.
+    public internal(set) var coreDataEntityVersionHashes: [String: Data]? {
+        didSet { coreDataEntityVersionHashes.map(model.adoptCoreDataEntityVersionHashes) }
+    }
     /// `NSManagedObjectModel_VersionChecksums` for the version, when present.
     public internal(set) var coreDataVersionChecksum: String?
     /// The `contents` file the version was read from.
@@ -42,6 +45,7 @@ public struct ModelBundleVersion {
         self.extras = extras
         self.warnings = warnings
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
+        coreDataEntityVersionHashes.map(model.adoptCoreDataEntityVersionHashes)
         self.coreDataVersionChecksum = coreDataVersionChecksum
         self.sourceURL = sourceURL
     }

@@ -5,6 +5,14 @@
 import Foundation
 import Testing
 import Faultline
+@testable import FaultlineModel
+
+/// Faultline's own hash of each entity, by name: what the definition hashes to,
+/// whatever Core Data hashes a model adopted from a compiled model beside it.
+func faultlineEntityHashes(_ model: ManagedObjectModel) -> [String: Data] {
+    let hashes = ModelVersionHash.entityHashes(of: model.entities)
+    return Dictionary(model.entities.map { ($0.name ?? "", hashes[ObjectIdentifier($0)] ?? Data()) }) { first, _ in first }
+}
 
 @Suite("Model files: read → write → read gives an equal model")
 struct ModelFileRoundTripTests {
@@ -38,6 +46,10 @@ struct ModelFileRoundTripTests {
                 "\(reread.warnings)", sourceLocation: sourceLocation)
         #expect(reread.extras == version.extras, sourceLocation: sourceLocation)
         #expect(allUserInfo(reread) == allUserInfo(version), sourceLocation: sourceLocation)
+        #expect(faultlineEntityHashes(reread.model) == faultlineEntityHashes(version.model), sourceLocation: sourceLocation)
+        // Core Data's hashes come from the compiled model beside the source, not
+        // from the XML: the reread model adopts them as the reader would.
+        version.coreDataEntityVersionHashes.map(reread.model.adoptCoreDataEntityVersionHashes)
         #expect(reread.model.versionHash == version.model.versionHash, sourceLocation: sourceLocation)
         #expect(try reread.model.checked() == (try version.model.checked()), sourceLocation: sourceLocation)
         let rewritten = try writer.contentsText(of: reread.model, extras: reread.extras)
