@@ -166,7 +166,10 @@ public final class PersistentStoreCoordinator: Sendable {
         guard case .string(let storeHash)? = metadata.additional[StoreBootstrap.modelVersionHashKey] else {
             throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: modelHash)
         }
-        guard storeHash == modelHash else { throw StoreError.modelMismatch(storeHash: storeHash, modelHash: modelHash) }
+        // A store written before the model adopted Core Data's hashes recorded Faultline's.
+        guard storeHash == modelHash || storeHash == schema.model.faultlineVersionHash.base64EncodedString() else {
+            throw StoreError.modelMismatch(storeHash: storeHash, modelHash: modelHash)
+        }
         return .matching
     }
 

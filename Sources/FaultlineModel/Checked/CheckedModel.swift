@@ -30,8 +30,12 @@ public struct CheckedModel: Hashable, Sendable {
     public let entityIndexByName: [String: Int]
     /// SHA-256 over the entity hashes concatenated in entity-name order.
     public let versionHash: Data
-    /// Each entity's 32-byte version hash by entity name.
+    /// Each entity's 32-byte version hash by entity name: Core Data's where the
+    /// model adopted them (see `adoptCoreDataEntityVersionHashes`), Faultline's otherwise.
     public let entityVersionHashes: [String: Data]
+    /// The model hash over Faultline's own entity hashes, whatever was adopted:
+    /// what a store written before adopting recorded for the same model.
+    public let faultlineVersionHash: Data
 
     /// The entity called `name`.
     public func entity(named name: String) -> CheckedEntity? {

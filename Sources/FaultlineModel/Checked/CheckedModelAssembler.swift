@@ -63,11 +63,18 @@ struct CheckedModelAssembler {
                 versionHash: hashes[ObjectIdentifier(entity)] ?? Data()))
         }
         let hashesByName = Dictionary(entities.map { ($0.name, $0.versionHash) }, uniquingKeysWith: { first, _ in first })
+        var ownHashesByName = hashesByName
+        if !model.adoptedVersionHashes.isEmpty {
+            let own = ModelVersionHash.entityHashes(of: model.entities)
+            ownHashesByName = Dictionary(order.map { ($0.name ?? "", own[ObjectIdentifier($0)] ?? Data()) },
+                                         uniquingKeysWith: { first, _ in first })
+        }
         return CheckedModel(
             entities: entities,
             entityIndexByName: Dictionary(entities.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first }),
             versionHash: ModelVersionHash.modelHash(entityHashesByName: hashesByName),
-            entityVersionHashes: hashesByName)
+            entityVersionHashes: hashesByName,
+            faultlineVersionHash: ModelVersionHash.modelHash(entityHashesByName: ownHashesByName))
     }
 
     // MARK: - Entity order

@@ -51,6 +51,27 @@ struct CoreDataHashAdoptionTests {
         #expect(try reader.performAndWait { try reader.count(for: FetchRequest(entityName: "CDCart")) } == 1)
     }
 
+    @Test("A store written with Faultline's hashes before the model adopted Core Data's still opens with it; another model's does not")
+    func storeFromBeforeAdoptionOpens() throws {
+        func model() -> ManagedObjectModel {
+            ManagedObjectModel { Entity("Item") { Attribute("name", .stringAttributeType) } }
+        }
+        let directory = try CoreDataFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Items.sqlite")
+        _ = try PersistentContainer(model: model(), location: .file(url))
+
+        let adopted = model()
+        adopted.adoptCoreDataEntityVersionHashes(["Item": Data(repeating: 7, count: 32)])
+        let reopened = try PersistentContainer(model: adopted, location: .file(url))
+        #expect(reopened.model.faultlineVersionHash == (try model().checked().versionHash))
+        #expect(reopened.model.versionHash != reopened.model.faultlineVersionHash)
+
+        let other = ManagedObjectModel { Entity("Item") { Attribute("title", .stringAttributeType) } }
+        other.adoptCoreDataEntityVersionHashes(["Item": Data(repeating: 7, count: 32)])
+        #expect(throws: StoreError.self) { try PersistentContainer(model: other, location: .file(url)) }
+    }
+
     @Test("A store's model cache carries the store's own hashes")
     func modelCacheCarriesStoreHashes() throws {
         let store = try CoreDataFixtures.url(CoreDataStoreFixture.easyLifeStore)
