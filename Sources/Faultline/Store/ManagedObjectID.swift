@@ -90,38 +90,54 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Which entity names each open coordinator's IDs carry, by store identifier:
-/// an ID holds only its entity's index, and a predicate argument names the
-/// entity. Coordinators register when they open and leave when they go.
+/// What each open coordinator's IDs need from it, by store identifier: an ID
+/// holds only its entity's index, and a predicate argument or a URI names the
+/// entity and the store's UUID. Coordinators register when they open and
+/// leave when they go.
 enum OpenStores {
-    private static let entityNames = Locked<[UInt32: [String]]>([:])
+    struct Entry {
+        var entityNames: [String]
+        /// `Z_METADATA.Z_UUID`, upper-case as Core Data writes it.
+        var storeUUID: String
+    }
+
+    private static let entries = Locked<[UInt32: Entry]>([:])
 
     /// A store identifier no open coordinator has: random, so IDs of two runs
     /// differ too, and never one in use, so two stores' IDs never compare equal.
     static func newIdentifier() -> UInt32 {
-        entityNames.withLock { table in
+        entries.withLock { table in
             while true {
                 let candidate = UInt32.random(in: 1...UInt32.max)
                 if table[candidate] == nil {
-                    table[candidate] = []
+                    table[candidate] = Entry(entityNames: [], storeUUID: "")
                     return candidate
                 }
             }
         }
     }
 
-    static func register(_ identifier: UInt32, entityNames names: [String]) {
-        entityNames.withLock { $0[identifier] = names }
+    static func register(_ identifier: UInt32, entityNames names: [String], storeUUID: String) {
+        entries.withLock { $0[identifier] = Entry(entityNames: names, storeUUID: storeUUID) }
     }
 
     static func unregister(_ identifier: UInt32) {
-        entityNames.withLock { _ = $0.removeValue(forKey: identifier) }
+        entries.withLock { _ = $0.removeValue(forKey: identifier) }
+    }
+
+    static func entry(_ identifier: UInt32) -> Entry? {
+        entries.withLock { $0[identifier] }
     }
 
     static func entityName(of id: ManagedObjectID) -> String? {
-        entityNames.withLock { table in
-            guard let names = table[id.storeIdentifier], names.indices.contains(id.entityIndex) else { return nil }
-            return names[id.entityIndex]
+        guard let names = entry(id.storeIdentifier)?.entityNames, names.indices.contains(id.entityIndex) else { return nil }
+        return names[id.entityIndex]
+    }
+
+    /// The open coordinators' identifiers over the store with `uuid`.
+    static func identifiers(ofStoreUUID uuid: String) -> [UInt32] {
+        entries.withLock { table in
+            table.filter { $0.value.storeUUID.caseInsensitiveCompare(uuid) == .orderedSame }.map(\.key).sorted()
         }
     }
 }

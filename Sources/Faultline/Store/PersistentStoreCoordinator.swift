@@ -30,6 +30,9 @@ public final class PersistentStoreCoordinator: Sendable {
     public let rowCache: RowCache
     /// Tells this coordinator's object IDs from other stores'.
     public let identifier: UInt32
+    /// The store's UUID (`Z_METADATA.Z_UUID`, Core Data's `NSStoreUUIDKey`):
+    /// the host of its objects' URI representations.
+    public let storeUUID: String
     let plans: [EntityStorePlan]
     /// The to-many reads of each entity, by entity index.
     let reads: [EntityReadStatements]
@@ -113,7 +116,11 @@ public final class PersistentStoreCoordinator: Sendable {
             connection, busyTimeout: configuration.busyTimeout, refusal: configuration.writeRefusal, publisher: changes)
         self.readConnections = configuration.reads
         self.valueAdapter = configuration.valueAdapter
-        OpenStores.register(identifier, entityNames: model.entities.map(\.name))
+        // Every store has its Z_METADATA row by now (bootstrapped, or matched as
+        // Core Data's); a row without a UUID gets one for this session.
+        storeUUID = (try? StoreBootstrap.metadata(on: connection).uuid).flatMap { $0.isEmpty ? nil : $0 }
+            ?? UUID().uuidString
+        OpenStores.register(identifier, entityNames: model.entities.map(\.name), storeUUID: storeUUID)
     }
 
     /// The value of type `T` kept with this coordinator, made by `make` on

@@ -96,6 +96,7 @@ struct CoreDataStoreWalkTests {
         let counts = try RowReadback.compareEveryRow(container, raw: copy.connection(), label: store)
         totals.read += 1
         words.append("read \(counts.rows) rows, \(counts.values) values")
+        try checkURIs(container, raw: copy.connection(), label: store)
 
         // Save into the copy, reopen, check.
         let summary = try SaveRoundTrip.run(
@@ -112,6 +113,27 @@ struct CoreDataStoreWalkTests {
             + "delete \(summary.deleted ?? "none (no entity safe to delete has rows)")"
             + (inspection.recordsPersistentHistory ? ", without history" : "") + "; integrity ok")
         return words.joined(separator: "; ")
+    }
+
+    /// Every entity's first object has Core Data's URI for it (the store's own
+    /// Z_UUID as host) and the URI resolves back to its ID.
+    private func checkURIs(_ container: PersistentContainer, raw: Connection, label: String) throws {
+        guard case .text(let storeUUID)? = try raw.scalar("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = 1") else {
+            Issue.record("\(label): no Z_UUID")
+            return
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for entity in container.model.entities where !entity.isAbstract {
+                var request = FetchRequest(entityName: entity.name)
+                request.includesSubentities = false
+                request.fetchLimit = 1
+                guard let id = try context.fetch(request).first?.objectID else { continue }
+                let uri = id.uriRepresentation()
+                #expect(uri.absoluteString == "x-coredata://\(storeUUID)/\(entity.name)/p\(id.primaryKey)", "\(label): \(uri)")
+                #expect(container.coordinator.managedObjectID(forURIRepresentation: uri) == id, "\(label): \(uri)")
+            }
+        }
     }
 
     private func matches(_ url: URL, _ model: ManagedObjectModel) -> Bool {
