@@ -6,7 +6,7 @@ import PackageDescription
 // The core's cold leaves are their own targets, so the compiler checks the layering:
 //   FaultlineSupport     locks, digests, SplitMix64, canonical text; no dependencies.
 //   FaultlineModel       Core Data's model, builders, checking; over FaultlineSupport.
-//   FaultlineModelFiles  .xcdatamodeld files and compiled models; over the model, SQLite, zlib.
+//   FaultlineModelFiles  .xcdatamodeld files, compiled models and keyed archives; over the model, SQLite, zlib.
 //   FaultlinePredicate   the predicate language: parser, tree, values, evaluator; over FaultlineSupport.
 //   FaultlineSchema      the schema compiler: tables, indexes, triggers, SQL functions; over the
 //                        predicates, the model, FaultlineSupport and SQLite.

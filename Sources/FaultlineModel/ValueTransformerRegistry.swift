@@ -34,6 +34,13 @@ public struct CodableValueTransformer<Value: Codable & Sendable>: AttributeValue
 
 /// The process-wide registry of named transformers. Thread-safe.
 public enum ValueTransformerRegistry {
+    /// Core Data's own keyed-archive transformers: valid in a model without
+    /// registering anything (the store reads and writes their keyed archives),
+    /// as is a transformable with no transformer name.
+    public static let coreDataArchiveTransformerNames: Set<String> = [
+        "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData",
+    ]
+
     private static let transformers = Locked<[String: any AttributeValueTransformer]>([:])
 
     /// Registers (or replaces) the transformer for `name`.
@@ -63,7 +70,7 @@ public enum ValueTransformerRegistry {
         var missing: Set<String> = []
         for entity in model.entities {
             for case let attribute as AttributeDescription in entity.properties {
-                guard let name = attribute.valueTransformerName, !name.isEmpty,
+                guard let name = attribute.valueTransformerName, !name.isEmpty, !coreDataArchiveTransformerNames.contains(name),
                       transformer(forName: name) == nil else { continue }
                 register(standIn, forName: name)
                 missing.insert(name)

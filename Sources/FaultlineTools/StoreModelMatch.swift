@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineSQLite
 import Foundation
 
 /// Which versions of a model file a store matches (`CoreDataStore.inspect`,
@@ -36,6 +37,9 @@ enum StoreModelMatch {
                 let inspection = try CoreDataStore.inspect(url: store, model: model, options: options)
                 matched.append(version.name)
                 lines.append(label + "matches")
+                if let connection = try? Connection(.file(store.path), configuration: .inspecting(store.path)) {
+                    lines += TransformableReport.lines(store: connection, model: model)
+                }
                 if !inspection.refusedFunctions.isEmpty {
                     lines.append("    triggers call Core Data functions Faultline refuses: "
                         + inspection.refusedFunctions.joined(separator: ", "))

@@ -123,6 +123,49 @@ struct StoreCommandTests {
         #expect(result.output.contains("result: matches Z_MODELCACHE"))
     }
 
+    @Test("A matched store's transformables in Core Data's keyed archives are counted; Accounts3's all decode")
+    func transformablesDecodeInFixture() throws {
+        let store = try InspectFixtures.path("log2timeline__plaso/ios/Accounts3.sqlite")
+        let result = run(["inspect", store])
+        #expect(result.output.contains("      AccountProperty.value (ZACCOUNTPROPERTY.ZVALUE): 145 of 145 values decode\n"), "\(result.output)")
+        #expect(!result.output.contains("read as their bytes"))
+    }
+
+    @Test("An archive of a class Foundation's values do not cover is a warning naming the class; other bytes one saying so")
+    func foreignArchiveClassWarns() throws {
+        let directory = try CoreDataFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = ManagedObjectModel {
+            Entity("Setting") {
+                Attribute("name", .string)
+                Attribute("value", .transformable)
+            }
+        }
+        let modelFile = directory.appendingPathComponent("contents")
+        try ModelFileWriter().contentsText(of: model).write(to: modelFile, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("Settings.sqlite")
+        let context = try PersistentContainer(model: model, location: .file(store)).newBackgroundContext()
+        try context.performAndWait {
+            for name in ["a", "b", "c", "d"] {
+                let setting = try context.insertNewObject(forEntityName: "Setting")
+                try setting.setValue(name, forKey: "name")
+                try setting.setValue(["n": 1] as [String: Any], forKey: "value")
+            }
+            try context.save()
+        }
+        // An app's class, as Darwin archives it: the NSNull record renamed (same length).
+        let foreign = Data(try FoundationArchive.encode(NSNull()).map { $0 })
+        let renamed = try #require(String(data: foreign, encoding: .isoLatin1)?.replacingOccurrences(of: "NSNull", with: "MyNote")
+            .data(using: .isoLatin1))
+        let raw = try Connection(.file(store.path))
+        try raw.execute("UPDATE ZSETTING SET ZVALUE = ? WHERE ZNAME IN ('b', 'c')", [.blob(renamed)])
+        try raw.execute("UPDATE ZSETTING SET ZVALUE = ? WHERE ZNAME = 'd'", [.blob(Data([1, 2, 3]))])
+        let result = run(["inspect", store.path, "--model", modelFile.path])
+        #expect(result.output.contains("      Setting.value (ZSETTING.ZVALUE): 1 of 4 values decode\n"), "\(result.output)")
+        #expect(result.output.contains("      warning: 2 values are archived MyNote objects, read as their bytes"), "\(result.output)")
+        #expect(result.output.contains("      warning: 1 value is not a keyed archive, read as stored"), "\(result.output)")
+    }
+
     @Test("Without --model: a store without Z_MODELCACHE says it has none")
     func noModelCache() throws {
         let (directory, copy) = try InspectFixtures.writableCopy("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite")

@@ -216,19 +216,22 @@ extension ManagedObject {
     }
 
     private func anyValue(of attribute: CheckedAttribute, stored: AttributeValue) -> Any? {
-        if attribute.attributeType == .transformableAttributeType, case .data(let data) = stored,
-           let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(forName: name) {
-            return try? transformer.decode(data)
+        if attribute.attributeType == .transformableAttributeType, case .data(let data) = stored {
+            return TransformableCoding(attribute).decode(data)
         }
         return stored.anyValue
     }
 
     private func stored(_ value: Any?, for attribute: CheckedAttribute, in entity: CheckedEntity) throws -> AttributeValue {
         guard let value, !(value is NSNull) else { return .null }
-        if attribute.attributeType == .transformableAttributeType, !(value is Data) {
-            guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(forName: name),
-                  let data = try? transformer.encode(value) else {
-                throw ObjectAccessError.wrongType(entity: entity.name, key: attribute.name, expected: "a value its transformer encodes")
+        if attribute.attributeType == .transformableAttributeType {
+            let coding = TransformableCoding(attribute)
+            guard let data = coding.encode(value) else {
+                let expected = if case .registered = coding { "a value its transformer encodes" } else {
+                    "a Foundation value Core Data's default transformer archives (String, number, Bool, Date, Data, URL, UUID, "
+                        + "Decimal, NSNull, or arrays, dictionaries and sets of them)"
+                }
+                throw ObjectAccessError.wrongType(entity: entity.name, key: attribute.name, expected: expected)
             }
             return .data(data)
         }

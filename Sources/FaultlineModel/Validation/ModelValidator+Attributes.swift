@@ -8,9 +8,10 @@ extension ModelValidator {
     mutating func checkAttribute(_ attribute: AttributeDescription, in entity: EntityDescription, path: String) {
         checkType(of: attribute, in: entity, path: path)
         checkDefaultValue(of: attribute, in: entity, path: path)
-        // A transformable without a transformer name uses Core Data's default
-        // transformer (a keyed archive): a valid model, read as the archive's bytes.
+        // A transformable without a transformer name, or naming Core Data's own
+        // archive transformer, stores a keyed archive: valid without registering.
         if attribute.attributeType == .transformableAttributeType, let name = attribute.valueTransformerName, !name.isEmpty,
+           !ValueTransformerRegistry.coreDataArchiveTransformerNames.contains(name),
            ValueTransformerRegistry.transformer(forName: name) == nil {
             report(.unregisteredTransformer(name), entity: entity, property: path)
         }

@@ -22,8 +22,7 @@ import Foundation
 import FaultlineModel
 
 enum ElementsArchive {
-    /// The XML attribute each stereotype key becomes; booleans are written
-    /// `YES` only when set, as Xcode 4 writes them.
+    /// The XML attribute each stereotype key becomes.
     private static let propertyKeys: [String: String] = [
         "XD_PPSK_isOptional": "optional", "XD_PPSK_isTransient": "transient", "XD_PPSK_isIndexed": "indexed",
         "XD_PPSK_versionHashModifier": "versionHashModifier", "XD_PPSK_elementID": "elementID",
@@ -35,6 +34,11 @@ enum ElementsArchive {
         "XD_PSK_entityClassName": "representedClassName", "XD_PSK_isAbstract": "isAbstract",
         "XD_PSK_versionHashModifier": "versionHashModifier", "XD_PSK_elementID": "elementID",
         "XD_PPSK_isSpotlightIndexed": "spotlightIndexingEnabled", "XD_PPSK_isStoredInTruthFile": "storedInTruthFile",
+    ]
+    /// XML attributes that are booleans, written `YES` when set.
+    private static let booleanAttributes: Set<String> = [
+        "optional", "transient", "indexed", "toMany", "ordered", "isAbstract", "allowsExternalBinaryDataStorage",
+        "spotlightIndexingEnabled", "storedInTruthFile",
     ]
     /// Keys read in their own way (types, rules, references, user info), or
     /// that describe Xcode's editor and sync settings rather than the model.
@@ -180,12 +184,15 @@ enum ElementsArchive {
             var attributes: [String: String] = [:]
             for (key, value) in settings {
                 guard let xmlName = ElementsArchive.propertyKeys[key] else { continue }
+                // An NSNumber is archived as a boolean or an integer, whichever
+                // the archiver met first for its value: read by what the key means.
+                if ElementsArchive.booleanAttributes.contains(xmlName) {
+                    if try archive.bool(value) == true { attributes[xmlName] = "YES" }
+                    continue
+                }
                 switch try archive.resolve(value) {
                 case .null: continue
-                // A count archived as a boolean NSNumber is still a count.
-                case .bool(let flag) where key == "XD_PRK_minCount" || key == "XD_PRK_maxCount":
-                    attributes[xmlName] = flag ? "1" : "0"
-                case .bool(let flag): if flag { attributes[xmlName] = "YES" }
+                case .bool(let flag): attributes[xmlName] = flag ? "1" : "0"
                 case .integer(let number): attributes[xmlName] = "\(number)"
                 case .real(let number): attributes[xmlName] = "\(number)"
                 default:

@@ -1,7 +1,7 @@
 // Reads every row of every entity of an open Core Data store through the
 // object graph and compares each column with what a plain SQLite read of the
 // same file shows: attributes decoded by hand from Core Data's encodings,
-// to-one keys as the destination's Z_PK. Shared by the suite over the stores
+// transformables decoded, to-one keys as the destination's Z_PK. Shared by the suite over the stores
 // with code models and the walk over every fixture store.
 
 import Foundation
@@ -42,17 +42,21 @@ enum RowReadback {
             }
             let expected = try RawStore.rows(raw, table: mapping.table, entityNumber: entity.number, columns: columns)
 
-            let objects = try context.performAndWait { () throws -> [(Int64, Int, [AttributeValue], [Int64?])] in
+            // Transformables as the app sees them, written down comparably.
+            let transformables = attributes.filter { $0.attributeType == .transformableAttributeType }
+            let objects = try context.performAndWait { () throws -> [(Int64, Int, [AttributeValue], [Int64?], [String: Data])] in
                 var request = FetchRequest(entityName: entity.name)
                 request.includesSubentities = false
                 return try context.fetch(request).map { object in
                     let values = attributes.map { object.attributeValue(at: $0.index) }
                     let keys = toOnes.map { (object.value(forKey: $0.0.name) as? ManagedObject)?.objectID.primaryKey }
-                    return (object.objectID.primaryKey, object.objectID.entityNumber, values, keys)
+                    var decoded: [String: Data] = [:]
+                    for attribute in transformables { decoded[attribute.name] = comparable(object.value(forKey: attribute.name)) }
+                    return (object.objectID.primaryKey, object.objectID.entityNumber, values, keys, decoded)
                 }
             }
             #expect(objects.count == expected.count, "\(label) \(entity.name): \(objects.count) objects, \(expected.count) rows")
-            for (pk, entityNumber, values, keys) in objects {
+            for (pk, entityNumber, values, keys, decoded) in objects {
                 #expect(entityNumber == entity.number)
                 guard let row = expected[pk] else {
                     Issue.record("\(label) \(entity.name) Z_PK \(pk): read but not in the table")
@@ -62,6 +66,15 @@ enum RowReadback {
                     let want = RawStore.expected(row.values[offset], for: attribute)
                     #expect(values[offset] == want,
                             "\(label) \(entity.name) Z_PK \(pk) \(columns[offset]): read \(values[offset]), sqlite3 shows \(want)")
+                    counts.values += 1
+                }
+                // Transformables decoded: what a plain read of the bytes decodes to,
+                // by the transformer the model names or Core Data's default archive.
+                for attribute in transformables {
+                    guard let offset = attributes.firstIndex(where: { $0.index == attribute.index }),
+                          case .blob(let bytes) = row.values[offset] else { continue }
+                    let want = comparable(TransformableCoding(attribute).decode(bytes))
+                    #expect(decoded[attribute.name] == want, "\(label) \(entity.name) Z_PK \(pk) \(attribute.name): decoded value differs")
                     counts.values += 1
                 }
                 for (offset, (relationship, column)) in toOnes.enumerated() {
@@ -79,5 +92,12 @@ enum RowReadback {
         }
         #expect(counts.rows == counts.tableRows, "\(label): compared \(counts.rows) of \(counts.tableRows) rows")
         return counts
+    }
+
+    /// A value's keyed archive (deterministic), or its bytes, or its description.
+    private static func comparable(_ value: Any?) -> Data {
+        guard let value else { return Data() }
+        if let bytes = value as? Data { return bytes }
+        return (try? FoundationArchive.encode(value)) ?? Data("\(value)".utf8)
     }
 }

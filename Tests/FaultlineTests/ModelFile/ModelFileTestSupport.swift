@@ -53,7 +53,7 @@ enum ModelFileTestSupport {
 
     /// Registers pass-through transformers under the names the test and fixture models use.
     static func registerTransformers() {
-        for name in ["ImageToDataTransformer", "KitchenSinkTransformer", "NSSecureUnarchiveFromData"] {
+        for name in ["ImageToDataTransformer", "KitchenSinkTransformer"] {
             ValueTransformerRegistry.register(PassthroughTransformer(), forName: name)
         }
     }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// How a transformable attribute's values become bytes, as Core Data decides:
+/// the transformer the model names when the app registered one; otherwise —
+/// no name, or Core Data's own `NSSecureUnarchiveFromData` /
+/// `NSKeyedUnarchiveFromData` — a keyed archive of Foundation values
+/// (`FoundationArchive`).
+///
+/// An archive holding a class Foundation's values do not cover (an app's own,
+/// CloudKit's) reads as its archived bytes (`Data`), as do bytes that are not
+/// a keyed archive at all; `faultline-bench store inspect` names those classes.
+enum TransformableCoding {
+    case registered(any AttributeValueTransformer)
+    case keyedArchive
+
+    init(_ attribute: CheckedAttribute) {
+        // Core Data's own names always mean its archive, whatever is registered.
+        if let name = attribute.valueTransformerName, !name.isEmpty,
+           !ValueTransformerRegistry.coreDataArchiveTransformerNames.contains(name),
+           let transformer = ValueTransformerRegistry.transformer(forName: name) {
+            self = .registered(transformer)
+        } else {
+            self = .keyedArchive
+        }
+    }
+
+    /// The value the stored bytes stand for.
+    func decode(_ data: Data) -> Any? {
+        switch self {
+        case .registered(let transformer):
+            return try? transformer.decode(data)
+        case .keyedArchive:
+            switch FoundationArchive.decode(data) {
+            case .value(let value): return value
+            case .unsupportedClass, .malformed: return data
+            }
+        }
+    }
+
+    /// The bytes to store for `value`; nil when it cannot be encoded. A
+    /// registered transformer is skipped for `Data`, taken as already encoded.
+    func encode(_ value: Any) -> Data? {
+        switch self {
+        case .registered(let transformer):
+            if let data = value as? Data { return data }
+            return try? transformer.encode(value)
+        case .keyedArchive:
+            return try? FoundationArchive.encode(value)
+        }
+    }
+}
