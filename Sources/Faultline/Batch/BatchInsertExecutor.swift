@@ -22,6 +22,10 @@ extension PersistentStoreCoordinator {
               model.entities[request.entity.index].versionHash == request.entity.versionHash else {
             throw BatchError.unknownEntity(request.entity.name)
         }
+        let entity = model.entities[request.entity.index]
+        if let attribute = entity.attributes.first(where: { writesThroughValueAdapter($0, of: entity) }) {
+            throw BatchError.readOnlyProperty(entity: entity.name, key: attribute.name)
+        }
         let plan = BatchInsertPlan(request, coordinator: self)
         return try runBatch(resultType: request.resultType) { connection in
             var inserter = try BatchInserter(request: request, plan: plan, coordinator: self, connection: connection)

@@ -84,7 +84,8 @@ extension PersistentStoreCoordinator {
     ) throws -> ([String], [SQLValue]) {
         if let attribute = entity.attribute(named: key) {
             guard let column = mapping.column(forAttributeAt: attribute.index), !attribute.isDerived,
-                  attribute.attributeType != .compositeAttributeType else {
+                  attribute.attributeType != .compositeAttributeType,
+                  !writesThroughValueAdapter(attribute, of: entity) else {
                 throw BatchError.readOnlyProperty(entity: entity.name, key: key)
             }
             switch value {

@@ -14,12 +14,15 @@ extension PersistentStoreCoordinator {
     /// Returns the conflicts instead when any is found; the store is then
     /// unchanged.
     func write(_ request: SaveRequest, source: ObjectIdentifier) throws -> Result<SaveResult, SaveConflictList> {
+        var committed = false
+        defer { valueAdapter?.saveEnded(committed: committed) }
         do {
             var (result, changes, _) = try writer.write { connection in
                 var result = try self.perform(self.valueAdapter?.encoded(request) ?? request, on: connection)
                 let committed = self.committedChanges(of: request, result: &result, source: source)
                 return (result, committed)
             }
+            committed = true
             if let changes {
                 if !changes.staleEntities.isEmpty {
                     for (position, id) in result.insertedIDs.enumerated() where changes.staleEntities.contains(id.entityIndex) {

@@ -18,6 +18,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case primaryKeysUnavailable(entityNumber: Int, reason: String)
     /// A row's `Z_ENT` names no entity of the model (a damaged or foreign store).
     case unknownEntityNumber(Int64, primaryKey: Int64)
+    /// A large binary value could not be written to its file beside a Core
+    /// Data store (`_EXTERNAL_DATA`); the save was rolled back.
+    case externalDataUnwritable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +35,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "no primary keys for entity \(number): \(reason)"
         case .unknownEntityNumber(let number, let key):
             return "the row with Z_PK \(key) has Z_ENT \(number), which names no entity of the model"
+        case .externalDataUnwritable(let path, let reason):
+            return "cannot write external binary data to \(path): \(reason); nothing was saved"
         }
     }
 }

@@ -6,6 +6,9 @@ protocol StoreValueAdapter: AnyObject, Sendable {
     /// Decodes `values` (a row of `entityIndex` just read) in place; returns a
     /// number that depends on the work done, so the optimiser keeps it.
     func decode(_ values: AttributeValues, entityIndex: Int) -> Int
-    /// `request` with its values in the store's form.
-    func encoded(_ request: SaveRequest) -> SaveRequest
+    /// `request` with its values in the store's form; may write files beside
+    /// the store, which `saveEnded(committed: false)` removes again.
+    func encoded(_ request: SaveRequest) throws -> SaveRequest
+    /// Called once the save's transaction has committed or rolled back.
+    func saveEnded(committed: Bool)
 }

@@ -66,7 +66,82 @@ struct CoreDataStoreValueTests {
         return byName
     }
 
-    @Test("External binary data: marker 1 inline, marker 2 from _EXTERNAL_DATA; writes inline")
+    @Test("Values over 100 KB are written as Core Data writes them: a file in _EXTERNAL_DATA and marker 2 with its name")
+    func largeValuesGoToFiles() throws {
+        let store = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let large = Data((0..<(CoreDataValueAdapter.externalThreshold + 1)).map { UInt8($0 % 253) })
+        let small = Data(repeating: 7, count: CoreDataValueAdapter.externalThreshold)
+        let container = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for (name, data) in [("large", large), ("small", small)] {
+                let photo = try context.insertNewObject(forEntityName: "Photo")
+                try photo.setValue(name, forKey: "name")
+                try photo.setValue(data, forKey: "data")
+            }
+            try photos(context)["inline"]?.setValue(large, forKey: "data")
+            try context.save()
+            // The saving context and the row cache hold the values, not the markers.
+            #expect(try photos(context)["large"]?.value(forKey: "data") as? Data == large)
+        }
+        let raw = try Connection(.file(store.url.path))
+        let directory = CoreDataValueAdapter.externalDataDirectory(forStoreAt: store.url)
+        for name in ["large", "inline"] {
+            guard case .blob(let stored)? = try raw.scalar("SELECT ZDATA FROM ZPHOTO WHERE ZNAME = ?", [.text(name)]) else {
+                Issue.record("\(name): no blob")
+                continue
+            }
+            #expect(stored.first == 2 && stored.last == 0 && stored.count == 38, "\(name): \(stored.count) bytes")
+            let file = String(decoding: stored.dropFirst().dropLast(), as: UTF8.self)
+            #expect(UUID(uuidString: file) != nil)
+            #expect(try Data(contentsOf: directory.appendingPathComponent(file)) == large)
+        }
+        #expect(try raw.scalar("SELECT length(ZDATA) FROM ZPHOTO WHERE ZNAME = 'small'") == .integer(Int64(small.count + 1)))
+        let fresh = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try fresh.performAndWait {
+            let byName = try photos(fresh)
+            #expect(byName["large"]?.value(forKey: "data") as? Data == large)
+            #expect(byName["inline"]?.value(forKey: "data") as? Data == large)
+            #expect(byName["small"]?.value(forKey: "data") as? Data == small)
+        }
+    }
+
+    @Test("Batch requests refuse external-storage attributes of a Core Data store (they bypass the markers); others still run")
+    func batchRequestsRefuseExternalStorage() throws {
+        let store = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let coordinator = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).coordinator
+        let insert = try BatchInsertRequest(entityName: "Photo", in: coordinator.model, objects: [["name": "batch"]])
+        #expect(throws: BatchError.readOnlyProperty(entity: "Photo", key: "data")) { try coordinator.execute(insert) }
+        let update = BatchUpdateRequest(entityName: "Photo", propertiesToUpdate: ["data": .value(.data(Data([1])))])
+        #expect(throws: BatchError.readOnlyProperty(entity: "Photo", key: "data")) { try coordinator.execute(update) }
+        var rename = BatchUpdateRequest(entityName: "Photo", propertiesToUpdate: ["name": .value(.string("renamed"))])
+        rename.resultType = .count
+        #expect(try coordinator.execute(rename).count == 3)
+        #expect(try Connection(.file(store.url.path)).scalar("SELECT ZDATA FROM ZPHOTO WHERE Z_PK = 2")
+                == .blob(Data([2]) + Data(Self.externalName.utf8) + Data([0])))
+    }
+
+    @Test("A save that fails after writing an external file leaves no file behind")
+    func failedSaveRemovesItsFiles() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TRIGGER Z_REFUSE AFTER INSERT ON ZPHOTO FOR EACH ROW
+            BEGIN SELECT NSCoreDataTriggerUndocumented(NEW.Z_PK); END
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let directory = CoreDataValueAdapter.externalDataDirectory(forStoreAt: store.url)
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try context.performAndWait {
+            let photo = try context.insertNewObject(forEntityName: "Photo")
+            try photo.setValue(Data(repeating: 1, count: CoreDataValueAdapter.externalThreshold * 2), forKey: "data")
+            #expect(throws: (any Error).self) { try context.save() }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
+    }
+
+    @Test("External binary data: marker 1 inline, marker 2 from _EXTERNAL_DATA; small values written inline")
     func externalBinaryData() throws {
         let store = try Self.makeStore()
         defer { try? FileManager.default.removeItem(at: store.directory) }
