@@ -3,7 +3,8 @@ import FaultlineCommandLine
 import FaultlineSQLite
 import Foundation
 
-/// `faultline-bench store inspect STORE [--model PATH]`: a Core Data store's
+/// `faultline-bench store inspect STORE [--model PATH]` (and `store migrate`,
+/// StoreMigrateCommand.swift): a Core Data store's
 /// entities with row counts, the model version it matches (or why not) —
 /// the model given, or else the one Core Data cached in the store's
 /// Z_MODELCACHE — its metadata and the size of each table and index. The store is opened
@@ -14,13 +15,22 @@ import Foundation
 public enum StoreCommand {
     public static let usage = """
         usage: faultline-bench store inspect STORE [--model PATH]
-          prints the entities of the Core Data SQLite store STORE with row counts, its
-          tables and indexes, Z_METADATA and the size of each table and index; without
-          --model, matches the store against the model cached in its Z_MODELCACHE
-          --model PATH  a .xcdatamodeld, .xcdatamodel or contents file: reports which of its
-                        versions the store matches, and each difference for the others
+               faultline-bench store migrate STORE --to MODEL [--dry-run]
+          inspect  prints the entities of the Core Data SQLite store STORE with row counts,
+                   its tables and indexes, Z_METADATA and the size of each table and index;
+                   without --model, matches the store against the model cached in its
+                   Z_MODELCACHE
+            --model PATH  a .xcdatamodeld, .xcdatamodel or contents file: reports which of
+                          its versions the store matches, and each difference for the others
+          migrate  lightweight migration of STORE to the current version of MODEL (a
+                   .xcdatamodeld, .momd, .xcdatamodel or .mom), from the version of MODEL
+                   or the model cache the store matches, in one transaction
+            --dry-run  print the plan, a preflight over the existing rows (NULLs in
+                       attributes made required, rows breaking new uniqueness constraints)
+                       and the migration tried on a copy; write nothing
         \(CommandLineHelp.usageLine)
-        exit status: 0 success (match or mismatch), 2 bad usage, unreadable store or model
+        exit status: 0 success (inspect: match or mismatch; migrate: migrated, or would
+        migrate), 1 migrate refused (or would be), 2 bad usage, unreadable store or model
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
@@ -29,8 +39,9 @@ public enum StoreCommand {
         var model: String?
         let storePath: String
         do {
+            if arguments.first == "migrate" { return StoreMigrateCommand.run(arguments.dropFirst(), usage: usage, write: write) }
             guard arguments.first == "inspect" else {
-                throw UsageError(arguments.first.map { "unknown store command '\($0)' (inspect)" } ?? "no store command given")
+                throw UsageError(arguments.first.map { "unknown store command '\($0)' (inspect, migrate)" } ?? "no store command given")
             }
             var scanner = ArgumentScanner(arguments.dropFirst())
             while let argument = scanner.next() {

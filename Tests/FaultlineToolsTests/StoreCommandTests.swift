@@ -166,6 +166,47 @@ struct StoreCommandTests {
         #expect(result.output.contains("      warning: 1 value is not a keyed archive, read as stored"), "\(result.output)")
     }
 
+    @Test("migrate --dry-run prints the source, the changes, the preflight and the trial, and writes nothing; migrate then migrates")
+    func migrateDryRunThenMigrate() throws {
+        let (directory, copy) = try InspectFixtures.writableCopy("jeffreybergier__CoreDataMigrationTests/Example_v1.2.0.sqlite")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = try InspectFixtures.path("jeffreybergier__CoreDataMigrationTests/Model.xcdatamodeld")
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let dry = run(["migrate", copy, "--to", model, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(dry.output.contains("source: v1.2.0 (the version the store matches)\n"), "\(dry.output)")
+        #expect(dry.output.contains("  ~ BasicEntity.v1_2_0_name renamed to v2_0_0_name\n"))
+        #expect(dry.output.contains("preflight over the existing rows:\n  no existing row stands in the way\n"))
+        #expect(dry.output.contains("trial on a copy: the migration succeeds\n"))
+        #expect(dry.output.contains("result: can be migrated; nothing was written (dry run)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+
+        let real = run(["migrate", copy, "--to", model])
+        #expect(real.status == 0 && real.output.contains("result: migrated from v1.2.0 to v2.0.0"), "\(real.output)")
+        #expect(try count("SELECT count(*) FROM ZBASICENTITY WHERE ZV2_0_0_NAME IS NOT NULL", in: copy) == 1)
+        let again = run(["migrate", copy, "--to", model])
+        #expect(again.status == 0 && again.output.contains("result: the store already matches v2.0.0"), "\(again.output)")
+    }
+
+    @Test("migrate: a store matching no version (and without a model cache) exits 1 unchanged; bad usage exits 2")
+    func migrateRefusedAndBadUsage() throws {
+        let (directory, copy) = try InspectFixtures.writableCopy("kodecocodes__cdt-materials/SurfJournalModel.sqlite")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unrelated = try InspectFixtures.path("jeffreybergier__CoreDataMigrationTests/Model.xcdatamodeld")
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let refused = run(["migrate", copy, "--to", unrelated])
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(refused.output.contains("source: none"), "\(refused.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        for arguments in [["migrate"], ["migrate", copy], ["migrate", copy, "--to"], ["migrate", "--to", unrelated],
+                          ["migrate", copy, "--to", unrelated, "--dry-run", "--dry-run"], ["migrate", copy, "--to", "/no/such/model"],
+                          ["migrate", "/no/such/store", "--to", unrelated], ["migrate", copy, "other", "--to", unrelated]] {
+            let result = run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.output)")
+            #expect(result.output.hasPrefix("error: "), "\(arguments): \(result.output)")
+        }
+    }
+
     @Test("Without --model: a store without Z_MODELCACHE says it has none")
     func noModelCache() throws {
         let (directory, copy) = try InspectFixtures.writableCopy("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite")

@@ -27,14 +27,17 @@ public enum LightweightMigration {
     }
 
     /// The same, through the store's `writer`: foreign keys off around the
-    /// outermost transaction, as the rebuild procedure says.
+    /// outermost transaction, as the rebuild procedure says. `checks` says how
+    /// the store is verified before and after (Faultline's own stores: against
+    /// the schema they record).
     static func migrate(
         using writer: StoreWriter, from old: ModelVersion, to new: ModelVersion,
         deferCleanup: Bool = false, stage: String = "lightweight",
-        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil,
+        checks: any MigrationChecks = RecordedSchemaChecks()
     ) throws {
         try writer.write(foreignKeysOff: true) { connection in
-            var run = MigrationRun(connection: connection, stage: stage, progress: progress)
+            var run = MigrationRun(connection: connection, stage: stage, progress: progress, checks: checks)
             try run.apply(from: old, to: new, deferCleanup: deferCleanup)
             return ((), nil)
         }
@@ -46,6 +49,7 @@ struct MigrationRun {
     let connection: Connection
     let stage: String
     let progress: (@Sendable (MigrationProgress) -> Void)?
+    let checks: any MigrationChecks
     static let asidePrefix = "Z_MIG_OLD_"
 
     mutating func apply(from old: ModelVersion, to new: ModelVersion, deferCleanup: Bool) throws {
@@ -54,8 +58,8 @@ struct MigrationRun {
             try DeferredCleanup.finish(on: connection, model: old.model)
             metadata = try StoreBootstrap.metadata(on: connection)
         }
-        try SchemaRecord.verify(old, on: connection, metadata: metadata)
         let mapping = try MigrationMapping(from: old, to: new)
+        try checks.before(connection, old: old, new: new, mapping: mapping, metadata: metadata)
 
         // Which old tables stay where they are, which are set aside.
         let draft = TablePlanner(mapping: mapping, oldName: { $0 },
@@ -104,10 +108,11 @@ struct MigrationRun {
         for trigger in mapping.newSchema.triggers { try connection.execute(trigger.createStatement) }
         try rewritePrimaryKeys(mapping)
 
-        var updated = try metadata.migrated(to: new.model, schema: mapping.newSchema)
+        var updated = try metadata.migrated(to: new.model, schema: mapping.newSchema,
+                                            recordsFaultlineKeys: checks.recordsFaultlineKeys)
         record.write(into: &updated)
         try updated.write(on: connection)
-        try verify(mapping.newSchema, label: new.label, leftovers: record)
+        try checks.after(connection, new: new, schema: mapping.newSchema, leftovers: record)
         if let problem = try connection.rows("PRAGMA foreign_key_check").first {
             throw MigrationError.schemaMismatch(model: new.label, missing: [], unexpected: ["foreign key violation \(problem)"])
         }
@@ -223,22 +228,6 @@ struct MigrationRun {
     }
 
     /// The store must now hold exactly the new schema (less what is deferred).
-    private func verify(_ schema: StoreSchema, label: String, leftovers: DeferredCleanup.Record) throws {
-        let expected = SchemaRecord(schema)
-        let actual = try SchemaRecord(reading: connection)
-        if leftovers.isEmpty {
-            guard expected == actual else {
-                throw MigrationError.schemaMismatch(
-                    model: label, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
-            }
-            return
-        }
-        let exempt = Set(schema.tables.filter { leftovers.columns[$0.name] != nil }
-            .map { SchemaRecord.normalize($0.createStatement) })
-        let missing = expected.missing(from: actual).filter { !exempt.contains($0) }
-        guard missing.isEmpty else { throw MigrationError.schemaMismatch(model: label, missing: missing, unexpected: []) }
-    }
-
     private func report(_ entity: String, rows: Int) {
         progress?(MigrationProgress(stage: stage, entity: entity, rowsDone: rows))
     }

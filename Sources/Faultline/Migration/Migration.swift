@@ -135,6 +135,8 @@ public enum MigrationError: Error, CustomStringConvertible {
     case constraintViolation(entity: String, properties: [String], duplicates: [[SQLValue]])
     /// A stage of a staged migration failed; the store is at `storeVersion`.
     case stageFailed(stage: Int, label: String, storeVersion: String, underlying: any Error)
+    /// A store Core Data wrote that Faultline does not migrate (CoreDataStoreMigration.swift).
+    case coreDataStoreUnsupported(reason: String)
 
     public var description: String {
         switch self {
@@ -150,6 +152,8 @@ public enum MigrationError: Error, CustomStringConvertible {
             let values = duplicates.map { "(" + $0.map(\.description).joined(separator: ", ") + ")" }
             return "existing \(entity) rows violate the new uniqueness constraint on "
                 + "\(properties.joined(separator: ", ")): duplicated values \(values.joined(separator: ", "))"
+        case .coreDataStoreUnsupported(let reason):
+            return "this Core Data store is not migrated by Faultline: \(reason); the store is unchanged"
         case .stageFailed(let stage, let label, let version, let underlying):
             return "migration stage \(stage) (\(label)) failed, the store stays at version \(version): \(underlying)"
         }

@@ -1,0 +1,141 @@
+import Foundation
+import FaultlineSQLite
+
+/// Lightweight migration of a store Core Data wrote: the same table rebuilds
+/// as a Faultline store's (LightweightMigration.swift), checked before and
+/// after as a Core Data store is matched on open (`CoreDataStoreMatcher`),
+/// with `Z_METADATA` keeping every key but the entity hashes and what is
+/// computed from them, and `Z_MODELCACHE` emptied (it described the old model).
+///
+/// Refused, before anything changes: a store whose old or new model has
+/// derived attributes (a migration rewrites triggers, and Faultline's triggers
+/// are not the `Z_DA_…` triggers Core Data expects to find), and a store that
+/// records persistent history (the migration's changes would be missing from
+/// it).
+struct CoreDataStoreMigration: MigrationChecks {
+    var recordsFaultlineKeys: Bool { false }
+
+    func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
+                metadata: StoreMetadata) throws {
+        try Self.check(connection, old: old, new: new, mapping: mapping)
+    }
+
+    func after(_ connection: Connection, new: ModelVersion, schema: StoreSchema, leftovers: DeferredCleanup.Record) throws {
+        try Self.finish(connection, new: new, schema: schema)
+    }
+
+    static func check(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping) throws {
+        let tables = Set(try connection.rows("SELECT upper(name) FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            if case .text(let name)? = row.first { return name }
+            return nil
+        })
+        if tables.contains("ATRANSACTION") && tables.contains("ACHANGE") {
+            throw MigrationError.coreDataStoreUnsupported(
+                reason: "the store records persistent history, which a Faultline migration would not record")
+        }
+        if !mapping.oldSchema.triggers.isEmpty || !mapping.newSchema.triggers.isEmpty {
+            throw MigrationError.coreDataStoreUnsupported(
+                reason: "the model has derived attributes, whose triggers Faultline would rewrite in its own form")
+        }
+        let differences = try CoreDataStoreMatcher.differences(
+            store: connection, model: old.model, schema: mapping.oldSchema, coreDataEntityVersionHashes: nil)
+        guard differences.isEmpty else {
+            throw MigrationError.schemaMismatch(model: old.label, missing: differences.map(\.description), unexpected: [])
+        }
+    }
+
+    /// After the rebuild, inside the transaction: the model cache, which
+    /// describes the old model, is emptied (as Apple's NotesV7 store in the
+    /// fixtures holds it), and the store must now be the new model's.
+    static func finish(_ connection: Connection, new: ModelVersion, schema: StoreSchema) throws {
+        if try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND upper(name) = 'Z_MODELCACHE'") == .integer(1) {
+            try connection.execute("DELETE FROM Z_MODELCACHE")
+        }
+        let differences = try CoreDataStoreMatcher.differences(
+            store: connection, model: new.model, schema: schema, coreDataEntityVersionHashes: nil)
+        guard differences.isEmpty else {
+            throw MigrationError.schemaMismatch(model: new.label, missing: differences.map(\.description), unexpected: [])
+        }
+    }
+}
+
+/// What a migration of a Core Data store would do, found without writing it.
+public struct CoreDataMigrationPlan: Sendable {
+    /// The label of the source version the store matches; nil when none does.
+    public let source: String?
+    /// The store already matches the target.
+    public let isCurrent: Bool
+    /// What the existing rows hold that the migration would refuse.
+    public let preflight: MigrationPreflight?
+    /// Why the migration failed when tried on a copy of the store; nil when it succeeded.
+    public let trialFailure: String?
+}
+
+extension CoreDataStore {
+    public enum MigrationOutcome: Sendable, Equatable {
+        case alreadyCurrent
+        case migrated(from: String)
+    }
+
+    /// Brings the store Core Data wrote at `url` to `target` by lightweight
+    /// migration from the first of `sources` it matches — Core Data's automatic
+    /// migration with an inferred mapping — in one transaction: on any error
+    /// the store is as it was. Throws `MigrationError.noMigrationPath` when it
+    /// matches neither `target` nor a source.
+    @discardableResult
+    public static func migrate(storeAt url: URL, to target: ModelVersion, from sources: [ModelVersion]) throws -> MigrationOutcome {
+        guard let source = try matchingSource(url, target: target, sources: sources) else { return .alreadyCurrent }
+        // Refusals first, on a read-only connection: opening for writing already
+        // changes the files (WAL mode, the -wal and -shm on close).
+        try CoreDataStoreMigration.check(Connection(.file(url.path), configuration: .inspecting(url.path)),
+                                         old: source, new: target, mapping: MigrationMapping(from: source, to: target))
+        let connection = try PersistentStoreCoordinator.open(.file(url))
+        try LightweightMigration.migrate(using: StoreWriter(migrating: connection), from: source, to: target,
+                                         checks: CoreDataStoreMigration())
+        return .migrated(from: source.label)
+    }
+
+    /// The dry run of `migrate`: which source the store matches, the
+    /// preflight over its rows, and the migration tried on a temporary copy.
+    /// The store's own files are only read.
+    public static func planMigration(storeAt url: URL, to target: ModelVersion, from sources: [ModelVersion]) throws
+        -> CoreDataMigrationPlan
+    {
+        let source: ModelVersion
+        do {
+            guard let found = try matchingSource(url, target: target, sources: sources) else {
+                return CoreDataMigrationPlan(source: nil, isCurrent: true, preflight: nil, trialFailure: nil)
+            }
+            source = found
+        } catch let error as MigrationError {
+            return CoreDataMigrationPlan(source: nil, isCurrent: false, preflight: nil, trialFailure: error.description)
+        }
+        let preflight = try MigrationPreflight.run(
+            on: Connection(.file(url.path), configuration: .inspecting(url.path)), from: source, to: target)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-migration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent(url.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.copyItem(atPath: url.path + suffix, toPath: copy.path + suffix)
+        }
+        var failure: String?
+        do {
+            try LightweightMigration.migrate(using: StoreWriter(migrating: PersistentStoreCoordinator.open(.file(copy))),
+                                             from: source, to: target, checks: CoreDataStoreMigration())
+        } catch {
+            failure = "\(error)"
+        }
+        return CoreDataMigrationPlan(source: source.label, isCurrent: false, preflight: preflight, trialFailure: failure)
+    }
+
+    /// The source the store matches, nil when it matches `target` already.
+    private static func matchingSource(_ url: URL, target: ModelVersion, sources: [ModelVersion]) throws -> ModelVersion? {
+        if (try? inspect(url: url, model: target.model)) != nil { return nil }
+        guard let source = sources.first(where: { (try? inspect(url: url, model: $0.model)) != nil }) else {
+            let storeHashes = try StoreBootstrap.metadata(on: Connection(.file(url.path), configuration: .inspecting(url.path)))
+            throw MigrationError.noMigrationPath(storeHash: storeHashes.checksum ?? "unknown", modelHash: target.hash)
+        }
+        return source
+    }
+}

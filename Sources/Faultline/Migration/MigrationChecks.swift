@@ -1,0 +1,44 @@
+import Foundation
+import FaultlineSQLite
+
+/// How a migration makes sure, inside its transaction, that the store is the
+/// old model's before it changes anything and the new model's afterwards; and
+/// whether the store's metadata records Faultline's own keys. Faultline's
+/// stores are checked against the schema they record (`RecordedSchemaChecks`);
+/// stores Core Data wrote as they are matched on open (CoreDataStore/).
+protocol MigrationChecks: Sendable {
+    /// Whether the migrated metadata records Faultline's model hash and schema.
+    var recordsFaultlineKeys: Bool { get }
+    func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
+                metadata: StoreMetadata) throws
+    func after(_ connection: Connection, new: ModelVersion, schema: StoreSchema, leftovers: DeferredCleanup.Record) throws
+}
+
+/// A Faultline store: it records the schema its model wrote (`SchemaRecord`),
+/// which must be the old model's and must match the tables; afterwards the
+/// tables must be the new model's, less the columns a deferred clean-up keeps.
+struct RecordedSchemaChecks: MigrationChecks {
+    var recordsFaultlineKeys: Bool { true }
+
+    func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
+                metadata: StoreMetadata) throws {
+        try SchemaRecord.verify(old, on: connection, metadata: metadata)
+    }
+
+    func after(_ connection: Connection, new: ModelVersion, schema: StoreSchema, leftovers: DeferredCleanup.Record) throws {
+        let label = new.label
+        let expected = SchemaRecord(schema)
+        let actual = try SchemaRecord(reading: connection)
+        if leftovers.isEmpty {
+            guard expected == actual else {
+                throw MigrationError.schemaMismatch(
+                    model: label, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
+            }
+            return
+        }
+        let exempt = Set(schema.tables.filter { leftovers.columns[$0.name] != nil }
+            .map { SchemaRecord.normalize($0.createStatement) })
+        let missing = expected.missing(from: actual).filter { !exempt.contains($0) }
+        guard missing.isEmpty else { throw MigrationError.schemaMismatch(model: label, missing: missing, unexpected: []) }
+    }
+}

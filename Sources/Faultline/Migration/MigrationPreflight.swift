@@ -1,0 +1,96 @@
+import Foundation
+import FaultlineSQLite
+
+/// What a lightweight migration would meet in a store's existing rows, found
+/// by reading only: every attribute made required (or added as required)
+/// without a default whose rows hold NULL, and every new uniqueness
+/// constraint that existing rows break. A migration stops at the first of
+/// these; the preflight lists them all, so they can be fixed in one go.
+public struct MigrationPreflight: Sendable, CustomStringConvertible {
+    public struct RequiredNulls: Sendable, Equatable {
+        public let entity: String
+        public let attribute: String
+        public let rows: Int
+    }
+
+    public struct Duplicates: Sendable, Equatable {
+        public let entity: String
+        public let properties: [String]
+        /// Up to 20 duplicated value tuples, with how often each occurs.
+        public let groups: [(values: [SQLValue], count: Int)]
+
+        public static func == (left: Duplicates, right: Duplicates) -> Bool {
+            left.entity == right.entity && left.properties == right.properties
+                && left.groups.map(\.values) == right.groups.map(\.values) && left.groups.map(\.count) == right.groups.map(\.count)
+        }
+    }
+
+    public let requiredNulls: [RequiredNulls]
+    public let duplicates: [Duplicates]
+
+    public var isClean: Bool { requiredNulls.isEmpty && duplicates.isEmpty }
+
+    public var description: String {
+        var lines: [String] = []
+        for problem in requiredNulls {
+            lines.append("\(problem.entity).\(problem.attribute) becomes required without a default: \(problem.rows) row(s) hold NULL")
+        }
+        for problem in duplicates {
+            let values = problem.groups.map { "(" + $0.values.map(\.description).joined(separator: ", ") + ") ×\($0.count)" }
+            lines.append("\(problem.entity): new uniqueness constraint on \(problem.properties.joined(separator: ", ")) "
+                + "is broken by \(values.joined(separator: ", "))")
+        }
+        return lines.isEmpty ? "no existing row stands in the way" : lines.joined(separator: "\n")
+    }
+
+    /// Reads the store on `connection`, written by `old`, for a migration to `new`.
+    public static func run(on connection: Connection, from old: ModelVersion, to new: ModelVersion) throws -> MigrationPreflight {
+        let mapping = try MigrationMapping(from: old, to: new)
+        var nulls: [RequiredNulls] = []
+        var duplicates: [Duplicates] = []
+        for entity in new.model.entities where !entity.isAbstract {
+            guard let oldIndex = mapping.sourceEntity[entity.index] else { continue }
+            let oldEntity = old.model.entities[oldIndex]
+            let oldMapping = mapping.oldSchema.entities[oldIndex]
+            let rowFilter = "Z_ENT = \(oldEntity.number)"
+            for attribute in entity.attributes {
+                guard !attribute.isOptional, !attribute.isTransient, !attribute.isDerived, attribute.defaultValue == nil,
+                      attribute.compositeIndex == nil else { continue }
+                let previous = mapping.oldAttribute(attribute, of: entity)
+                if let previous, !previous.isOptional { continue }
+                let column = previous.flatMap { oldMapping.column(forAttributeAt: $0.index) }
+                let condition = column.map { " AND \($0) IS NULL" } ?? ""
+                if case .integer(let count)? = try connection.scalar(
+                    "SELECT count(*) FROM \(oldMapping.table) WHERE \(rowFilter)\(condition)"), count > 0 {
+                    nulls.append(RequiredNulls(entity: entity.name, attribute: attribute.name, rows: Int(count)))
+                }
+            }
+            for constraint in entity.uniquenessConstraints {
+                // Attribute constraints only; one the old entity already had holds already.
+                let attributes = constraint.compactMap { reference -> CheckedAttribute? in
+                    if case .attribute(let index) = reference { return entity.attributes[index] }
+                    return nil
+                }
+                guard attributes.count == constraint.count else { continue }
+                let names = attributes.map(\.name)
+                let oldNames = oldEntity.uniquenessConstraints.map { $0.compactMap { reference -> String? in
+                    if case .attribute(let index) = reference { return oldEntity.attributes[index].name }
+                    return nil
+                } }
+                let previous = attributes.compactMap { mapping.oldAttribute($0, of: entity) }
+                if oldNames.contains(previous.map(\.name)) { continue }
+                let columns = previous.compactMap { oldMapping.column(forAttributeAt: $0.index) }
+                guard columns.count == constraint.count else { continue }
+                let list = columns.joined(separator: ", ")
+                let rows = try connection.rows(
+                    "SELECT \(list), count(*) FROM \(oldMapping.table) WHERE \(rowFilter) GROUP BY \(list) HAVING count(*) > 1 LIMIT 20")
+                let groups = rows.compactMap { row -> (values: [SQLValue], count: Int)? in
+                    guard case .integer(let count)? = row.last else { return nil }
+                    return (Array(row.dropLast()), Int(count))
+                }
+                if !groups.isEmpty { duplicates.append(Duplicates(entity: entity.name, properties: names, groups: groups)) }
+            }
+        }
+        return MigrationPreflight(requiredNulls: nulls, duplicates: duplicates)
+    }
+}
