@@ -9,17 +9,36 @@ enum StoreModelMatch {
     /// store matches it; or why there is none to match.
     static func modelCacheLines(store: URL, hasModelCache: Bool) -> [String] {
         guard hasModelCache else {
-            return ["model: not matched: no --model given, and the store has no Z_MODELCACHE (Core Data writes one "
-                + "from about 2015 on); the entities above come from Z_PRIMARYKEY and the tables from sqlite_master"]
+            return ["model: no --model given, and the store has no Z_MODELCACHE (Core Data writes one from about 2015 on)"]
+                + inferredModelLines(store: store)
         }
         let version: ModelBundleVersion
         do { version = try CompiledModelReader.model(fromModelCacheOf: store) } catch {
-            return ["model cache (Z_MODELCACHE): unreadable: \(error.message)\(error.path.map { " (\($0))" } ?? "")"]
+            let line = "model cache (Z_MODELCACHE): unreadable: \(error.message)\(error.path.map { " (\($0))" } ?? "")"
+            return [line] + (error.kind == .noModelCache ? inferredModelLines(store: store) : [])
         }
         let names = version.model.entities.compactMap(\.name).sorted()
         var lines = ["model cache (Z_MODELCACHE): \(names.count) entit\(names.count == 1 ? "y" : "ies"): \(names.joined(separator: ", "))"]
         lines += version.warnings.map { "  warning: \($0.message) (\($0.path))" }
         return lines + Self.lines(store: store, bundle: ModelBundle(name: "Z_MODELCACHE", versions: [version]))
+    }
+
+    /// The store matched against the model its schema implies (for reading only).
+    static func inferredModelLines(store: URL) -> [String] {
+        let model: ManagedObjectModel
+        do { model = try CoreDataModelInference.model(ofStoreAt: store) } catch {
+            return ["model inferred from the schema: none: \(error)"]
+        }
+        let names = model.entities.compactMap(\.name).sorted()
+        var lines = ["model inferred from the schema (for reading only): \(names.count) entities: \(names.joined(separator: ", "))"]
+        do {
+            _ = try PersistentContainer(coreDataStoreInferringModelAt: store)
+            lines.append("result: matches the inferred model (tables, columns, entity numbers); open it with "
+                + "PersistentContainer(coreDataStoreInferringModelAt:) to read it")
+        } catch {
+            lines.append("result: the store does not match its inferred model: \(error)")
+        }
+        return lines
     }
 
     static func lines(store: URL, bundle: ModelBundle) -> [String] {

@@ -42,6 +42,9 @@ enum StoreReport {
         }
         var lines = ["metadata (Z_METADATA):"]
         lines.append("  Z_UUID \(metadata.uuid)")
+        if (try? connection.scalar("SELECT Z_PLIST IS NULL FROM Z_METADATA WHERE Z_VERSION = 1")) == .integer(1) {
+            return lines + ["  Z_PLIST is NULL: the store records no metadata keys and no entity hashes"]
+        }
         lines.append("  NSStoreType \(metadata.storeType)")
         lines.append("  NSPersistenceFrameworkVersion \(metadata.frameworkVersion)")
         if let maximum = metadata.maximumFrameworkVersion { lines.append("  NSPersistenceMaximumFrameworkVersion \(maximum)") }

@@ -76,8 +76,10 @@ public enum CoreDataStore {
         try inspect(url: url, model: model, schema: StoreSchema(compiling: model), options: options)
     }
 
+    /// `ignoringIndexes`: for a model inferred from the store's schema, which
+    /// reads rows the same whatever indexes the store keeps.
     static func inspect(
-        url: URL, model: CheckedModel, schema: StoreSchema, options: CoreDataStoreOptions
+        url: URL, model: CheckedModel, schema: StoreSchema, options: CoreDataStoreOptions, ignoringIndexes: Bool = false
     ) throws -> CoreDataStoreInspection {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw CoreDataStoreError.missingStore(path: path) }
@@ -95,7 +97,14 @@ public enum CoreDataStore {
         }
         let differences = try CoreDataStoreMatcher.differences(
             store: connection, model: model, schema: schema,
-            coreDataEntityVersionHashes: options.coreDataEntityVersionHashes)
+            coreDataEntityVersionHashes: options.coreDataEntityVersionHashes
+        ).filter { difference in
+            guard ignoringIndexes else { return true }
+            switch difference {
+            case .indexOnlyInStore, .indexOnlyInModel: return false
+            default: return true
+            }
+        }
         guard differences.isEmpty else { throw CoreDataStoreError.modelMismatch(path: path, differences: differences) }
         return CoreDataStoreInspection(
             metadata: metadata, triggerFunctions: try CoreDataTriggerFunctions.calledFunctions(on: connection),
@@ -110,10 +119,18 @@ extension PersistentStoreCoordinator {
     public static func openCoreDataStore(
         model: CheckedModel, url: URL, options: CoreDataStoreOptions = CoreDataStoreOptions()
     ) throws -> PersistentStoreCoordinator {
+        try openCoreDataStore(model: model, url: url, options: options, readOnly: nil)
+    }
+
+    /// `readOnly`: why every write is refused, if it is.
+    static func openCoreDataStore(
+        model: CheckedModel, url: URL, options: CoreDataStoreOptions, readOnly: CoreDataStoreError?
+    ) throws -> PersistentStoreCoordinator {
         let schema = try StoreSchema(compiling: model)
-        let inspection = try CoreDataStore.inspect(url: url, model: model, schema: schema, options: options)
-        let refusal = inspection.recordsPersistentHistory && !options.writesWithoutPersistentHistory
-            ? CoreDataStoreError.recordsPersistentHistory(path: url.path) : nil
+        let inspection = try CoreDataStore.inspect(url: url, model: model, schema: schema, options: options,
+                                                   ignoringIndexes: readOnly == .inferredModelIsReadOnly(path: url.path))
+        let refusal = readOnly ?? (inspection.recordsPersistentHistory && !options.writesWithoutPersistentHistory
+            ? CoreDataStoreError.recordsPersistentHistory(path: url.path) : nil)
         return try PersistentStoreCoordinator(
             model: model, schema: schema, coreDataStoreAt: url,
             configuration: StoreConfiguration(
@@ -136,5 +153,15 @@ extension PersistentContainer {
     ) throws {
         self.init(coordinator: try PersistentStoreCoordinator.openCoreDataStore(
             model: model.checked(), url: url, options: options))
+    }
+
+    /// A read-only container over a store Core Data wrote that carries no model
+    /// (no model cache, no model file): the model is inferred from its schema
+    /// (`CoreDataModelInference`), every row reads, and every write is refused
+    /// with `CoreDataStoreError.inferredModelIsReadOnly`.
+    public convenience init(coreDataStoreInferringModelAt url: URL, options: CoreDataStoreOptions = CoreDataStoreOptions()) throws {
+        let model = try CoreDataModelInference.model(ofStoreAt: url).checked()
+        self.init(coordinator: try PersistentStoreCoordinator.openCoreDataStore(
+            model: model, url: url, options: options, readOnly: .inferredModelIsReadOnly(path: url.path)))
     }
 }

@@ -62,6 +62,9 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// The store records persistent history, which Faultline does not write;
     /// nothing was written (see `CoreDataStoreOptions.writesWithoutPersistentHistory`).
     case recordsPersistentHistory(path: String)
+    /// The store was opened with a model inferred from its schema, which is
+    /// for reading only; nothing was written.
+    case inferredModelIsReadOnly(path: String)
 
     public var description: String {
         switch self {
@@ -80,6 +83,9 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
             return "write refused: \(path) records persistent history (ATRANSACTION, ACHANGE), which Faultline does not "
                 + "write, so history consumers would miss this change; nothing was written. To write anyway, open it with "
                 + "CoreDataStoreOptions(writesWithoutPersistentHistory: true)"
+        case .inferredModelIsReadOnly(let path):
+            return "write refused: \(path) was opened with a model inferred from its schema (it carries none), which "
+                + "cannot know its booleans, inverses or validation rules; it is for reading only, and nothing was written"
         }
     }
 }

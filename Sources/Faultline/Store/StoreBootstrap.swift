@@ -34,14 +34,23 @@ public enum StoreBootstrap {
         return metadata
     }
 
-    /// Reads a store's `Z_METADATA` row.
+    /// Reads a store's `Z_METADATA` row. A row whose `Z_PLIST` is NULL (Apple's
+    /// legacy Notes store has one) reads as metadata without keys or hashes.
     public static func metadata(on connection: Connection) throws -> StoreMetadata {
         let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
-        guard let row = rows.first, row.count == 2, case .blob(let plist) = row[1] else {
-            throw StoreMetadataError.missingKey("Z_METADATA row 1")
-        }
+        guard let row = rows.first, row.count == 2 else { throw StoreMetadataError.missingKey("Z_METADATA row 1") }
         let uuid: String
         if case .text(let text) = row[0] { uuid = text } else { uuid = "" }
-        return try StoreMetadata(uuid: uuid, propertyList: plist)
+        switch row[1] {
+        case .blob(let plist):
+            return try StoreMetadata(uuid: uuid, propertyList: plist)
+        case .null:
+            var metadata = StoreMetadata(uuid: uuid, entityVersionHashes: [:])
+            metadata.checksum = nil
+            metadata.digest = nil
+            return metadata
+        default:
+            throw StoreMetadataError.missingKey("Z_METADATA row 1's Z_PLIST")
+        }
     }
 }

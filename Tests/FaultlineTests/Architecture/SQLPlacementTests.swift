@@ -24,6 +24,7 @@ struct SQLPlacementTests {
         "Batch/BatchKeyBlocks.swift": "as BatchDeleteRequest",
         "Batch/BatchPredicateSQL.swift": "as BatchDeleteRequest",
         "Batch/BatchUpdateRequest.swift": "as BatchDeleteRequest",
+        "CoreDataStore/CoreDataModelInference.swift": "reads Z_PRIMARYKEY and sqlite_master to infer a store's model",
         "CoreDataStore/CoreDataStore.swift": "reads Core Data's own tables when opening its store",
         "CoreDataStore/CoreDataStoreMatcher.swift": "reads sqlite_master to match a Core Data store",
         "CoreDataStore/CoreDataStoreMigration.swift": "reads sqlite_master and empties Z_MODELCACHE when migrating a Core Data store",
