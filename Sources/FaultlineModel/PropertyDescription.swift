@@ -31,6 +31,13 @@ public class PropertyDescription: FreezableDescription {
         didSet { if rejectsMutation("isIndexed") { isIndexed = oldValue } }
     }
 
+    /// Core Data's `isIndexedBySpotlight`: the property goes into the app's
+    /// Spotlight index on Apple platforms. Kept so models read and write back
+    /// whole; it changes nothing in the store, nor in the version hash.
+    public var isIndexedBySpotlight: Bool = false {
+        didSet { if rejectsMutation("isIndexedBySpotlight") { isIndexedBySpotlight = oldValue } }
+    }
+
     /// Free-form application data; not part of the version hash.
     public var userInfo: [AnyHashable: Any]? {
         didSet { if rejectsMutation("userInfo") { userInfo = oldValue } }

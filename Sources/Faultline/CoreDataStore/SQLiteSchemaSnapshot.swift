@@ -34,13 +34,17 @@ struct SQLiteSchemaSnapshot: Sendable, Equatable {
     /// `Z_PRIMARYKEY` rows from here on are Core Data's own (persistent history).
     static let firstFrameworkEntityNumber: Int64 = 16001
 
-    /// Reads every table (but SQLite's own and `ignoring`) of `connection`.
+    /// Reads every table of `connection` but SQLite's own, `ignoring`, and
+    /// tables whose names do not start with Z: Core Data names every table it
+    /// makes Z… (its history tables, A…, are in `ignoring`), so any other is
+    /// an app's own, kept beside Core Data's and none of the model's business.
     static func read(_ connection: Connection, ignoring ignored: Set<String> = coreDataOnlyTables) throws -> SQLiteSchemaSnapshot {
         var snapshot = SQLiteSchemaSnapshot()
         let names = try connection.rows(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         for row in names {
-            guard case .text(let table)? = row.first, !ignored.contains(table.uppercased()) else { continue }
+            guard case .text(let table)? = row.first, !ignored.contains(table.uppercased()),
+                  table.uppercased().hasPrefix("Z") else { continue }
             var columns: [String: Column] = [:]
             // table_info: cid, name, type, notnull, dflt_value, pk
             for info in try connection.rows("SELECT name, type, pk FROM pragma_table_info(?)", [.text(table)]) {

@@ -173,7 +173,8 @@ extension PersistentStoreCoordinator {
         result.insertedIDs = inserts.map(\.id)
         result.permanentIDs.reserveCapacity(inserts.count)
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let keys = try PrimaryKeyAllocator.reserve(positions.count, rootEntityNumber: root + 1, on: connection)
+            let keys = try PrimaryKeyAllocator.reserve(
+                positions.count, rootEntityNumber: root + 1, table: schema.entities[root].table, on: connection)
             for (offset, position) in positions.enumerated() {
                 let temporary = inserts[position].id
                 let permanent = ManagedObjectID(

@@ -115,6 +115,7 @@ extension ArchivedModelDecoder {
         property.isOptional = try bool(&fields, "NSIsOptional") ?? false
         property.isTransient = try bool(&fields, "NSIsTransient") ?? false
         property.isIndexed = try bool(&fields, "NSIsIndexed") ?? false
+        property.isIndexedBySpotlight = try bool(&fields, "NSIndexedBySpotlight") ?? false
         property.renamingIdentifier = try renamingIdentifier(&fields, name: property.name)
         property.versionHashModifier = try string(&fields, "NSVersionHashModifier")
         property.userInfo = try userInfo(&fields)

@@ -61,6 +61,7 @@ extension ModelFileDecoder {
         attribute.isOptional = try bool(&attributes, "optional") ?? false
         attribute.isTransient = try bool(&attributes, "transient") ?? false
         attribute.isIndexed = try bool(&attributes, "indexed") ?? false
+        attribute.isIndexedBySpotlight = try bool(&attributes, "spotlightIndexingEnabled") ?? false
         attribute.valueTransformerName = attributes.take("valueTransformerName")
         attribute.attributeValueClassName = attributes.take("customClassName")
         attribute.allowsExternalBinaryDataStorage = try bool(&attributes, "allowsExternalBinaryDataStorage") ?? false

@@ -25,6 +25,7 @@ extension ModelFileDecoder {
         relationship.isOptional = try bool(&attributes, "optional") ?? false
         relationship.isTransient = try bool(&attributes, "transient") ?? false
         relationship.isIndexed = try bool(&attributes, "indexed") ?? false
+        relationship.isIndexedBySpotlight = try bool(&attributes, "spotlightIndexingEnabled") ?? false
         relationship.isOrdered = try bool(&attributes, "ordered") ?? false
         relationship.renamingIdentifier = renamingIdentifier(&attributes)
         relationship.versionHashModifier = attributes.take("versionHashModifier")

@@ -100,6 +100,7 @@ extension ModelFileEncoder {
             ("elementID", attribute.renamingIdentifier),
             ("versionHashModifier", attribute.versionHashModifier),
             ("indexed", ModelFileFormat.yes(attribute.isIndexed)),
+            ("spotlightIndexingEnabled", ModelFileFormat.yes(attribute.isIndexedBySpotlight)),
         ], empty: info.isEmpty, at: path)
         if !info.isEmpty {
             try userInfo(info, at: path)
@@ -231,6 +232,7 @@ extension ModelFileEncoder {
             ("elementID", relationship.renamingIdentifier),
             ("versionHashModifier", relationship.versionHashModifier),
             ("indexed", ModelFileFormat.yes(relationship.isIndexed)),
+            ("spotlightIndexingEnabled", ModelFileFormat.yes(relationship.isIndexedBySpotlight)),
         ], empty: info.isEmpty, at: path)
         if !info.isEmpty {
             try userInfo(info, at: path)

@@ -123,6 +123,30 @@ struct CoreDataStoreValueTests {
                 == .blob(Data([2]) + Data(Self.externalName.utf8) + Data([0])))
     }
 
+    @Test("An app's own tables beside Core Data's are left alone; an unknown Z table is still a mismatch")
+    func foreignTables() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TABLE AppCache (key TEXT PRIMARY KEY, value BLOB);
+            CREATE INDEX AppCache_value ON AppCache (value);
+            INSERT INTO AppCache VALUES ('k', x'01')
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try context.performAndWait {
+            try photos(context)["inline"]?.setValue("renamed", forKey: "name")
+            try context.save()
+        }
+        let raw = try Connection(.file(store.url.path))
+        #expect(try raw.scalar("SELECT count(*) FROM AppCache") == .integer(1))
+        try raw.execute("CREATE TABLE ZSTRAY (Z_PK INTEGER PRIMARY KEY)")
+        #expect {
+            try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
+        } throws: {
+            guard case CoreDataStoreError.modelMismatch(_, let differences) = $0 else { return false }
+            return differences == [.tableOnlyInStore(table: "ZSTRAY")]
+        }
+    }
+
     @Test("A save that fails after writing an external file leaves no file behind")
     func failedSaveRemovesItsFiles() throws {
         let store = try Self.makeStore(trigger: """
