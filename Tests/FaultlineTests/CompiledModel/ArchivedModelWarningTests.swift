@@ -23,16 +23,21 @@ final class ArchivedStandIn: NSObject, NSCoding {
 
 @Suite("Archived model warnings")
 struct ArchivedModelWarningTests {
-    /// Foundation on Linux ignores `setClassName`, so the stand-in's class name
-    /// is replaced in the XML form, which CoreFoundation converts back to a
-    /// binary plist with its `CF$UID` references intact.
     private func archive(_ root: ArchivedStandIn) throws -> Data {
+        try Self.keyedArchive(root, classNames: [NSStringFromClass(ArchivedStandIn.self): "NSManagedObjectModel"])
+    }
+
+    /// A keyed archive of `root` with the stand-ins' class names replaced:
+    /// Foundation on Linux ignores `setClassName`, so the names are replaced
+    /// in the XML form, which CoreFoundation converts back to a binary plist
+    /// with its `CF$UID` references intact.
+    static func keyedArchive(_ root: NSObject & NSCoding, classNames: [String: String]) throws -> Data {
         let archiver = NSKeyedArchiver(requiringSecureCoding: false)
         archiver.outputFormat = .xml
         archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
-        let xml = String(decoding: archiver.encodedData, as: UTF8.self)
-            .replacingOccurrences(of: NSStringFromClass(ArchivedStandIn.self), with: "NSManagedObjectModel")
+        var xml = String(decoding: archiver.encodedData, as: UTF8.self)
+        for (standIn, name) in classNames { xml = xml.replacingOccurrences(of: ">\(standIn)<", with: ">\(name)<") }
         let plist = try PropertyListSerialization.propertyList(from: Data(xml.utf8), options: [], format: nil)
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }

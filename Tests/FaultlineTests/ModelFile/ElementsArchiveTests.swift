@@ -115,22 +115,12 @@ struct ElementsArchiveTests {
         </model>
         """
 
-    /// Foundation on Linux ignores `setClassName`, so each stand-in's class
-    /// name is replaced in the XML form, then converted back to a binary plist.
     private func archive(_ root: XDStandIn) throws -> Data {
-        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
-        archiver.outputFormat = .xml
-        archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
-        archiver.finishEncoding()
-        var xml = String(decoding: archiver.encodedData, as: UTF8.self)
         let kinds: [XDStandIn.Type] = [XDPMModelStandIn.self, XDModelPackageStandIn.self, XDPMEntityStandIn.self,
                                        XDPMAttributeStandIn.self, XDPMRelationshipStandIn.self, XDUMLStereotypeStandIn.self,
                                        XDUMLPropertyStandIn.self, XDUMLGeneralizationStandIn.self]
-        for kind in kinds {
-            xml = xml.replacingOccurrences(of: ">\(NSStringFromClass(kind))<", with: ">\(kind.xcodeName)<")
-        }
-        let plist = try PropertyListSerialization.propertyList(from: Data(xml.utf8), options: [], format: nil)
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        return try ArchivedModelWarningTests.keyedArchive(
+            root, classNames: Dictionary(uniqueKeysWithValues: kinds.map { (NSStringFromClass($0), $0.xcodeName) }))
     }
 
     /// What the two formats must agree on, entity by entity.
