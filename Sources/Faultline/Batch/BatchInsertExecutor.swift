@@ -43,7 +43,7 @@ struct BatchInserter {
     let storeIdentifier: UInt32
     let wantsIDs: Bool
     let rootEntityNumber: Int
-    let rootTable: String
+    let keyFloor: Int64
     /// The model's entity count, to check the `Z_ENT` an upsert returns.
     let entityCount: Int
     let connection: Connection
@@ -59,10 +59,10 @@ struct BatchInserter {
                              validates: request.validatesValues)
         wantsIDs = request.resultType == .objectIDs
         rootEntityNumber = request.entity.rootEntityIndex + 1
-        rootTable = coordinator.schema.entities[request.entity.rootEntityIndex].table
+        keyFloor = coordinator.keyFloors[rootEntityNumber] ?? 0
         entityCount = coordinator.model.entities.count
         self.connection = connection
-        keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, table: rootTable, connection: connection, expectedCount: nil)
+        keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, floor: keyFloor, connection: connection, expectedCount: nil)
         outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: coordinator.identifier))
         outcome.touchedEntities = [request.entity.index]
         try statement.bind(Int64(request.entity.number), at: 2)
@@ -72,7 +72,7 @@ struct BatchInserter {
     mutating func run(_ source: BatchInsertRequest.Source) throws {
         switch source {
         case .objects(let rows):
-            keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, table: rootTable, connection: connection, expectedCount: rows.count)
+            keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, floor: keyFloor, connection: connection, expectedCount: rows.count)
             for (index, values) in rows.enumerated() {
                 row.beginRow()
                 try setDictionary(values, row: index)
@@ -90,7 +90,7 @@ struct BatchInserter {
                 index += 1
             }
         case .rows(let count, let handler):
-            keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, table: rootTable, connection: connection, expectedCount: count)
+            keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, floor: keyFloor, connection: connection, expectedCount: count)
             for index in 0..<max(count, 0) {
                 row.beginRow()
                 handler(row, index)

@@ -15,8 +15,8 @@ struct BatchKeyBlocks {
     static let largestBlock = 65_536
 
     let rootEntityNumber: Int
-    /// The hierarchy's table.
-    let table: String
+    /// Keys start above it (`PrimaryKeyAllocator`).
+    let floor: Int64
     let connection: Connection
     /// Rows still expected, when the count is known.
     private var remaining: Int?
@@ -26,9 +26,9 @@ struct BatchKeyBlocks {
     private var blockSize = BatchKeyBlocks.firstBlock
     private(set) var reservations = 0
 
-    init(rootEntityNumber: Int, table: String, connection: Connection, expectedCount: Int?) {
+    init(rootEntityNumber: Int, floor: Int64, connection: Connection, expectedCount: Int?) {
         self.rootEntityNumber = rootEntityNumber
-        self.table = table
+        self.floor = floor
         self.connection = connection
         self.remaining = expectedCount
     }
@@ -49,7 +49,7 @@ struct BatchKeyBlocks {
 
     private mutating func reserve() throws {
         let size = remaining.map { max($0, 1) } ?? blockSize
-        let keys = try PrimaryKeyAllocator.reserve(size, rootEntityNumber: rootEntityNumber, table: table, on: connection)
+        let keys = try PrimaryKeyAllocator.reserve(size, rootEntityNumber: rootEntityNumber, floor: floor, on: connection)
         reservations += 1
         hasBlock = true
         nextKey = keys.lowerBound

@@ -61,6 +61,9 @@ public struct CoreDataStoreInspection: Sendable {
     public let triggerFunctions: [String: [String]]
     /// Whether the store has Core Data's persistent-history tables.
     public let recordsPersistentHistory: Bool
+    /// Per root entity number, the largest `Z_PK` of its table where that is
+    /// above its `Z_MAX` (rows imported outside Core Data): new keys start above it.
+    public let keyFloors: [Int: Int64]
     /// Functions among those Faultline refuses (writes firing them fail).
     public var refusedFunctions: [String] {
         triggerFunctions.keys.filter { !CoreDataTriggerFunctions.implemented.contains($0) }.sorted()
@@ -106,9 +109,19 @@ public enum CoreDataStore {
             }
         }
         guard differences.isEmpty else { throw CoreDataStoreError.modelMismatch(path: path, differences: differences) }
+        var floors: [Int: Int64] = [:]
+        for root in model.entities where root.isRoot {
+            let row = try connection.rows(
+                "SELECT Z_MAX, (SELECT max(Z_PK) FROM \(schema.entities[root.index].table)) FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                [.integer(Int64(root.number))]).first
+            if let row, row.count == 2, case .integer(let largest) = row[1] {
+                let reserved: Int64 = if case .integer(let value) = row[0] { value } else { 0 }
+                if largest > reserved { floors[root.number] = largest }
+            }
+        }
         return CoreDataStoreInspection(
             metadata: metadata, triggerFunctions: try CoreDataTriggerFunctions.calledFunctions(on: connection),
-            recordsPersistentHistory: tables.contains("ATRANSACTION") && tables.contains("ACHANGE"))
+            recordsPersistentHistory: tables.contains("ATRANSACTION") && tables.contains("ACHANGE"), keyFloors: floors)
     }
 }
 
@@ -135,7 +148,8 @@ extension PersistentStoreCoordinator {
             model: model, schema: schema, coreDataStoreAt: url,
             configuration: StoreConfiguration(
                 reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
-                valueAdapter: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal)
+                valueAdapter: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal,
+                keyFloors: inspection.keyFloors)
         ) { connection in
             try CoreDataTriggerFunctions.register(for: inspection.triggerFunctions, on: connection)
         }

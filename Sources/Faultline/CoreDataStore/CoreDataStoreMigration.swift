@@ -15,6 +15,12 @@ import FaultlineSQLite
 struct CoreDataStoreMigration: MigrationChecks {
     var recordsFaultlineKeys: Bool { false }
 
+    func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool {
+        try CoreDataStoreMatcher.differences(
+            store: connection, model: version.model, schema: StoreSchema(compiling: version.model),
+            coreDataEntityVersionHashes: nil).isEmpty
+    }
+
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws {
         try Self.check(connection, old: old, new: new, mapping: mapping)
@@ -93,6 +99,30 @@ extension CoreDataStore {
         try LightweightMigration.migrate(using: StoreWriter(migrating: connection), from: source, to: target,
                                          checks: CoreDataStoreMigration())
         return .migrated(from: source.label)
+    }
+
+    /// Brings the store Core Data wrote at `url` to `target` through the
+    /// stages of `manager` (Core Data's `NSStagedMigrationManager`): from the
+    /// stage whose version the store matches, each step one transaction, the
+    /// custom stages' handlers running with a context on the migrating
+    /// connection. Throws `MigrationError.noMigrationPath` before anything is
+    /// written when the store matches no version of the chain.
+    @discardableResult
+    public static func migrate(storeAt url: URL, to target: ModelVersion, using manager: StagedMigrationManager) throws
+        -> MigrationOutcome
+    {
+        let checks = CoreDataStoreMigration()
+        let reader = try Connection(.file(url.path), configuration: .inspecting(url.path))
+        if try checks.isStore(reader, at: target) { return .alreadyCurrent }
+        let steps = manager.steps(to: target)
+        guard let start = try steps.first(where: { try checks.isStore(reader, at: $0.from) }) else {
+            throw MigrationError.noMigrationPath(storeHash: "a Core Data store", modelHash: target.hash)
+        }
+        try CoreDataStoreMigration.check(reader, old: start.from, new: start.to, mapping: MigrationMapping(from: start.from, to: start.to))
+        let connection = try PersistentStoreCoordinator.open(.file(url))
+        try manager.migrate(using: StoreWriter(migrating: connection), connection: connection, location: .file(url),
+                            to: target, deferCleanup: false, progress: nil, checks: checks)
+        return .migrated(from: start.from.label)
     }
 
     /// The dry run of `migrate`: which source the store matches, the

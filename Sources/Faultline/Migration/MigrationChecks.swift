@@ -7,8 +7,11 @@ import FaultlineSQLite
 /// stores are checked against the schema they record (`RecordedSchemaChecks`);
 /// stores Core Data wrote as they are matched on open (CoreDataStore/).
 protocol MigrationChecks: Sendable {
-    /// Whether the migrated metadata records Faultline's model hash and schema.
+    /// Whether the migrated metadata records Faultline's model hash and schema
+    /// (and so whether a staged migration's handlers open the store as Faultline's).
     var recordsFaultlineKeys: Bool { get }
+    /// Whether the store on `connection` is at `version` (where a staged migration resumes).
+    func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws
     func after(_ connection: Connection, new: ModelVersion, schema: StoreSchema, leftovers: DeferredCleanup.Record) throws
@@ -19,6 +22,10 @@ protocol MigrationChecks: Sendable {
 /// tables must be the new model's, less the columns a deferred clean-up keeps.
 struct RecordedSchemaChecks: MigrationChecks {
     var recordsFaultlineKeys: Bool { true }
+
+    func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool {
+        try StoreBootstrap.metadata(on: connection).modelVersionHash == version.hash
+    }
 
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws {

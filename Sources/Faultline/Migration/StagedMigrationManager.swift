@@ -99,25 +99,32 @@ public final class StagedMigrationManager: Sendable {
                     deferCleanup: deferCleanup, progress: progress)
     }
 
-    /// The same, each step one transaction through the store's `writer`.
+    /// The same, each step one transaction through the store's `writer`;
+    /// `checks` say which version the store is at and how each step is
+    /// verified (a Faultline store by the hash it records, a Core Data store
+    /// by matching its schema).
     func migrate(
         using writer: StoreWriter, connection: Connection, location: StoreLocation, to target: ModelVersion,
-        deferCleanup: Bool, progress: (@Sendable (MigrationProgress) -> Void)?
+        deferCleanup: Bool, progress: (@Sendable (MigrationProgress) -> Void)?,
+        checks: any MigrationChecks = RecordedSchemaChecks()
     ) throws {
-        guard let storeHash = try StoreBootstrap.metadata(on: connection).modelVersionHash else {
+        let recorded = try StoreBootstrap.metadata(on: connection).modelVersionHash
+        if checks.recordsFaultlineKeys && recorded == nil {
             throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: target.hash)
         }
-        if storeHash == target.hash { return }
+        let storeHash = recorded ?? "a Core Data store"
+        if try checks.isStore(connection, at: target) { return }
         let steps = steps(to: target)
-        guard let start = steps.firstIndex(where: { $0.from.hash == storeHash }) else {
+        guard let start = try steps.firstIndex(where: { try checks.isStore(connection, at: $0.from) }) else {
             throw MigrationError.noMigrationPath(storeHash: storeHash, modelHash: target.hash)
         }
         for (position, step) in steps[start...].enumerated() {
             let isLast = start + position == steps.count - 1
             do {
-                try run(step, using: writer, location: location, deferCleanup: deferCleanup && isLast, progress: progress)
+                try run(step, using: writer, location: location, deferCleanup: deferCleanup && isLast, progress: progress,
+                        checks: checks)
             } catch {
-                let version = (try? StoreBootstrap.metadata(on: connection).modelVersionHash) ?? storeHash
+                let version = (try? StoreBootstrap.metadata(on: connection).modelVersionHash).flatMap { $0 } ?? step.from.label
                 throw MigrationError.stageFailed(stage: step.stage, label: step.label, storeVersion: version, underlying: error)
             }
         }
@@ -125,32 +132,40 @@ public final class StagedMigrationManager: Sendable {
 
     private func run(
         _ step: Step, using writer: StoreWriter, location: StoreLocation,
-        deferCleanup: Bool, progress: (@Sendable (MigrationProgress) -> Void)?
+        deferCleanup: Bool, progress: (@Sendable (MigrationProgress) -> Void)?, checks: any MigrationChecks
     ) throws {
         guard step.willMigrate != nil || step.didMigrate != nil else {
             try LightweightMigration.migrate(
-                using: writer, from: step.from, to: step.to, deferCleanup: deferCleanup, stage: step.label, progress: progress)
+                using: writer, from: step.from, to: step.to, deferCleanup: deferCleanup, stage: step.label, progress: progress,
+                checks: checks)
             return
         }
         try writer.write(foreignKeysOff: true) { connection in
+            let faultlineStore = checks.recordsFaultlineKeys
             if let handler = step.willMigrate {
-                try Self.runHandler(handler, model: step.from.model, connection: connection, location: location)
+                try Self.runHandler(handler, model: step.from.model, connection: connection, location: location,
+                                    preparesStore: faultlineStore)
             }
             // Nested: a savepoint inside this step's transaction, on the same connection.
             try LightweightMigration.migrate(
-                on: connection, from: step.from, to: step.to, deferCleanup: deferCleanup, stage: step.label, progress: progress)
+                using: StoreWriter(migrating: connection), from: step.from, to: step.to, deferCleanup: deferCleanup,
+                stage: step.label, progress: progress, checks: checks)
             if let handler = step.didMigrate {
-                try Self.runHandler(handler, model: step.to.model, connection: connection, location: location)
+                try Self.runHandler(handler, model: step.to.model, connection: connection, location: location,
+                                    preparesStore: faultlineStore)
             }
             return ((), nil)
         }
     }
 
-    /// Runs `handler` with a context of `model` on the migrating connection.
+    /// Runs `handler` with a context of `model` on the migrating connection
+    /// (a Core Data store's metadata is neither checked nor bootstrapped).
     private static func runHandler(
-        _ handler: MigrationStage.Handler, model: CheckedModel, connection: Connection, location: StoreLocation
+        _ handler: MigrationStage.Handler, model: CheckedModel, connection: Connection, location: StoreLocation,
+        preparesStore: Bool
     ) throws {
-        let coordinator = try PersistentStoreCoordinator(model: model, migrationConnection: connection, location: location)
+        let coordinator = try PersistentStoreCoordinator(
+            model: model, migrationConnection: connection, location: location, preparesStore: preparesStore)
         let context = ManagedObjectContext(
             coordinator: coordinator, classes: ClassRegistry(),
             queue: DispatchQueue(label: "faultline.migration"), name: "migration")

@@ -50,6 +50,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
     /// encodes its external-binary-data markers. Nil for Faultline's own stores.
     let valueAdapter: (any StoreValueAdapter)?
+    /// Keys of these root entity numbers start above the value (StoreConfiguration.keyFloors).
+    let keyFloors: [Int: Int64]
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -89,9 +91,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Migration only: a coordinator over `connection`, which the migration
     /// owns and may hold inside an open transaction (saves nest as savepoints;
     /// reads use the same connection, so they see the uncommitted stage).
-    convenience init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation) throws {
+    convenience init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation,
+                     preparesStore: Bool = true) throws {
         let schema = try StoreSchema(compiling: model)
-        try Self.prepareStore(schema: schema, on: connection)
+        if preparesStore { try Self.prepareStore(schema: schema, on: connection) }
         self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
             reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout))
     }
@@ -116,6 +119,7 @@ public final class PersistentStoreCoordinator: Sendable {
             connection, busyTimeout: configuration.busyTimeout, refusal: configuration.writeRefusal, publisher: changes)
         self.readConnections = configuration.reads
         self.valueAdapter = configuration.valueAdapter
+        self.keyFloors = configuration.keyFloors
         // Every store has its Z_METADATA row by now (bootstrapped, or matched as
         // Core Data's); a row without a UUID gets one for this session.
         storeUUID = (try? StoreBootstrap.metadata(on: connection).uuid).flatMap { $0.isEmpty ? nil : $0 }
@@ -257,4 +261,7 @@ struct StoreConfiguration: Sendable {
     var valueAdapter: (any StoreValueAdapter)? = nil
     /// Why every write is refused before it starts; nil when writes are allowed.
     var writeRefusal: (any Error & Sendable)? = nil
+    /// Per root entity number, the largest `Z_PK` where it is above `Z_MAX`
+    /// (a Core Data store with rows imported outside Core Data).
+    var keyFloors: [Int: Int64] = [:]
 }

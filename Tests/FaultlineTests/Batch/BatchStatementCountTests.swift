@@ -9,8 +9,7 @@ import FaultlineSQLite
 struct BatchStatementCountTests {
     /// Counters of a typed insert of `count` articles into a fresh store, after
     /// a warm-up batch of categories (which prepares BEGIN, COMMIT and the
-    /// key update; the key read names its hierarchy's table, so the articles'
-    /// is prepared by the measured insert).
+    /// key-reservation statements).
     static func typedInsert(_ count: Int) throws -> (SQLiteCounters, BatchCounters) {
         let (container, url) = try BatchModel.container()
         defer { LibraryModel.remove(url) }
@@ -26,12 +25,11 @@ struct BatchStatementCountTests {
         return (container.coordinator.sqlCounters - before, result.counters)
     }
 
-    @Test("Typed insert: one prepared insert, one reservation pair, one transaction, N row executions")
+    @Test("Typed insert: one prepare, one reservation pair, one transaction, N row executions")
     func typedIsOnePrepare() throws {
         for count in [100, 10_000] {
             let (sql, counters) = try Self.typedInsert(count)
-            // The insert and the articles' key read.
-            #expect(sql.statementsPrepared == 2)
+            #expect(sql.statementsPrepared == 1)
             #expect(counters.keyReservations == 1)
             // BEGIN + SELECT Z_MAX + UPDATE Z_PRIMARYKEY + N inserts + COMMIT.
             #expect(sql.statementsExecuted == count + 4)

@@ -78,6 +78,38 @@ struct CoreDataStoreMigrationTests {
         #expect(names.count == 1 && value == names.first.flatMap { $0 }.map { SQLValue.text($0) })
     }
 
+    @Test("Staged: lightweight stages, then a custom stage whose handler rewrites values; ends as Core Data's v2.0.0 store")
+    func stagedWithHandler() throws {
+        let copy = try StoreCopy("\(Self.folder)/Example_v1.0.0.sqlite")
+        defer { copy.remove() }
+        let versions = try Self.modelVersions()
+        func version(_ name: String) throws -> ModelVersion { try #require(versions[name]) }
+        let value = try copy.connection().scalar("SELECT ZV1_0_0_NAME FROM ZBASICENTITY")
+        let manager = StagedMigrationManager([
+            .lightweight([try version("v1.0.0"), try version("v1.1.0"), try version("v1.1.2")]),
+            .custom(from: try version("v1.2.0"), to: try version("v2.0.0"), didMigrate: { context in
+                for object in try context.fetch(FetchRequest(entityName: "BasicEntity")) {
+                    try object.setValue(((object.value(forKey: "v2_0_0_name") as? String) ?? "") + " (staged)", forKey: "v2_0_0_name")
+                }
+                try context.save()
+            }),
+        ])
+        let outcome = try CoreDataStore.migrate(storeAt: copy.url, to: try version("v2.0.0"), using: manager)
+        #expect(outcome == .migrated(from: "v1.0.0"))
+        let raw = try copy.connection()
+        guard case .text(let before)? = value else {
+            Issue.record("no value before")
+            return
+        }
+        #expect(try raw.scalar("SELECT ZV2_0_0_NAME FROM ZBASICENTITY") == .text(before + " (staged)"))
+        #expect(try raw.scalar("PRAGMA integrity_check") == .text("ok"))
+        let coreDataV2 = try CoreDataFixtures.path("\(Self.folder)/Example_v2.0.0.sqlite")
+        #expect(try Self.schema(copy.url.path) == (try Self.schema(coreDataV2)))
+        #expect(try StoreBootstrap.metadata(on: raw).entityVersionHashes
+                == (try StoreBootstrap.metadata(on: Connection(.file(coreDataV2), configuration: .inspecting(coreDataV2))).entityVersionHashes))
+        #expect(try CoreDataStore.migrate(storeAt: copy.url, to: try version("v2.0.0"), using: manager) == .alreadyCurrent)
+    }
+
     @Test("The dry run writes nothing; its preflight lists NULLs in an attribute made required and rows breaking a new constraint")
     func dryRunPreflight() throws {
         let copy = try StoreCopy("\(Self.folder)/Example_v1.2.0.sqlite")

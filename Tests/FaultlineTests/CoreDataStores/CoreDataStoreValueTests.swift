@@ -147,6 +147,25 @@ struct CoreDataStoreValueTests {
         }
     }
 
+    @Test("Rows imported outside Core Data (Z_MAX behind the largest Z_PK): new keys start above them")
+    func importedRowsAboveZMax() throws {
+        let store = try Self.makeStore(trigger: "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (10, 1, 1, 'imported')")
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let inspection = try CoreDataStore.inspect(url: store.url, model: Self.model().checked())
+        #expect(inspection.keyFloors == [1: 10])
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        let key = try context.performAndWait { () throws -> Int64 in
+            let photo = try context.insertNewObject(forEntityName: "Photo")
+            try photo.setValue("new", forKey: "name")
+            try context.save()
+            return photo.objectID.primaryKey
+        }
+        #expect(key == 11)
+        let raw = try Connection(.file(store.url.path))
+        #expect(try raw.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1") == .integer(11))
+        #expect(try raw.scalar("SELECT ZNAME FROM ZPHOTO WHERE Z_PK = 10") == .text("imported"))
+    }
+
     @Test("A save that fails after writing an external file leaves no file behind")
     func failedSaveRemovesItsFiles() throws {
         let store = try Self.makeStore(trigger: """

@@ -5,10 +5,6 @@ import FaultlineSQLite
 /// Keys come from Z_PRIMARYKEY in blocks, per inheritance root, with one update.
 @Suite("Primary key allocation")
 struct PrimaryKeyAllocatorTests {
-    /// The table of entity `number`'s hierarchy in the layout tests' model.
-    private func table(_ number: Int) throws -> String {
-        try StoreSchema(compiling: StoreLayoutTests.model().checked()).entities[number - 1].table
-    }
 
     @Test("Blocks are consecutive and reserved with one compare-and-set update")
     func blocks() throws {
@@ -16,12 +12,12 @@ struct PrimaryKeyAllocatorTests {
         let connection = store.connection
         try connection.transaction(.immediate) {
             connection.resetCounters()
-            let first = try PrimaryKeyAllocator.reserve(1000, rootEntityNumber: 2, table: try table(2), on: connection)
+            let first = try PrimaryKeyAllocator.reserve(1000, rootEntityNumber: 2, on: connection)
             #expect(first == 1...1000)
             // One read of Z_MAX and one update: no per-row round trip.
             #expect(connection.counters.statementsExecuted == 2)
-            #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 2, table: try table(2), on: connection) == 1001...1001)
-            #expect(try PrimaryKeyAllocator.reserve(5, rootEntityNumber: 5, table: try table(5), on: connection) == 1...5)
+            #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 2, on: connection) == 1001...1001)
+            #expect(try PrimaryKeyAllocator.reserve(5, rootEntityNumber: 5, on: connection) == 1...5)
         }
         #expect(try store.value("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 2") == .integer(1001))
         #expect(try store.value("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 5") == .integer(5))
@@ -35,37 +31,33 @@ struct PrimaryKeyAllocatorTests {
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try store.connection.transaction(.immediate) {
-                _ = try PrimaryKeyAllocator.reserve(10, rootEntityNumber: 1, table: try table(1), on: store.connection)
+                _ = try PrimaryKeyAllocator.reserve(10, rootEntityNumber: 1, on: store.connection)
                 throw Abort()
             }
         }
-        #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 1, table: try table(1), on: store.connection) == 1...1)
+        #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 1, on: store.connection) == 1...1)
         #expect(try store.isIntact())
     }
 
-    @Test("Rows imported outside Core Data (Z_MAX below the largest Z_PK): keys start above both")
-    func zMaxBehindRows() throws {
+    @Test("A floor (rows imported outside Core Data, Z_MAX behind them): keys start above it, and above Z_MAX when that is higher")
+    func floorAboveZMax() throws {
         let store = try TestStore(StoreSchema(compiling: StoreLayoutTests.model().checked()))
         let connection = store.connection
-        let root = try table(1)
-        try connection.execute("INSERT INTO \(root) (Z_PK, Z_ENT, Z_OPT) VALUES (40, 1, 1)")
         try connection.transaction(.immediate) {
             connection.resetCounters()
-            let keys = try PrimaryKeyAllocator.reserve(3, rootEntityNumber: 1, table: root, on: connection)
+            let keys = try PrimaryKeyAllocator.reserve(3, rootEntityNumber: 1, floor: 40, on: connection)
             #expect(keys == 41...43)
             #expect(connection.counters.statementsExecuted == 2)
         }
         #expect(try store.value("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1") == .integer(43))
-        // Z_MAX ahead of the rows (keys handed out, rows deleted) still wins.
-        try connection.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 100 WHERE Z_ENT = 1")
-        #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 1, table: root, on: connection) == 101...101)
+        #expect(try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 1, floor: 40, on: connection) == 44...44)
     }
 
     @Test("An entity without a Z_PRIMARYKEY row is a typed error")
     func unknownEntity() throws {
         let store = try TestStore(StoreSchema(compiling: StoreLayoutTests.model().checked()))
         #expect(throws: StoreError.primaryKeysUnavailable(entityNumber: 99, reason: "Z_PRIMARYKEY has no row for it")) {
-            try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 99, table: try table(1), on: store.connection)
+            try PrimaryKeyAllocator.reserve(1, rootEntityNumber: 99, on: store.connection)
         }
     }
 }
