@@ -148,7 +148,7 @@ extension PersistentStoreCoordinator {
             model: model, schema: schema, coreDataStoreAt: url,
             configuration: StoreConfiguration(
                 reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
-                valueAdapter: CoreDataValueAdapter(model: model, storeURL: url), writeRefusal: refusal,
+                valueAdapter: CoreDataValueAdapter(model: model, schema: schema, storeURL: url), writeRefusal: refusal,
                 keyFloors: inspection.keyFloors)
         ) { connection in
             try CoreDataTriggerFunctions.register(for: inspection.triggerFunctions, on: connection)

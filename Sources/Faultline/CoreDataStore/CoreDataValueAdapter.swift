@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineSQLite
 
 /// Core Data's encoding of binary attributes that allow external storage
 /// (`allowsExternalBinaryDataStorage`), which Faultline's own stores do not use.
@@ -15,9 +16,10 @@ import Foundation
 /// transaction fails; smaller values are stored inline (marker 1). A
 /// reference whose file is missing reads as nil and is listed in
 /// `missingFiles`; an unchanged reference is never rewritten (updates write
-/// only changed attributes), so it stays intact in the store. A file whose
-/// value is later replaced or deleted is left in place (Core Data removes
-/// such files in its own later clean-up; Faultline does not yet).
+/// only changed attributes), so it stays intact in the store. When a save
+/// replaces an external value or deletes its row, the old file's name is read
+/// inside the transaction and the file is removed once the transaction has
+/// committed (never before: a rolled-back save still refers to it).
 final class CoreDataValueAdapter: StoreValueAdapter {
     static let inlineMarker: UInt8 = 1
     static let externalMarker: UInt8 = 2
@@ -26,14 +28,18 @@ final class CoreDataValueAdapter: StoreValueAdapter {
 
     /// Per entity index, the attribute indexes stored with markers.
     let externalAttributes: [[Int]]
+    /// Per entity index, its table and those attributes' columns.
+    private let externalColumns: [(table: String, columns: [Int: String])]
     /// `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`.
     let externalDataDirectory: URL
     private let missing = Locked<Set<String>>([])
     /// Files written for the save in progress (writes are serialized).
     private let written = Locked<[URL]>([])
+    /// Files the save in progress replaces or deletes: removed once it commits.
+    private let released = Locked<[URL]>([])
 
     /// Nil when no attribute of `model` allows external storage.
-    init?(model: CheckedModel, storeURL: URL) {
+    init?(model: CheckedModel, schema: StoreSchema, storeURL: URL) {
         let attributes = model.entities.map { entity in
             entity.attributes.filter {
                 $0.allowsExternalBinaryDataStorage && $0.attributeType == .binaryDataAttributeType
@@ -41,6 +47,12 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         }
         guard attributes.contains(where: { !$0.isEmpty }) else { return nil }
         externalAttributes = attributes
+        externalColumns = model.entities.map { entity in
+            let mapping = schema.entities[entity.index]
+            var columns: [Int: String] = [:]
+            for index in attributes[entity.index] { columns[index] = mapping.column(forAttributeAt: index) }
+            return (mapping.table, columns)
+        }
         externalDataDirectory = Self.externalDataDirectory(forStoreAt: storeURL)
     }
 
@@ -92,7 +104,13 @@ final class CoreDataValueAdapter: StoreValueAdapter {
 
     /// `request` with every external-storage value in Core Data's form: a
     /// marker and the bytes, or a marker and the name of a file written now.
-    func encoded(_ request: SaveRequest) throws -> SaveRequest {
+    /// The files of values it replaces or deletes are noted for removal.
+    func encoded(_ request: SaveRequest, on connection: Connection) throws -> SaveRequest {
+        for update in request.updates {
+            let replaced = update.attributes.map(\.index).filter { externalAttributes[update.id.entityIndex].contains($0) }
+            try release(replaced, of: update.id, on: connection)
+        }
+        for delete in request.deletes { try release(externalAttributes[delete.id.entityIndex], of: delete.id, on: connection) }
         var copy = request
         copy.inserts = try request.inserts.map { insert in
             let attributes = externalAttributes[insert.id.entityIndex]
@@ -112,14 +130,35 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         return copy
     }
 
-    /// After the save's transaction: a failed one leaves no files of its own behind.
+    /// After the save's transaction: a committed one removes the files it
+    /// replaced or deleted; a failed one, the files it wrote.
     func saveEnded(committed: Bool) {
-        let files = written.withLock { files in
+        let new = written.withLock { files in
             defer { files = [] }
             return files
         }
-        guard !committed else { return }
-        for file in files { try? FileManager.default.removeItem(at: file) }
+        let old = released.withLock { files in
+            defer { files = [] }
+            return files
+        }
+        for file in committed ? old : new { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// Notes the external files of `attributes` of the row `id` (as stored
+    /// before this save) for removal once the save commits.
+    private func release(_ attributes: [Int], of id: ManagedObjectID, on connection: Connection) throws {
+        guard !attributes.isEmpty, !id.isTemporaryID else { return }
+        let (table, columns) = externalColumns[id.entityIndex]
+        let names = attributes.compactMap { columns[$0] }
+        guard !names.isEmpty,
+              let row = try connection.rows("SELECT \(names.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?",
+                                            [.integer(id.primaryKey)]).first else { return }
+        for value in row {
+            guard case .blob(let stored) = value, stored.first == Self.externalMarker else { continue }
+            let name = String(decoding: stored.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
+            guard !name.isEmpty, !name.contains("/") else { continue }
+            released.withLock { $0.append(externalDataDirectory.appendingPathComponent(name)) }
+        }
     }
 
     /// One value as stored: inline up to the threshold, a new file above it.

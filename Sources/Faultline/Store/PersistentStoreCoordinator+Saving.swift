@@ -18,7 +18,7 @@ extension PersistentStoreCoordinator {
         defer { valueAdapter?.saveEnded(committed: committed) }
         do {
             var (result, changes, _) = try writer.write { connection in
-                var result = try self.perform(self.valueAdapter?.encoded(request) ?? request, on: connection)
+                var result = try self.perform(self.valueAdapter?.encoded(request, on: connection) ?? request, on: connection)
                 let committed = self.committedChanges(of: request, result: &result, source: source)
                 return (result, committed)
             }

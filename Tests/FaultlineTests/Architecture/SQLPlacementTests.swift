@@ -29,6 +29,7 @@ struct SQLPlacementTests {
         "CoreDataStore/CoreDataStoreMatcher.swift": "reads sqlite_master to match a Core Data store",
         "CoreDataStore/CoreDataStoreMigration.swift": "reads sqlite_master and empties Z_MODELCACHE when migrating a Core Data store",
         "CoreDataStore/CoreDataTriggerFunctions.swift": "reads Core Data's trigger definitions",
+        "CoreDataStore/CoreDataValueAdapter.swift": "reads the external-data file names a save replaces or deletes",
         "CoreDataStore/SQLiteSchemaSnapshot.swift": "reads sqlite_master to match a Core Data store",
         "Migration/DeferredCleanup.swift": "migration DDL: a migration plan type would hold it",
         "Migration/DerivedRecompute.swift": "as DeferredCleanup",

@@ -166,6 +166,46 @@ struct CoreDataStoreValueTests {
         #expect(try raw.scalar("SELECT ZNAME FROM ZPHOTO WHERE Z_PK = 10") == .text("imported"))
     }
 
+    @Test("Replacing or deleting an external value removes its file once the save commits; a failed save keeps it")
+    func replacedAndDeletedFilesAreRemoved() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TRIGGER Z_REFUSE AFTER UPDATE OF ZNAME ON ZPHOTO FOR EACH ROW WHEN NEW.ZNAME = 'refused'
+            BEGIN SELECT NSCoreDataTriggerUndocumented(NEW.Z_PK); END
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let directory = CoreDataValueAdapter.externalDataDirectory(forStoreAt: store.url)
+        let fixtureFile = directory.appendingPathComponent(Self.externalName)
+        let large = Data(repeating: 3, count: CoreDataValueAdapter.externalThreshold + 1)
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        try context.performAndWait {
+            // A failed save that would replace the fixture's file leaves it.
+            let external = try #require(try photos(context)["external"])
+            try external.setValue(Data([1]), forKey: "data")
+            try external.setValue("refused", forKey: "name")
+            #expect(throws: (any Error).self) { try context.save() }
+            context.rollback()
+        }
+        #expect(FileManager.default.fileExists(atPath: fixtureFile.path))
+        try context.performAndWait {
+            let big = try context.insertNewObject(forEntityName: "Photo")
+            try big.setValue("big", forKey: "name")
+            try big.setValue(large, forKey: "data")
+            try context.save()
+        }
+        let bigFiles = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)).subtracting([Self.externalName])
+        #expect(bigFiles.count == 1)
+        try context.performAndWait {
+            let byName = try photos(context)
+            try byName["external"]?.setValue(Data([1, 2]), forKey: "data")
+            context.delete(try #require(byName["big"]))
+            try context.save()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let check = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).newBackgroundContext()
+        let data = try check.performAndWait { try photos(check)["external"]?.value(forKey: "data") as? Data }
+        #expect(data == Data([1, 2]))
+    }
+
     @Test("A save that fails after writing an external file leaves no file behind")
     func failedSaveRemovesItsFiles() throws {
         let store = try Self.makeStore(trigger: """
