@@ -55,11 +55,22 @@ enum StoreMigrateCommand {
         let target = try version(current)
         var sources: [ModelVersion] = []
         for candidate in bundle.versions where candidate.name != current.name { sources.append(try version(candidate)) }
-        if let cached = try? CompiledModelReader.model(fromModelCacheOf: url) { sources.append(try version(cached)) }
 
         var lines = ["store \(path)", "target: \(target.label) (\(bundle.name))"]
-        let plan: CoreDataMigrationPlan
-        do { plan = try CoreDataStore.planMigration(storeAt: url, to: target, from: sources) } catch {
+        if current.coreDataEntityVersionHashes == nil {
+            lines.append("warning: the target has no compiled model (.momd) with Core Data's entity hashes: the migrated "
+                + "store records Faultline's, and Core Data will not take it for this model's store")
+        }
+        var plan: CoreDataMigrationPlan
+        do {
+            plan = try CoreDataStore.planMigration(storeAt: url, to: target, from: sources, triesOnCopy: dryRun)
+            // The store's own model cache is the source of last resort (one that does not check is left out).
+            if plan.source == nil, !plan.isCurrent, let cached = try? CompiledModelReader.model(fromModelCacheOf: url),
+               let source = try? version(cached) {
+                sources.append(source)
+                plan = try CoreDataStore.planMigration(storeAt: url, to: target, from: sources, triesOnCopy: dryRun)
+            }
+        } catch {
             throw InspectError("cannot read the store: \(error)")
         }
         if plan.isCurrent {
@@ -77,7 +88,7 @@ enum StoreMigrateCommand {
         lines += diff.changes.map { "  \($0)" }
         lines.append("preflight over the existing rows:")
         lines += (plan.preflight?.description ?? "not run").split(separator: "\n").map { "  \($0)" }
-        lines.append("trial on a copy: " + (plan.trialFailure.map { "fails: \($0)" } ?? "the migration succeeds"))
+        if dryRun { lines.append("trial on a copy: " + (plan.trialFailure.map { "fails: \($0)" } ?? "the migration succeeds")) }
         let refusable = plan.trialFailure != nil || plan.preflight?.isClean == false
         if dryRun {
             lines.append(refusable ? "result: would be refused; nothing was written (dry run)"

@@ -45,6 +45,8 @@ enum TransformableCoding {
             if let data = value as? Data { return data }
             return try? transformer.encode(value)
         case .keyedArchive:
+            // What a read gave as bytes (an archive of an app's class) goes back as it was.
+            if let data = value as? Data, case .unsupportedClass = FoundationArchive.decode(data) { return data }
             return try? FoundationArchive.encode(value)
         }
     }

@@ -25,6 +25,15 @@ import FaultlineSQLite
 /// store read-only, matching tables, columns and entity numbers but not
 /// indexes (older Core Data kept other ones; reads do not depend on them).
 public enum CoreDataModelInference {
+    /// Matches the store at `url` to its inferred model on a read-only
+    /// connection (tables, columns and entity numbers, not indexes), as
+    /// opening it would; throws `CoreDataStoreError.modelMismatch` otherwise.
+    public static func inspect(storeAt url: URL) throws -> CoreDataStoreInspection {
+        let model = try model(ofStoreAt: url).checked()
+        return try CoreDataStore.inspect(url: url, model: model, schema: StoreSchema(compiling: model),
+                                         options: CoreDataStoreOptions(), ignoringIndexes: true)
+    }
+
     /// The model the store at `url` was laid out by, as far as its schema says.
     ///
     /// - Throws: `CoreDataStoreError.notACoreDataStore` when it has no
@@ -49,8 +58,9 @@ public enum CoreDataModelInference {
             entity.name = row.name
             entities[row.number] = entity
         }
-        for row in rows where row.superNumber != 0 {
-            entities[row.superNumber]?.subentities.append(entities[row.number]!)
+        for row in rows where row.superNumber != 0 && row.superNumber != row.number {
+            guard let child = entities[row.number], let parent = entities[row.superNumber] else { continue }
+            parent.subentities.append(child)
         }
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
             if case .text(let name)? = row.first { return name }

@@ -21,6 +21,15 @@ struct CoreDataStoreMigration: MigrationChecks {
             coreDataEntityVersionHashes: nil).isEmpty
     }
 
+    /// Versions can share a schema (an attribute made optional changes no
+    /// column): of those whose schema the store has, the one whose entity
+    /// hashes are the store's own, else the latest.
+    func position(of connection: Connection, among versions: [ModelVersion]) throws -> Int? {
+        let matching = try versions.indices.filter { try isStore(connection, at: versions[$0]) }
+        let stored = try StoreBootstrap.metadata(on: connection).entityVersionHashes
+        return matching.first { versions[$0].model.entityVersionHashes == stored } ?? matching.last
+    }
+
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws {
         try Self.check(connection, old: old, new: new, mapping: mapping)
@@ -30,7 +39,8 @@ struct CoreDataStoreMigration: MigrationChecks {
         try Self.finish(connection, new: new, schema: schema)
     }
 
-    static func check(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping) throws {
+    static func check(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
+                      verifiesOld: Bool = true) throws {
         let tables = Set(try connection.rows("SELECT upper(name) FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
             if case .text(let name)? = row.first { return name }
             return nil
@@ -43,6 +53,8 @@ struct CoreDataStoreMigration: MigrationChecks {
             throw MigrationError.coreDataStoreUnsupported(
                 reason: "the model has derived attributes, whose triggers Faultline would rewrite in its own form")
         }
+        // A later step of a staged migration checks its old version only once it runs.
+        guard verifiesOld else { return }
         let differences = try CoreDataStoreMatcher.differences(
             store: connection, model: old.model, schema: mapping.oldSchema, coreDataEntityVersionHashes: nil)
         guard differences.isEmpty else {
@@ -113,12 +125,24 @@ extension CoreDataStore {
     {
         let checks = CoreDataStoreMigration()
         let reader = try Connection(.file(url.path), configuration: .inspecting(url.path))
-        if try checks.isStore(reader, at: target) { return .alreadyCurrent }
         let steps = manager.steps(to: target)
-        guard let start = try steps.first(where: { try checks.isStore(reader, at: $0.from) }) else {
+        guard let position = try checks.position(of: reader, among: steps.map(\.from) + [target]) else {
             throw MigrationError.noMigrationPath(storeHash: "a Core Data store", modelHash: target.hash)
         }
-        try CoreDataStoreMigration.check(reader, old: start.from, new: start.to, mapping: MigrationMapping(from: start.from, to: start.to))
+        if position == steps.count { return .alreadyCurrent }
+        // Every step's refusals before any byte changes, not only the first's.
+        for step in steps[position...] {
+            try CoreDataStoreMigration.check(reader, old: step.from, new: step.to, mapping: MigrationMapping(from: step.from, to: step.to),
+                                             verifiesOld: step.from.label == steps[position].from.label)
+            if step.willMigrate != nil || step.didMigrate != nil, let external = step.to.model.entities.first(where: { entity in
+                entity.attributes.contains { $0.allowsExternalBinaryDataStorage } || step.from.model.entity(named: entity.name)?
+                    .attributes.contains { $0.allowsExternalBinaryDataStorage } == true
+            }) {
+                throw MigrationError.coreDataStoreUnsupported(
+                    reason: "a custom stage's handlers would read \(external.name)'s external binary data without Core Data's markers")
+            }
+        }
+        let start = steps[position]
         let connection = try PersistentStoreCoordinator.open(.file(url))
         try manager.migrate(using: StoreWriter(migrating: connection), connection: connection, location: .file(url),
                             to: target, deferCleanup: false, progress: nil, checks: checks)
@@ -126,10 +150,10 @@ extension CoreDataStore {
     }
 
     /// The dry run of `migrate`: which source the store matches, the
-    /// preflight over its rows, and the migration tried on a temporary copy.
-    /// The store's own files are only read.
-    public static func planMigration(storeAt url: URL, to target: ModelVersion, from sources: [ModelVersion]) throws
-        -> CoreDataMigrationPlan
+    /// preflight over its rows, and (when `triesOnCopy`) the migration tried
+    /// on a temporary copy. The store's own files are only read.
+    public static func planMigration(storeAt url: URL, to target: ModelVersion, from sources: [ModelVersion],
+                                     triesOnCopy: Bool = true) throws -> CoreDataMigrationPlan
     {
         let source: ModelVersion
         do {
@@ -142,6 +166,9 @@ extension CoreDataStore {
         }
         let preflight = try MigrationPreflight.run(
             on: Connection(.file(url.path), configuration: .inspecting(url.path)), from: source, to: target)
+        guard triesOnCopy else {
+            return CoreDataMigrationPlan(source: source.label, isCurrent: false, preflight: preflight, trialFailure: nil)
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -161,11 +188,12 @@ extension CoreDataStore {
 
     /// The source the store matches, nil when it matches `target` already.
     private static func matchingSource(_ url: URL, target: ModelVersion, sources: [ModelVersion]) throws -> ModelVersion? {
-        if (try? inspect(url: url, model: target.model)) != nil { return nil }
-        guard let source = sources.first(where: { (try? inspect(url: url, model: $0.model)) != nil }) else {
-            let storeHashes = try StoreBootstrap.metadata(on: Connection(.file(url.path), configuration: .inspecting(url.path)))
-            throw MigrationError.noMigrationPath(storeHash: storeHashes.checksum ?? "unknown", modelHash: target.hash)
+        let reader = try Connection(.file(url.path), configuration: .inspecting(url.path))
+        let candidates = sources + [target]
+        guard let position = try CoreDataStoreMigration().position(of: reader, among: candidates) else {
+            let metadata = try StoreBootstrap.metadata(on: reader)
+            throw MigrationError.noMigrationPath(storeHash: metadata.checksum ?? "unknown", modelHash: target.hash)
         }
-        return source
+        return position == sources.count ? nil : candidates[position]
     }
 }

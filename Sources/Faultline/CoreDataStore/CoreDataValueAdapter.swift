@@ -11,9 +11,9 @@ import FaultlineSQLite
 ///
 /// Reading strips the marker (and reads the file). Writing does what Core
 /// Data does: a value larger than `externalThreshold` (the 100 KB Apple's
-/// engineers give) goes to a new file named by a UUID, written and synced
-/// before the transaction that refers to it, and removed again when that
-/// transaction fails; smaller values are stored inline (marker 1). A
+/// engineers give) goes to a new file named by a UUID, written (atomically,
+/// not fsynced) before the transaction that refers to it, and removed again
+/// when that transaction fails; smaller values are stored inline (marker 1). A
 /// reference whose file is missing reads as nil and is listed in
 /// `missingFiles`; an unchanged reference is never rewritten (updates write
 /// only changed attributes), so it stays intact in the store. When a save
@@ -33,10 +33,6 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`.
     let externalDataDirectory: URL
     private let missing = Locked<Set<String>>([])
-    /// Files written for the save in progress (writes are serialized).
-    private let written = Locked<[URL]>([])
-    /// Files the save in progress replaces or deletes: removed once it commits.
-    private let released = Locked<[URL]>([])
 
     /// Nil when no attribute of `model` allows external storage.
     init?(model: CheckedModel, schema: StoreSchema, storeURL: URL) {
@@ -89,10 +85,9 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         case Self.inlineMarker:
             return .data(Data(payload))
         case Self.externalMarker:
-            let name = String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)
-            guard !name.isEmpty, !name.contains("/"),
-                  let bytes = try? Data(contentsOf: externalDataDirectory.appendingPathComponent(name)) else {
-                missing.withLock { _ = $0.insert(name) }
+            let name = Self.fileName(payload)
+            guard let name, let bytes = try? Data(contentsOf: externalDataDirectory.appendingPathComponent(name)) else {
+                missing.withLock { _ = $0.insert(name ?? String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)) }
                 return .null
             }
             return .data(bytes)
@@ -105,64 +100,73 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// `request` with every external-storage value in Core Data's form: a
     /// marker and the bytes, or a marker and the name of a file written now.
     /// The files of values it replaces or deletes are noted for removal.
-    func encoded(_ request: SaveRequest, on connection: Connection) throws -> SaveRequest {
-        for update in request.updates {
-            let replaced = update.attributes.map(\.index).filter { externalAttributes[update.id.entityIndex].contains($0) }
-            try release(replaced, of: update.id, on: connection)
+    func encoded(_ request: SaveRequest, on connection: Connection) throws -> AdaptedSave {
+        var save = AdaptedSave(request: request)
+        // Cleared if this throws: the files written so far go with it.
+        var written: [URL] = []
+        do {
+            for update in request.updates {
+                let replaced = update.attributes.map(\.index).filter { externalAttributes[update.id.entityIndex].contains($0) }
+                save.released += try files(of: replaced, of: update.id, on: connection)
+            }
+            for delete in request.deletes {
+                save.released += try files(of: externalAttributes[delete.id.entityIndex], of: delete.id, on: connection)
+            }
+            save.request.inserts = try request.inserts.map { insert in
+                let attributes = externalAttributes[insert.id.entityIndex]
+                guard !attributes.isEmpty else { return insert }
+                var values = insert.values
+                for index in attributes where index < values.count { values[index] = try store(values[index], written: &written) }
+                return SaveRequest.Insert(id: insert.id, values: values, toOne: insert.toOne)
+            }
+            save.request.updates = try request.updates.map { update in
+                let attributes = externalAttributes[update.id.entityIndex]
+                guard !attributes.isEmpty else { return update }
+                return SaveRequest.Update(
+                    id: update.id, version: update.version,
+                    attributes: try update.attributes.map {
+                        attributes.contains($0.index) ? ($0.index, try store($0.value, written: &written)) : $0
+                    },
+                    toOne: update.toOne)
+            }
+        } catch {
+            for file in written { try? FileManager.default.removeItem(at: file) }
+            throw error
         }
-        for delete in request.deletes { try release(externalAttributes[delete.id.entityIndex], of: delete.id, on: connection) }
-        var copy = request
-        copy.inserts = try request.inserts.map { insert in
-            let attributes = externalAttributes[insert.id.entityIndex]
-            guard !attributes.isEmpty else { return insert }
-            var values = insert.values
-            for index in attributes where index < values.count { values[index] = try store(values[index]) }
-            return SaveRequest.Insert(id: insert.id, values: values, toOne: insert.toOne)
-        }
-        copy.updates = try request.updates.map { update in
-            let attributes = externalAttributes[update.id.entityIndex]
-            guard !attributes.isEmpty else { return update }
-            return SaveRequest.Update(
-                id: update.id, version: update.version,
-                attributes: try update.attributes.map { attributes.contains($0.index) ? ($0.index, try store($0.value)) : $0 },
-                toOne: update.toOne)
-        }
-        return copy
+        save.written = written
+        return save
     }
 
     /// After the save's transaction: a committed one removes the files it
     /// replaced or deleted; a failed one, the files it wrote.
-    func saveEnded(committed: Bool) {
-        let new = written.withLock { files in
-            defer { files = [] }
-            return files
-        }
-        let old = released.withLock { files in
-            defer { files = [] }
-            return files
-        }
-        for file in committed ? old : new { try? FileManager.default.removeItem(at: file) }
+    func saveEnded(_ save: AdaptedSave, committed: Bool) {
+        for file in committed ? save.released : save.written { try? FileManager.default.removeItem(at: file) }
     }
 
-    /// Notes the external files of `attributes` of the row `id` (as stored
-    /// before this save) for removal once the save commits.
-    private func release(_ attributes: [Int], of id: ManagedObjectID, on connection: Connection) throws {
-        guard !attributes.isEmpty, !id.isTemporaryID else { return }
+    /// The external files of `attributes` of the row `id`, as stored before this save.
+    private func files(of attributes: [Int], of id: ManagedObjectID, on connection: Connection) throws -> [URL] {
+        guard !attributes.isEmpty, !id.isTemporaryID else { return [] }
         let (table, columns) = externalColumns[id.entityIndex]
         let names = attributes.compactMap { columns[$0] }
         guard !names.isEmpty,
               let row = try connection.rows("SELECT \(names.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?",
-                                            [.integer(id.primaryKey)]).first else { return }
-        for value in row {
-            guard case .blob(let stored) = value, stored.first == Self.externalMarker else { continue }
-            let name = String(decoding: stored.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
-            guard !name.isEmpty, !name.contains("/") else { continue }
-            released.withLock { $0.append(externalDataDirectory.appendingPathComponent(name)) }
+                                            [.integer(id.primaryKey)]).first else { return [] }
+        return row.compactMap { value in
+            guard case .blob(let stored) = value, stored.first == Self.externalMarker,
+                  let name = Self.fileName(stored.dropFirst()) else { return nil }
+            return externalDataDirectory.appendingPathComponent(name)
         }
     }
 
+    /// The file a marker-2 payload names: a UUID, as Core Data names them;
+    /// anything else (`..`, a path) is never read or removed.
+    static func fileName(_ payload: Data) -> String? {
+        let name = String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)
+        return UUID(uuidString: name) != nil ? name : nil
+    }
+
     /// One value as stored: inline up to the threshold, a new file above it.
-    private func store(_ value: AttributeValue) throws -> AttributeValue {
+    private func store(_ value: AttributeValue, written: inout [URL]) throws -> AttributeValue {
         guard case .data(let bytes) = value else { return value }
         guard bytes.count > Self.externalThreshold else { return Self.inline(value) }
         let name = UUID().uuidString
@@ -173,7 +177,7 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         } catch {
             throw StoreError.externalDataUnwritable(path: file.path, reason: "\(error)")
         }
-        written.withLock { $0.append(file) }
+        written.append(file)
         var stored = Data([Self.externalMarker])
         stored.append(contentsOf: Array(name.utf8))
         stored.append(0)

@@ -15,6 +15,14 @@ protocol MigrationChecks: Sendable {
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws
     func after(_ connection: Connection, new: ModelVersion, schema: StoreSchema, leftovers: DeferredCleanup.Record) throws
+    /// Which of `versions` (oldest first) the store is at, nil for none.
+    func position(of connection: Connection, among versions: [ModelVersion]) throws -> Int?
+}
+
+extension MigrationChecks {
+    func position(of connection: Connection, among versions: [ModelVersion]) throws -> Int? {
+        try versions.firstIndex { try isStore(connection, at: $0) }
+    }
 }
 
 /// A Faultline store: it records the schema its model wrote (`SchemaRecord`),
@@ -24,7 +32,8 @@ struct RecordedSchemaChecks: MigrationChecks {
     var recordsFaultlineKeys: Bool { true }
 
     func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool {
-        try StoreBootstrap.metadata(on: connection).modelVersionHash == version.hash
+        let recorded = try StoreBootstrap.metadata(on: connection).modelVersionHash
+        return recorded == version.hash || recorded == version.model.faultlineVersionHash.base64EncodedString()
     }
 
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,

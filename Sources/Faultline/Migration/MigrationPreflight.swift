@@ -48,16 +48,16 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
         let mapping = try MigrationMapping(from: old, to: new)
         var nulls: [RequiredNulls] = []
         var duplicates: [Duplicates] = []
-        for entity in new.model.entities where !entity.isAbstract {
+        for entity in new.model.entities {
             guard let oldIndex = mapping.sourceEntity[entity.index] else { continue }
             let oldEntity = old.model.entities[oldIndex]
             let oldMapping = mapping.oldSchema.entities[oldIndex]
             let rowFilter = "Z_ENT = \(oldEntity.number)"
-            for attribute in entity.attributes {
+            for attribute in entity.attributes where !entity.isAbstract {
                 guard !attribute.isOptional, !attribute.isTransient, !attribute.isDerived, attribute.defaultValue == nil,
                       attribute.compositeIndex == nil else { continue }
+                // Already required too: rows can still hold NULL (the migration checks them all the same).
                 let previous = mapping.oldAttribute(attribute, of: entity)
-                if let previous, !previous.isOptional { continue }
                 let column = previous.flatMap { oldMapping.column(forAttributeAt: $0.index) }
                 let condition = column.map { " AND \($0) IS NULL" } ?? ""
                 if case .integer(let count)? = try connection.scalar(
@@ -73,6 +73,13 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
                 }
                 guard attributes.count == constraint.count else { continue }
                 let names = attributes.map(\.name)
+                // Inherited: the parent's hierarchy, which holds these rows, reports it.
+                if let parent = entity.superentityIndex.map({ new.model.entities[$0] }), parent.uniquenessConstraints.contains(where: {
+                    $0.compactMap { reference -> String? in
+                        if case .attribute(let index) = reference { return parent.attributes[index].name }
+                        return nil
+                    } == names
+                }) { continue }
                 let oldNames = oldEntity.uniquenessConstraints.map { $0.compactMap { reference -> String? in
                     if case .attribute(let index) = reference { return oldEntity.attributes[index].name }
                     return nil
@@ -81,9 +88,14 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
                 if oldNames.contains(previous.map(\.name)) { continue }
                 let columns = previous.compactMap { oldMapping.column(forAttributeAt: $0.index) }
                 guard columns.count == constraint.count else { continue }
+                // As the unique index sees them: the entity and its sub-entities, NULLs never equal.
                 let list = columns.joined(separator: ", ")
+                let hierarchy = entity.hierarchyIndexes.compactMap { mapping.sourceEntity[$0] }
+                    .map { "\(old.model.entities[$0].number)" }.joined(separator: ", ")
+                let present = columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
                 let rows = try connection.rows(
-                    "SELECT \(list), count(*) FROM \(oldMapping.table) WHERE \(rowFilter) GROUP BY \(list) HAVING count(*) > 1 LIMIT 20")
+                    "SELECT \(list), count(*) FROM \(oldMapping.table) WHERE Z_ENT IN (\(hierarchy)) AND \(present) "
+                        + "GROUP BY \(list) HAVING count(*) > 1 LIMIT 20")
                 let groups = rows.compactMap { row -> (values: [SQLValue], count: Int)? in
                     guard case .integer(let count)? = row.last else { return nil }
                     return (Array(row.dropLast()), Int(count))

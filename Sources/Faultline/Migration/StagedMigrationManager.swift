@@ -113,11 +113,11 @@ public final class StagedMigrationManager: Sendable {
             throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: target.hash)
         }
         let storeHash = recorded ?? "a Core Data store"
-        if try checks.isStore(connection, at: target) { return }
         let steps = steps(to: target)
-        guard let start = try steps.firstIndex(where: { try checks.isStore(connection, at: $0.from) }) else {
+        guard let start = try checks.position(of: connection, among: steps.map(\.from) + [target]) else {
             throw MigrationError.noMigrationPath(storeHash: storeHash, modelHash: target.hash)
         }
+        if start == steps.count { return }
         for (position, step) in steps[start...].enumerated() {
             let isLast = start + position == steps.count - 1
             do {

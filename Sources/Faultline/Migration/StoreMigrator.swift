@@ -16,13 +16,16 @@ public enum StoreMigrator {
         let writer = StoreWriter(migrating: connection)
         let hasMetadata = try connection.scalar(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1)
+        // A store written before the model adopted Core Data's hashes recorded Faultline's own.
         guard hasMetadata, let storeHash = try StoreBootstrap.metadata(on: connection).modelVersionHash,
-              storeHash != target.hash else { return }
+              storeHash != target.hash, storeHash != target.model.faultlineVersionHash.base64EncodedString() else { return }
         switch options.path {
         case .none:
             throw StoreError.modelMismatch(storeHash: storeHash, modelHash: target.hash)
         case .lightweight(let versions):
-            guard let source = versions.first(where: { $0.hash == storeHash }) else {
+            guard let source = versions.first(where: {
+                $0.hash == storeHash || $0.model.faultlineVersionHash.base64EncodedString() == storeHash
+            }) else {
                 throw MigrationError.noMigrationPath(storeHash: storeHash, modelHash: target.hash)
             }
             try LightweightMigration.migrate(

@@ -70,6 +70,11 @@ extension ManagedObjectID: Codable {
                 codingPath: encoder.codingPath,
                 debugDescription: "\(self) is a temporary ID: save the object before encoding its ID"))
         }
+        guard OpenStores.entry(storeIdentifier) != nil else {
+            throw EncodingError.invalidValue(self, EncodingError.Context(
+                codingPath: encoder.codingPath,
+                debugDescription: "\(self) belongs to a coordinator that has closed: its store's UUID is no longer known"))
+        }
         var container = encoder.singleValueContainer()
         try container.encode(uriRepresentation().absoluteString)
     }
@@ -84,7 +89,7 @@ extension ManagedObjectID: Codable {
         }
         if let coordinator = decoder.userInfo[Self.coordinatorKey] as? PersistentStoreCoordinator {
             guard let id = coordinator.managedObjectID(forURIRepresentation: url) else {
-                throw failure("'\(text)' names no entity of the store \(coordinator.storeUUID) it was decoded for")
+                throw failure("'\(text)' names another store or an unknown entity; the decoding coordinator's store is \(coordinator.storeUUID)")
             }
             self = id
             return

@@ -15,10 +15,12 @@ extension PersistentStoreCoordinator {
     /// unchanged.
     func write(_ request: SaveRequest, source: ObjectIdentifier) throws -> Result<SaveResult, SaveConflictList> {
         var committed = false
-        defer { valueAdapter?.saveEnded(committed: committed) }
+        var adapted: AdaptedSave?
+        defer { if let adapted { valueAdapter?.saveEnded(adapted, committed: committed) } }
         do {
             var (result, changes, _) = try writer.write { connection in
-                var result = try self.perform(self.valueAdapter?.encoded(request, on: connection) ?? request, on: connection)
+                adapted = try self.valueAdapter?.encoded(request, on: connection)
+                var result = try self.perform(adapted?.request ?? request, on: connection)
                 let committed = self.committedChanges(of: request, result: &result, source: source)
                 return (result, committed)
             }

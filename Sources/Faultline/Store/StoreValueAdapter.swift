@@ -1,3 +1,4 @@
+import Foundation
 import FaultlineSQLite
 
 /// Values a store written by another program keeps in its own form: decoded
@@ -9,9 +10,19 @@ protocol StoreValueAdapter: AnyObject, Sendable {
     /// number that depends on the work done, so the optimiser keeps it.
     func decode(_ values: AttributeValues, entityIndex: Int) -> Int
     /// `request` with its values in the store's form, inside the save's
-    /// transaction on `connection`; may write files beside the store, which
-    /// `saveEnded(committed: false)` removes again.
-    func encoded(_ request: SaveRequest, on connection: Connection) throws -> SaveRequest
+    /// transaction on `connection`, with the files it wrote beside the store
+    /// and the files it makes obsolete; `saveEnded` removes one or the other.
+    func encoded(_ request: SaveRequest, on connection: Connection) throws -> AdaptedSave
     /// Called once the save's transaction has committed or rolled back.
-    func saveEnded(committed: Bool)
+    func saveEnded(_ save: AdaptedSave, committed: Bool)
+}
+
+/// One save in the store's form. The files belong to this save alone: two
+/// saves' after-commit work can overlap once the writer is released.
+struct AdaptedSave: Sendable {
+    var request: SaveRequest
+    /// Written for this save: removed if it rolls back.
+    var written: [URL] = []
+    /// Made obsolete by this save: removed once it commits.
+    var released: [URL] = []
 }

@@ -73,6 +73,10 @@ public enum FoundationArchive {
         /// Objects being decoded: a reference back to one is a cycle, which no
         /// Swift value holds.
         var visiting: Set<Int> = []
+        /// Objects decoded, by uid: an object referred to many times is
+        /// decoded once (a crafted archive of shared references would
+        /// otherwise cost exponential time).
+        var decoded: [Int: Any?] = [:]
 
         mutating func value(_ reference: PropertyListObject, depth: Int) throws -> Any? {
             guard depth < FoundationArchive.maximumDepth else { throw KeyedArchive.Failure("nested deeper than \(FoundationArchive.maximumDepth)") }
@@ -88,9 +92,16 @@ public enum FoundationArchive {
             case .dictionary: break
             }
             guard let object = try archive.object(reference) else { return nil }
+            if let known = decoded[object.uid] { return known }
             guard !visiting.contains(object.uid) else { throw KeyedArchive.Failure("object \(object.uid) contains itself") }
             visiting.insert(object.uid)
             defer { visiting.remove(object.uid) }
+            let value = try decode(object, reference: reference, depth: depth)
+            decoded[object.uid] = value
+            return value
+        }
+
+        private mutating func decode(_ object: KeyedArchive.Object, reference: PropertyListObject, depth: Int) throws -> Any? {
             switch object.className {
             case "NSArray", "NSMutableArray":
                 return try (archive.collection(reference) ?? []).map { try value($0, depth: depth + 1) ?? NSNull() }

@@ -157,13 +157,8 @@ enum ElementsArchive {
                 guard let name = names[Int(rule)] else { throw KeyedArchive.Failure("delete rule \(rule) is not one of Core Data's") }
                 attributes["deletionRule"] = name
             }
-            // Xcode 3 kept counts on to-ones too; the XML format has none there.
-            if attributes["toMany"] == nil {
-                attributes["minCount"] = nil
-                attributes["maxCount"] = nil
-            } else if attributes["maxCount"] == "0" {
-                attributes["maxCount"] = nil
-            }
+            // An unbounded to-many's maxCount is 0 in the archive and absent in XML.
+            if attributes["toMany"] != nil, attributes["maxCount"] == "0" { attributes["maxCount"] = nil }
         }
 
         /// Stereotype property name → its `_default` value, over all of an element's stereotypes.

@@ -103,7 +103,7 @@ struct ElementsArchiveTests {
                 <attribute name="price" optional="YES" attributeType="Decimal" defaultValueString="9.99"/>
                 <attribute name="published" optional="YES" attributeType="Date"/>
                 <attribute name="title" optional="YES" attributeType="String" indexed="YES" regularExpressionString="[A-Z].*"/>
-                <relationship name="library" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Library" inverseName="books" inverseEntity="Library"/>
+                <relationship name="library" optional="YES" minCount="1" maxCount="1" deletionRule="Nullify" destinationEntity="Library" inverseName="books" inverseEntity="Library"/>
             </entity>
             <entity name="Library" representedClassName="Library">
                 <attribute name="name" attributeType="String" minValueString="1" defaultValueString="Main"/>
