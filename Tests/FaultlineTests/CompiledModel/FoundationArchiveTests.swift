@@ -181,6 +181,30 @@ struct FoundationArchiveTests {
         }
     }
 
+    @Test("An archive whose arrays share members 40 levels deep (2^40 paths) decodes in linear time")
+    func sharedReferencesDecodeOnce() throws {
+        // $objects: $null, the class record, then array i holding array i+1 twice.
+        let depth = 40
+        var objects: [PropertyListObject] = [.string("$null"),
+                                             .dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray")])])]
+        for level in 0..<depth {
+            let next: PropertyListObject = level == depth - 1 ? .uid(2 + depth) : .uid(3 + level)
+            objects.append(.dictionary(["NS.objects": .array([next, next]), "$class": .uid(1)]))
+        }
+        objects.append(.string("leaf"))
+        let data = BinaryPropertyListWriter.data(.dictionary([
+            "$version": .integer(100_000), "$archiver": .string("NSKeyedArchiver"),
+            "$top": .dictionary(["root": .uid(2)]), "$objects": .array(objects),
+        ]))
+        let start = Date()
+        guard case .value(let value?) = FoundationArchive.decode(data), let root = value as? [Any] else {
+            Issue.record("did not decode")
+            return
+        }
+        #expect(root.count == 2)
+        #expect(Date().timeIntervalSince(start) < 5, "shared members were decoded once per path")
+    }
+
     @Test("A transformable without a transformer name reads and writes Core Data's archives through the object graph")
     func throughTheObjectGraph() throws {
         let model = ManagedObjectModel {

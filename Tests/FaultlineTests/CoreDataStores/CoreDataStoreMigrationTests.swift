@@ -115,8 +115,9 @@ struct CoreDataStoreMigrationTests {
         let copy = try StoreCopy("\(Self.folder)/Example_v1.2.0.sqlite")
         defer { copy.remove() }
         try copy.connection().execute("""
-            INSERT INTO ZBASICENTITY (Z_PK, Z_ENT, Z_OPT, ZV1_2_0_NAME) VALUES (2, 1, 1, NULL), (3, 1, 1, 'twin'), (4, 1, 1, 'twin');
-            UPDATE Z_PRIMARYKEY SET Z_MAX = 4 WHERE Z_ENT = 1
+            INSERT INTO ZBASICENTITY (Z_PK, Z_ENT, Z_OPT, ZV1_2_0_NAME)
+                VALUES (2, 1, 1, NULL), (3, 1, 1, 'twin'), (4, 1, 1, 'twin'), (5, 1, 1, NULL);
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 5 WHERE Z_ENT = 1
             """)
         let versions = try Self.modelVersions { name, model in
             guard name == "v2.0.0", let entity = model.entitiesByName["BasicEntity"],
@@ -130,7 +131,8 @@ struct CoreDataStoreMigrationTests {
         #expect(Self.files(copy.url) == files, "the dry run wrote to the store")
         #expect(plan.source == "v1.2.0" && !plan.isCurrent)
         let preflight = try #require(plan.preflight)
-        #expect(preflight.requiredNulls == [MigrationPreflight.RequiredNulls(entity: "BasicEntity", attribute: "v2_0_0_name", rows: 1)])
+        #expect(preflight.requiredNulls == [MigrationPreflight.RequiredNulls(entity: "BasicEntity", attribute: "v2_0_0_name", rows: 2)])
+        // Two NULLs are no duplicate: the unique index never compares them equal.
         #expect(preflight.duplicates.map(\.properties) == [["v2_0_0_name"]])
         #expect(preflight.duplicates.first?.groups.map(\.values) == [[.text("twin")]])
         #expect(preflight.duplicates.first?.groups.map(\.count) == [2])

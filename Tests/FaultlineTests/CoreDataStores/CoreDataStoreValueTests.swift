@@ -206,6 +206,27 @@ struct CoreDataStoreValueTests {
         #expect(data == Data([1, 2]))
     }
 
+    @Test("A damaged reference naming .. reads as missing, and replacing it removes nothing outside _EXTERNAL_DATA")
+    func damagedReferenceRemovesNothing() throws {
+        let store = try Self.makeStore(trigger: "UPDATE ZPHOTO SET ZDATA = X'022E2E00' WHERE Z_PK = 3")
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let directory = CoreDataValueAdapter.externalDataDirectory(forStoreAt: store.url)
+        let container = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let damaged = try #require(try photos(context)["missing"])
+            #expect(damaged.value(forKey: "data") == nil)
+            try damaged.setValue(Data([5]), forKey: "data")
+            context.delete(try #require(try photos(context)["external"]))
+            try context.save()
+        }
+        #expect(container.coordinator.missingExternalDataFiles == [".."])
+        // The legitimately released file went; the folders stayed.
+        #expect(FileManager.default.fileExists(atPath: directory.path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(Self.externalName).path))
+        #expect(FileManager.default.fileExists(atPath: store.url.path))
+    }
+
     @Test("A save that fails after writing an external file leaves no file behind")
     func failedSaveRemovesItsFiles() throws {
         let store = try Self.makeStore(trigger: """
