@@ -149,7 +149,7 @@ extension PersistentStoreCoordinator {
             configuration: StoreConfiguration(
                 reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
                 valueAdapter: CoreDataValueAdapter(model: model, schema: schema, storeURL: url), writeRefusal: refusal,
-                keyFloors: inspection.keyFloors)
+                keyFloors: inspection.keyFloors, readOnly: readOnly == .inferredModelIsReadOnly(path: url.path))
         ) { connection in
             try CoreDataTriggerFunctions.register(for: inspection.triggerFunctions, on: connection)
         }

@@ -52,6 +52,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let valueAdapter: (any StoreValueAdapter)?
     /// Keys of these root entity numbers start above the value (StoreConfiguration.keyFloors).
     let keyFloors: [Int: Int64]
+    /// Connections open read-only (StoreConfiguration.readOnly).
+    let opensReadOnly: Bool
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -83,7 +85,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// nor written; `prepare` runs on the writer before any use.
     convenience init(model: CheckedModel, schema: StoreSchema, coreDataStoreAt url: URL, configuration: StoreConfiguration,
                      prepare: (Connection) throws -> Void) throws {
-        let connection = try Self.open(.file(url), busyTimeout: configuration.busyTimeout)
+        let connection = try Self.open(.file(url), busyTimeout: configuration.busyTimeout, readOnly: configuration.readOnly)
         try prepare(connection)
         self.init(model: model, schema: schema, location: .file(url), connection: connection, configuration: configuration)
     }
@@ -120,6 +122,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.readConnections = configuration.reads
         self.valueAdapter = configuration.valueAdapter
         self.keyFloors = configuration.keyFloors
+        self.opensReadOnly = configuration.readOnly
         // Every store has its Z_METADATA row by now (bootstrapped, or matched as
         // Core Data's); a row without a UUID gets one for this session.
         storeUUID = (try? StoreBootstrap.metadata(on: connection).uuid).flatMap { $0.isEmpty ? nil : $0 }
@@ -144,13 +147,22 @@ public final class PersistentStoreCoordinator: Sendable {
 
     deinit { OpenStores.unregister(identifier) }
 
-    static func open(_ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout) throws -> Connection {
-        var configuration = Connection.Configuration()
-        configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
+    /// `readOnly`: opened as `store inspect` opens a store — never switched to
+    /// WAL, and immutable when nothing else can be writing — for a store no
+    /// write may touch.
+    static func open(_ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false) throws
+        -> Connection
+    {
         let connection: Connection
         switch location {
-        case .inMemory: connection = try Connection(.inMemory, configuration: configuration)
-        case .file(let url): connection = try Connection(.file(url.path), configuration: configuration)
+        case .inMemory:
+            var configuration = Connection.Configuration()
+            configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
+            connection = try Connection(.inMemory, configuration: configuration)
+        case .file(let url):
+            var configuration = readOnly ? Connection.Configuration.inspecting(url.path) : Connection.Configuration()
+            configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
+            connection = try Connection(.file(url.path), configuration: configuration)
         }
         try StoreFunctions.register(on: connection)
         return connection
@@ -197,7 +209,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// A new pooled reader. Its set-up pragmas are not counted: the counters
     /// describe the work asked of the store, not connection housekeeping.
     private func newReader() throws -> ConnectionBox {
-        let connection = try Self.open(location, busyTimeout: busyTimeout)
+        let connection = try Self.open(location, busyTimeout: busyTimeout, readOnly: opensReadOnly)
         connection.resetCounters()
         return ConnectionBox(connection)
     }
@@ -264,4 +276,7 @@ struct StoreConfiguration: Sendable {
     /// Per root entity number, the largest `Z_PK` where it is above `Z_MAX`
     /// (a Core Data store with rows imported outside Core Data).
     var keyFloors: [Int: Int64] = [:]
+    /// Every connection opens read-only (a store no write may touch, such as
+    /// one read through an inferred model); `writeRefusal` says why.
+    var readOnly = false
 }

@@ -78,6 +78,29 @@ struct CoreDataModelInferenceTests {
         #expect(try Connection(.file(url.path)).scalar("SELECT count(*) FROM ZCANVAS WHERE ZTITLE = 'changed'") == .integer(0))
     }
 
+    @Test("Reading through an inferred model leaves the files as they were: a rollback-journal store is not switched to WAL")
+    func inferredOpenWritesNothing() throws {
+        let directory = try FixtureLocator.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Shapes.sqlite")
+        do {
+            let writer = try PersistentContainer(model: Self.model(), location: .file(url)).newBackgroundContext()
+            try writer.performAndWait {
+                try writer.insertNewObject(forEntityName: "Canvas").setValue("one", forKey: "title")
+                try writer.save()
+            }
+        }
+        try Connection(.file(url.path)).execute("PRAGMA journal_mode = DELETE")
+        let before = try Data(contentsOf: url)
+        do {
+            let container = try PersistentContainer(coreDataStoreInferringModelAt: url)
+            let context = container.newBackgroundContext()
+            #expect(try context.performAndWait { try context.count(for: FetchRequest(entityName: "Canvas")) } == 1)
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
     @Test("A Z_METADATA row whose Z_PLIST is NULL reads as metadata without keys; the store still matches and opens")
     func nullMetadataPlist() throws {
         let directory = try FixtureLocator.makeTemporaryDirectory()
