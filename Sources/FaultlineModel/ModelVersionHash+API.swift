@@ -40,16 +40,9 @@ extension ManagedObjectModel {
         }
     }
 
-    /// The adopted Core Data hashes still valid, by entity name.
+    /// The adopted Core Data hashes still valid (what the entities hash to), by entity name.
     public var coreDataEntityVersionHashes: [String: Data] {
-        let computed = ModelVersionHash.entityHashes(of: entities)
-        var valid: [String: Data] = [:]
-        for entity in entities {
-            guard let name = entity.name, let adopted = adoptedVersionHashes[name],
-                  computed[ObjectIdentifier(entity)] == adopted.computed else { continue }
-            valid[name] = adopted.coreData
-        }
-        return valid
+        entityVersionHashesByName.filter { adoptedVersionHashes[$0.key]?.coreData == $0.value }
     }
 
     /// Same as `entityVersionHashesByName`.

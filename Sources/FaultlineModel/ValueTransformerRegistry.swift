@@ -41,6 +41,14 @@ public enum ValueTransformerRegistry {
         "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData",
     ]
 
+    /// Whether a transformable naming `transformerName` stores Core Data's
+    /// keyed archive: no name, or one of Core Data's own. Any other name is
+    /// the app's transformer, which must be registered.
+    public static func storesCoreDataArchive(transformerName: String?) -> Bool {
+        guard let transformerName, !transformerName.isEmpty else { return true }
+        return coreDataArchiveTransformerNames.contains(transformerName)
+    }
+
     private static let transformers = Locked<[String: any AttributeValueTransformer]>([:])
 
     /// Registers (or replaces) the transformer for `name`.
@@ -70,8 +78,8 @@ public enum ValueTransformerRegistry {
         var missing: Set<String> = []
         for entity in model.entities {
             for case let attribute as AttributeDescription in entity.properties {
-                guard let name = attribute.valueTransformerName, !name.isEmpty, !coreDataArchiveTransformerNames.contains(name),
-                      transformer(forName: name) == nil else { continue }
+                guard !storesCoreDataArchive(transformerName: attribute.valueTransformerName),
+                      let name = attribute.valueTransformerName, transformer(forName: name) == nil else { continue }
                 register(standIn, forName: name)
                 missing.insert(name)
             }

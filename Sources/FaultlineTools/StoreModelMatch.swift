@@ -32,7 +32,7 @@ enum StoreModelMatch {
         let names = model.entities.compactMap(\.name).sorted()
         var lines = ["model inferred from the schema (for reading only): \(names.count) entities: \(names.joined(separator: ", "))"]
         do {
-            _ = try CoreDataModelInference.inspect(storeAt: store)
+            _ = try CoreDataModelInference.inspect(storeAt: store, inferred: model)
             lines.append("result: matches the inferred model (tables, columns, entity numbers); open it with "
                 + "PersistentContainer(coreDataStoreInferringModelAt:) to read it")
         } catch {

@@ -12,7 +12,8 @@ enum TransformableReport {
         var lines: [String] = []
         for entity in model.entities {
             for attribute in entity.attributes where attribute.attributeType == .transformableAttributeType
-                && attribute.declaringEntityIndex == entity.index && usesCoreDataArchive(attribute) {
+                && attribute.declaringEntityIndex == entity.index
+                && ValueTransformerRegistry.storesCoreDataArchive(transformerName: attribute.valueTransformerName) {
                 guard let column = schema.entities[entity.index].column(forAttributeAt: attribute.index) else { continue }
                 let table = schema.entities[entity.index].table
                 let hierarchy = entity.hierarchyIndexes.map { SQLValue.integer(Int64(model.entities[$0].number)) }
@@ -42,10 +43,5 @@ enum TransformableReport {
             }
         }
         return lines.isEmpty ? [] : ["    transformable values (Core Data's keyed archives):"] + lines.map { "  " + $0 }
-    }
-
-    private static func usesCoreDataArchive(_ attribute: CheckedAttribute) -> Bool {
-        guard let name = attribute.valueTransformerName, !name.isEmpty else { return true }
-        return ValueTransformerRegistry.coreDataArchiveTransformerNames.contains(name)
     }
 }

@@ -15,9 +15,8 @@ enum TransformableCoding {
 
     init(_ attribute: CheckedAttribute) {
         // Core Data's own names always mean its archive, whatever is registered.
-        if let name = attribute.valueTransformerName, !name.isEmpty,
-           !ValueTransformerRegistry.coreDataArchiveTransformerNames.contains(name),
-           let transformer = ValueTransformerRegistry.transformer(forName: name) {
+        if !ValueTransformerRegistry.storesCoreDataArchive(transformerName: attribute.valueTransformerName),
+           let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(forName: name) {
             self = .registered(transformer)
         } else {
             self = .keyedArchive
@@ -46,7 +45,8 @@ enum TransformableCoding {
             return try? transformer.encode(value)
         case .keyedArchive:
             // What a read gave as bytes (an archive of an app's class) goes back as it was.
-            if let data = value as? Data, case .unsupportedClass = FoundationArchive.decode(data) { return data }
+            if let data = value as? Data, data.starts(with: FoundationArchive.binaryPropertyListHeader),
+               case .unsupportedClass = FoundationArchive.decode(data) { return data }
             return try? FoundationArchive.encode(value)
         }
     }

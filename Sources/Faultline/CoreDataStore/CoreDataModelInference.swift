@@ -25,12 +25,13 @@ import FaultlineSQLite
 /// store read-only, matching tables, columns and entity numbers but not
 /// indexes (older Core Data kept other ones; reads do not depend on them).
 public enum CoreDataModelInference {
-    /// Matches the store at `url` to its inferred model on a read-only
-    /// connection (tables, columns and entity numbers, not indexes), as
-    /// opening it would; throws `CoreDataStoreError.modelMismatch` otherwise.
-    public static func inspect(storeAt url: URL) throws -> CoreDataStoreInspection {
-        let model = try model(ofStoreAt: url).checked()
-        return try CoreDataStore.inspect(url: url, model: model, schema: StoreSchema(compiling: model),
+    /// Matches the store at `url` to `model`, inferred from it, on a
+    /// read-only connection (tables, columns and entity numbers, not
+    /// indexes), as opening it would; throws `CoreDataStoreError.modelMismatch`
+    /// otherwise.
+    public static func inspect(storeAt url: URL, inferred model: ManagedObjectModel) throws -> CoreDataStoreInspection {
+        let checked = try model.checked()
+        return try CoreDataStore.inspect(url: url, model: checked, schema: StoreSchema(compiling: checked),
                                          options: CoreDataStoreOptions(), ignoringIndexes: true)
     }
 
@@ -62,14 +63,8 @@ public enum CoreDataModelInference {
             guard let child = entities[row.number], let parent = entities[row.superNumber] else { continue }
             parent.subentities.append(child)
         }
-        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name)? = row.first { return name }
-            return nil
-        })
-        let indexes = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'index'").compactMap { row -> String? in
-            if case .text(let name)? = row.first { return name }
-            return nil
-        })
+        let tables = Set(try connection.schemaObjectNames(ofType: "table"))
+        let indexes = Set(try connection.schemaObjectNames(ofType: "index"))
         for row in rows where row.superNumber == 0 {
             guard let root = entities[row.number] else { continue }
             let table = "Z" + row.name.uppercased()

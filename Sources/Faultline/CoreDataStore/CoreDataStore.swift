@@ -71,6 +71,11 @@ public struct CoreDataStoreInspection: Sendable {
 }
 
 public enum CoreDataStore {
+    /// Whether a store with these tables (upper-cased) records persistent history.
+    static func recordsPersistentHistory(tables: Set<String>) -> Bool {
+        tables.contains("ATRANSACTION") && tables.contains("ACHANGE")
+    }
+
     /// Matches the store at `url` to `model` without writing anything; throws
     /// `CoreDataStoreError` when it is not a Core Data store or does not match.
     public static func inspect(
@@ -87,10 +92,7 @@ public enum CoreDataStore {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw CoreDataStoreError.missingStore(path: path) }
         let connection = try Connection(.file(path), configuration: .inspecting(path))
-        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name)? = row.first { return name.uppercased() }
-            return nil
-        })
+        let tables = Set(try connection.schemaObjectNames(ofType: "table").map { $0.uppercased() })
         for required in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(required) {
             throw CoreDataStoreError.notACoreDataStore(path: path, reason: "it has no \(required) table")
         }
@@ -121,7 +123,7 @@ public enum CoreDataStore {
         }
         return CoreDataStoreInspection(
             metadata: metadata, triggerFunctions: try CoreDataTriggerFunctions.calledFunctions(on: connection),
-            recordsPersistentHistory: tables.contains("ATRANSACTION") && tables.contains("ACHANGE"), keyFloors: floors)
+            recordsPersistentHistory: recordsPersistentHistory(tables: tables), keyFloors: floors)
     }
 }
 

@@ -41,11 +41,8 @@ struct CoreDataStoreMigration: MigrationChecks {
 
     static func check(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                       verifiesOld: Bool = true) throws {
-        let tables = Set(try connection.rows("SELECT upper(name) FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name)? = row.first { return name }
-            return nil
-        })
-        if tables.contains("ATRANSACTION") && tables.contains("ACHANGE") {
+        let tables = Set(try connection.schemaObjectNames(ofType: "table").map { $0.uppercased() })
+        if CoreDataStore.recordsPersistentHistory(tables: tables) {
             throw MigrationError.coreDataStoreUnsupported(
                 reason: "the store records persistent history, which a Faultline migration would not record")
         }

@@ -29,7 +29,10 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// Per entity index, the attribute indexes stored with markers.
     let externalAttributes: [[Int]]
     /// Per entity index, its table and those attributes' columns.
-    private let externalColumns: [(table: String, columns: [Int: String])]
+    /// Per entity index, the statement reading its external-storage columns
+    /// by `Z_PK` (built once: saves run it per replaced or deleted row), and
+    /// the attribute index of each column it reads.
+    private let externalReads: [(sql: String, attributes: [Int])?]
     /// `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`.
     let externalDataDirectory: URL
     private let missing = Locked<Set<String>>([])
@@ -43,11 +46,11 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         }
         guard attributes.contains(where: { !$0.isEmpty }) else { return nil }
         externalAttributes = attributes
-        externalColumns = model.entities.map { entity in
+        externalReads = model.entities.map { entity in
             let mapping = schema.entities[entity.index]
-            var columns: [Int: String] = [:]
-            for index in attributes[entity.index] { columns[index] = mapping.column(forAttributeAt: index) }
-            return (mapping.table, columns)
+            let read = attributes[entity.index].compactMap { index in mapping.column(forAttributeAt: index).map { (index, $0) } }
+            guard !read.isEmpty else { return nil }
+            return ("SELECT \(read.map(\.1).joined(separator: ", ")) FROM \(mapping.table) WHERE Z_PK = ?", read.map(\.0))
         }
         externalDataDirectory = Self.externalDataDirectory(forStoreAt: storeURL)
     }
@@ -146,13 +149,10 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// The external files of `attributes` of the row `id`, as stored before this save.
     private func files(of attributes: [Int], of id: ManagedObjectID, on connection: Connection) throws -> [URL] {
         guard !attributes.isEmpty, !id.isTemporaryID else { return [] }
-        let (table, columns) = externalColumns[id.entityIndex]
-        let names = attributes.compactMap { columns[$0] }
-        guard !names.isEmpty,
-              let row = try connection.rows("SELECT \(names.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?",
-                                            [.integer(id.primaryKey)]).first else { return [] }
-        return row.compactMap { value in
-            guard case .blob(let stored) = value, stored.first == Self.externalMarker,
+        guard let read = externalReads[id.entityIndex],
+              let row = try connection.rows(read.sql, [.integer(id.primaryKey)]).first else { return [] }
+        return zip(read.attributes, row).compactMap { attribute, value in
+            guard attributes.contains(attribute), case .blob(let stored) = value, stored.first == Self.externalMarker,
                   let name = Self.fileName(stored.dropFirst()) else { return nil }
             return externalDataDirectory.appendingPathComponent(name)
         }

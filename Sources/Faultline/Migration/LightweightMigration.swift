@@ -76,7 +76,7 @@ struct MigrationRun {
         let plans = TablePlanner(mapping: mapping, oldName: oldName, transfer: transfer).plans(deferCleanup: deferCleanup)
 
         try checkRequiredValues(plans)
-        for name in try names(of: "trigger") { try connection.execute("DROP TRIGGER \"\(name)\"") }
+        for name in try connection.schemaObjectNames(ofType: "trigger") { try connection.execute("DROP TRIGGER \"\(name)\"") }
         for name in oldNames where aside.contains(name) {
             try connection.execute("ALTER TABLE \(name) RENAME TO \(oldName(name))")
         }
@@ -115,13 +115,6 @@ struct MigrationRun {
         try checks.after(connection, new: new, schema: mapping.newSchema, leftovers: record)
         if let problem = try connection.rows("PRAGMA foreign_key_check").first {
             throw MigrationError.schemaMismatch(model: new.label, missing: [], unexpected: ["foreign key violation \(problem)"])
-        }
-    }
-
-    private func names(of type: String) throws -> [String] {
-        try connection.rows("SELECT name FROM sqlite_master WHERE type = ?", [.text(type)]).compactMap {
-            if case .text(let name)? = $0.first { return name }
-            return nil
         }
     }
 

@@ -10,9 +10,9 @@ extension ModelValidator {
         checkDefaultValue(of: attribute, in: entity, path: path)
         // A transformable without a transformer name, or naming Core Data's own
         // archive transformer, stores a keyed archive: valid without registering.
-        if attribute.attributeType == .transformableAttributeType, let name = attribute.valueTransformerName, !name.isEmpty,
-           !ValueTransformerRegistry.coreDataArchiveTransformerNames.contains(name),
-           ValueTransformerRegistry.transformer(forName: name) == nil {
+        if attribute.attributeType == .transformableAttributeType,
+           !ValueTransformerRegistry.storesCoreDataArchive(transformerName: attribute.valueTransformerName),
+           let name = attribute.valueTransformerName, ValueTransformerRegistry.transformer(forName: name) == nil {
             report(.unregisteredTransformer(name), entity: entity, property: path)
         }
         checkRules(of: attribute, in: entity, path: path)

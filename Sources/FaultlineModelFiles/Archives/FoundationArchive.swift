@@ -40,6 +40,9 @@ public enum FoundationArchive {
         "NSDecimalNumber": ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"],
     ]
 
+    /// How every keyed archive begins (`bplist00`).
+    public static let binaryPropertyListHeader = Data("bplist00".utf8)
+
     /// Archives decode at most this deep (arrays of dictionaries of …).
     static let maximumDepth = 64
 
