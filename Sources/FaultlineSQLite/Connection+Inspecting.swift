@@ -39,13 +39,3 @@ extension Connection.Configuration {
         return (path.hasPrefix("/") ? "file://" : "file:") + encoded + "?immutable=1"
     }
 }
-
-extension Connection {
-    /// The names of the schema objects of `type` (`table`, `index`, `trigger`), as stored.
-    public func schemaObjectNames(ofType type: String) throws -> [String] {
-        try rows("SELECT name FROM sqlite_master WHERE type = ?", [.text(type)]).compactMap {
-            if case .text(let name)? = $0.first { return name }
-            return nil
-        }
-    }
-}
