@@ -45,12 +45,11 @@ public struct BatchDeleteRequest: Sendable {
     }
 }
 
-extension PersistentStoreCoordinator {
-    @discardableResult
-    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
-        let storeIdentifier = identifier
-        return try runBatch(resultType: request.resultType) { connection in
-            var deleter = BatchDeleter(coordinator: self, connection: connection)
+extension BatchExecutor {
+    func delete(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let storeIdentifier = store.identifier
+        return try run(resultType: request.resultType) { connection in
+            var deleter = BatchDeleter(store: store, connection: connection)
             let named = try deleter.namedRows(request)
             try deleter.run(named)
             var outcome = BatchOutcome(changes: deleter.changes)
@@ -70,7 +69,7 @@ extension PersistentStoreCoordinator {
 struct BatchDeleter {
     typealias Row = (key: Int64, entityIndex: Int)
 
-    let coordinator: PersistentStoreCoordinator
+    let store: StoreWriteAccess
     let connection: Connection
     /// Keys to delete per root entity (keys are unique per hierarchy).
     private var deleted: [Int: Set<Int64>] = [:]
@@ -78,20 +77,20 @@ struct BatchDeleter {
     var changes: BatchChanges
     var touched: Set<Int> = []
 
-    init(coordinator: PersistentStoreCoordinator, connection: Connection) {
-        self.coordinator = coordinator
+    init(store: StoreWriteAccess, connection: Connection) {
+        self.store = store
         self.connection = connection
-        changes = BatchChanges(storeIdentifier: coordinator.identifier)
+        changes = BatchChanges(storeIdentifier: store.identifier)
     }
 
-    private var model: CheckedModel { coordinator.model }
+    private var model: CheckedModel { store.model }
 
     /// The rows the request names, as stored now.
     func namedRows(_ request: BatchDeleteRequest) throws -> [Row] {
         if let ids = request.objectIDs {
             var byRoot: [Int: [Int64]] = [:]
             for id in ids {
-                guard id.storeIdentifier == coordinator.identifier, model.entities.indices.contains(id.entityIndex) else {
+                guard id.storeIdentifier == store.identifier, model.entities.indices.contains(id.entityIndex) else {
                     throw BatchError.foreignStore(id.description)
                 }
                 byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey)
@@ -99,17 +98,17 @@ struct BatchDeleter {
             var rows: [Row] = []
             for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
                 rows += try connection.keyPairs(
-                    "SELECT Z_PK, Z_ENT FROM \(coordinator.schema.entities[root].table) WHERE Z_PK IN (SELECT value FROM json_each(?))",
-                    [jsonKeyList(keys)], entityCount: model.entities.count)
+                    BatchStatements.rows(of: store.schema.entities[root].table), [jsonKeyList(keys)],
+                    entityCount: model.entities.count)
             }
             return rows
         }
         guard let name = request.entityName, let entity = model.entity(named: name) else {
             throw BatchError.unknownEntity(request.entityName ?? "")
         }
-        let query = try BatchPredicateSQL.keys(
+        let query = try BatchStatements.keys(
             of: entity.index, matching: request.predicate, includesSubentities: request.includesSubentities,
-            coordinator: coordinator, columns: "t0.Z_PK, t0.Z_ENT")
+            store: store, columns: "t0.Z_PK, t0.Z_ENT")
         return try connection.keyPairs(query.sql, query.bindings, entityCount: model.entities.count)
     }
 
@@ -126,7 +125,7 @@ struct BatchDeleter {
                 touched.insert(entityIndex)
                 for key in keys {
                     changes.deletedObjectIDs.append(
-                        ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: entityIndex, primaryKey: key))
+                        ManagedObjectID(storeIdentifier: store.identifier, entityIndex: entityIndex, primaryKey: key))
                 }
             }
             level = next
@@ -166,24 +165,11 @@ struct BatchDeleter {
     /// The destinations of `keys`' relationship, as stored now.
     private func destinations(of entityIndex: Int, relationship index: Int, keys: [Int64]) throws -> [Row] {
         let relationship = model.entities[entityIndex].relationships[index]
-        let mapping = coordinator.schema.entities[entityIndex]
-        let destinationTable = coordinator.schema.entities[relationship.destinationEntityIndex].table
-        let list = jsonKeyList(keys)
-        switch mapping.relationships[index] {
-        case .foreignKey(let column, _):
-            return try connection.keyPairs(
-                "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(mapping.table) "
-                    + "WHERE Z_PK IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL)", [list], entityCount: model.entities.count)
-        case .destinationKey(let table, let column, _, _):
-            return try connection.keyPairs(
-                "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?))", [list], entityCount: model.entities.count)
-        case .joinTable(let table, let sourceColumn, let destinationColumn, _):
-            return try connection.keyPairs(
-                "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(destinationColumn) FROM \(table) "
-                    + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)))", [list], entityCount: model.entities.count)
-        case .transient:
-            return []
-        }
+        let mapping = store.schema.entities[entityIndex]
+        let destinationTable = store.schema.entities[relationship.destinationEntityIndex].table
+        guard let sql = BatchStatements.destinations(
+            of: mapping.relationships[index], in: mapping.table, destinationTable: destinationTable) else { return [] }
+        return try connection.keyPairs(sql, [jsonKeyList(keys)], entityCount: model.entities.count)
     }
 
     /// Nullify: clears keys pointing at deleted rows (bumping `Z_OPT`) and
@@ -196,14 +182,14 @@ struct BatchDeleter {
         for (entityIndex, keys) in byEntity.sorted(by: { $0.key < $1.key }) {
             let list = jsonKeyList(keys)
             let entity = model.entities[entityIndex]
-            let mapping = coordinator.schema.entities[entityIndex]
+            let mapping = store.schema.entities[entityIndex]
             for relationship in entity.relationships where relationship.deleteRule == .nullifyDeleteRule {
                 var clears: (table: String, column: String, entityColumn: String?, order: String?)?
                 switch mapping.relationships[relationship.index] {
                 case .destinationKey(let table, let column, let order, _):
                     var entityColumn: String?
                     if let inverse = relationship.inverseIndex,
-                       case .foreignKey(_, let column)? = coordinator.schema.entities[relationship.destinationEntityIndex]
+                       case .foreignKey(_, let column)? = store.schema.entities[relationship.destinationEntityIndex]
                         .relationships.dropFirst(inverse).first {
                         entityColumn = column
                     }
@@ -211,41 +197,35 @@ struct BatchDeleter {
                 case .foreignKey:
                     // One-to-one: the destination keeps a key back to us.
                     if let inverse = relationship.inverseIndex, relationship.inverseIsToMany == false,
-                       case .foreignKey(let column, let entityColumn)? = coordinator.schema
+                       case .foreignKey(let column, let entityColumn)? = store.schema
                         .entities[relationship.destinationEntityIndex].relationships.dropFirst(inverse).first {
-                        clears = (coordinator.schema.entities[relationship.destinationEntityIndex].table, column, entityColumn, nil)
+                        clears = (store.schema.entities[relationship.destinationEntityIndex].table, column, entityColumn, nil)
                     }
                 case .joinTable(let table, let sourceColumn, _, _):
                     updated += try destinations(of: entityIndex, relationship: relationship.index, keys: keys)
-                        .map { ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: $0.entityIndex, primaryKey: $0.key) }
-                    try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) IN (SELECT value FROM json_each(?))", [list])
+                        .map { ManagedObjectID(storeIdentifier: store.identifier, entityIndex: $0.entityIndex, primaryKey: $0.key) }
+                    try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: sourceColumn), [list])
                 case .transient:
                     break
                 }
                 guard let clear = clears else { continue }
-                var assignments = ["\(clear.column) = NULL"]
-                if let entityColumn = clear.entityColumn { assignments.append("\(entityColumn) = NULL") }
-                if let order = clear.order { assignments.append("\(order) = NULL") }
-                assignments.append("Z_OPT = Z_OPT + 1")
                 let rows = try connection.keyPairs(
-                    "UPDATE \(clear.table) SET \(assignments.joined(separator: ", ")) WHERE \(clear.column) IN "
-                        + "(SELECT value FROM json_each(?)) RETURNING Z_PK, Z_ENT", [list], entityCount: model.entities.count)
+                    BatchStatements.nullify(clear.table, column: clear.column, entityColumn: clear.entityColumn, orderColumn: clear.order),
+                    [list], entityCount: model.entities.count)
                 for row in rows where !isDeleted(row) {
-                    updated.append(ManagedObjectID(storeIdentifier: coordinator.identifier, entityIndex: row.entityIndex, primaryKey: row.key))
+                    updated.append(ManagedObjectID(storeIdentifier: store.identifier, entityIndex: row.entityIndex, primaryKey: row.key))
                     touched.insert(row.entityIndex)
                 }
             }
             // Join rows of every other many-to-many go too: they are the relationship itself.
             for relationship in entity.relationships where relationship.deleteRule != .nullifyDeleteRule {
                 if case .joinTable(let table, let sourceColumn, _, _) = mapping.relationships[relationship.index] {
-                    try connection.execute("DELETE FROM \(table) WHERE \(sourceColumn) IN (SELECT value FROM json_each(?))", [list])
+                    try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: sourceColumn), [list])
                 }
             }
         }
         for (root, keys) in deleted.sorted(by: { $0.key < $1.key }) where !keys.isEmpty {
-            try connection.execute(
-                "DELETE FROM \(coordinator.schema.entities[root].table) WHERE Z_PK IN (SELECT value FROM json_each(?))",
-                [jsonKeyList(keys)])
+            try connection.execute(BatchStatements.deleteRows(of: store.schema.entities[root].table), [jsonKeyList(keys)])
         }
         changes.updatedObjectIDs = Array(Set(updated.filter { !isDeleted(($0.primaryKey, $0.entityIndex)) }))
     }

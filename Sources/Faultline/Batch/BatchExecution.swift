@@ -5,6 +5,34 @@ import FaultlineSQLite
 // after-commit work) and the counters; and how contexts merge the changes.
 
 extension PersistentStoreCoordinator {
+    /// Runs a batch insert in one immediate transaction on the writer,
+    /// bypassing contexts; then drops stale rows from the row cache and tells
+    /// live contexts.
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        try BatchExecutor(store: writeAccess).insert(request)
+    }
+
+    /// Runs a batch update in one transaction; `Z_OPT` of every updated row is
+    /// bumped, and the triggers keep derived attributes right.
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        try BatchExecutor(store: writeAccess).update(request)
+    }
+
+    /// Runs a batch delete in one transaction, applying the delete rules of
+    /// every deleted row's relationships (cascade, nullify, deny).
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        try BatchExecutor(store: writeAccess).delete(request)
+    }
+}
+
+/// Runs batch requests against what a store allows direct writes to use
+/// (`StoreWriteAccess`): the requests never see the coordinator itself.
+struct BatchExecutor {
+    let store: StoreWriteAccess
+
     /// Runs `body` in one transaction through the store's writer and records
     /// the SQLite work it did. After the commit the writer publishes what it
     /// changed: rows leave the row cache, entities whose derived attributes
@@ -12,12 +40,13 @@ extension PersistentStoreCoordinator {
     /// changes in its inbox (merged at once by those that merge automatically,
     /// or through `mergeChanges`). Inserted IDs are not published: merging does
     /// nothing with them, and a streamed insert may have millions.
-    func runBatch(resultType: BatchResultType, _ body: (Connection) throws -> BatchOutcome) throws -> BatchResult {
-        let entityCount = model.entities.count
-        var (outcome, published, sql) = try writer.write { connection in
+    func run(resultType: BatchResultType, _ body: (Connection) throws -> BatchOutcome) throws -> BatchResult {
+        let entityCount = store.model.entities.count
+        let source = store.source
+        var (outcome, published, sql) = try store.writer.write { connection in
             let outcome = try body(connection)
             var changes = StoreChanges(
-                source: ObjectIdentifier(self), updated: Set(outcome.changes.updatedObjectIDs),
+                source: source, updated: Set(outcome.changes.updatedObjectIDs),
                 deleted: Set(outcome.changes.deletedObjectIDs))
             for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
             return (outcome, CommittedChanges(changes: changes))

@@ -12,23 +12,20 @@ struct BatchOutcome: Sendable {
     var touchedEntities: Set<Int> = []
 }
 
-extension PersistentStoreCoordinator {
-    /// Runs a batch insert in one immediate transaction on the writer,
-    /// bypassing contexts; then drops stale rows from the row cache and tells
-    /// live contexts (see `BatchExecution.swift`).
-    @discardableResult
-    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+extension BatchExecutor {
+    func insert(_ request: BatchInsertRequest) throws -> BatchResult {
+        let model = store.model
         guard request.entity.index < model.entities.count,
               model.entities[request.entity.index].versionHash == request.entity.versionHash else {
             throw BatchError.unknownEntity(request.entity.name)
         }
         let entity = model.entities[request.entity.index]
-        if let attribute = entity.attributes.first(where: { writesThroughValueAdapter($0, of: entity) }) {
+        if let attribute = entity.attributes.first(where: { store.writesThroughValueAdapter($0, of: entity) }) {
             throw BatchError.readOnlyProperty(entity: entity.name, key: attribute.name)
         }
-        let plan = BatchInsertPlan(request, coordinator: self)
-        return try runBatch(resultType: request.resultType) { connection in
-            var inserter = try BatchInserter(request: request, plan: plan, coordinator: self, connection: connection)
+        let plan = BatchInsertPlan(request, store: store)
+        return try run(resultType: request.resultType) { connection in
+            var inserter = try BatchInserter(request: request, plan: plan, store: store, connection: connection)
             try inserter.run(request.source)
             return inserter.outcome
         }
@@ -50,20 +47,19 @@ struct BatchInserter {
     var keys: BatchKeyBlocks
     var outcome: BatchOutcome
 
-    init(request: BatchInsertRequest, plan: BatchInsertPlan, coordinator: PersistentStoreCoordinator,
-         connection: Connection) throws {
+    init(request: BatchInsertRequest, plan: BatchInsertPlan, store: StoreWriteAccess, connection: Connection) throws {
         self.plan = plan
         statement = try connection.cachedStatement(plan.sql)
-        storeIdentifier = coordinator.identifier
-        row = BatchInsertRow(statement: statement, plan: plan, storeIdentifier: coordinator.identifier,
+        storeIdentifier = store.identifier
+        row = BatchInsertRow(statement: statement, plan: plan, storeIdentifier: store.identifier,
                              validates: request.validatesValues)
         wantsIDs = request.resultType == .objectIDs
         rootEntityNumber = request.entity.rootEntityIndex + 1
-        keyFloor = coordinator.keyFloors[rootEntityNumber] ?? 0
-        entityCount = coordinator.model.entities.count
+        keyFloor = store.keyFloors[rootEntityNumber] ?? 0
+        entityCount = store.model.entities.count
         self.connection = connection
         keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, floor: keyFloor, connection: connection, expectedCount: nil)
-        outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: coordinator.identifier))
+        outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: store.identifier))
         outcome.touchedEntities = [request.entity.index]
         try statement.bind(Int64(request.entity.number), at: 2)
         try statement.bind(Int64(1), at: 3)

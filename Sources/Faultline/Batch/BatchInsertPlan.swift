@@ -45,10 +45,10 @@ struct BatchInsertPlan {
     /// Uniqueness constraints as (columns, property names), to name a failure.
     let constraints: [(columns: [String], names: [String])]
 
-    init(_ request: BatchInsertRequest, coordinator: PersistentStoreCoordinator) {
+    init(_ request: BatchInsertRequest, store: StoreWriteAccess) {
         let entity = request.entity
-        let plan = coordinator.plans[entity.index]
-        let model = coordinator.model
+        let plan = store.plans[entity.index]
+        let model = store.model
         var slots: [Slot] = []
         var slotOfAttribute = [Int32](repeating: -1, count: entity.attributes.count)
         var slotOfRelationship = [Int32](repeating: -1, count: entity.relationships.count)
@@ -73,7 +73,7 @@ struct BatchInsertPlan {
                 let kind: Slot.Kind
                 if let keyIndex = request.lookups[index] {
                     let destination = model.entities[relationship.destinationEntityIndex]
-                    let destinationMapping = coordinator.schema.entities[destination.index]
+                    let destinationMapping = store.schema.entities[destination.index]
                     let keyColumn = destinationMapping.column(forAttributeAt: keyIndex) ?? "Z_PK"
                     let filter = destinationMapping.entityFilter(alias: nil).map { " AND \($0)" } ?? ""
                     let lookup = "FROM \(destinationMapping.table) WHERE \(keyColumn) = ?\(next)\(filter)"
@@ -108,7 +108,7 @@ struct BatchInsertPlan {
         var byName: [String: Int] = [:]
         for (offset, slot) in slots.enumerated() { byName[slot.name] = offset }
 
-        let uniqueIndexes = coordinator.schema.indexes.filter { $0.isUnique && $0.table == plan.table }
+        let uniqueIndexes = store.schema.indexes.filter { $0.isUnique && $0.table == plan.table }
         var constraints: [(columns: [String], names: [String])] = []
         for constraint in entity.uniquenessConstraints {
             let constrained = constraint.flatMap { plan.mapping.columns(of: $0, in: entity) }

@@ -40,7 +40,7 @@ import Foundation
 //   schema's triggers are their only maintenance path, for batch writes too.
 //
 // UPDATE / DELETE: set-based SQL over `Z_PK IN (SELECT t0.Z_PK FROM T t0 WHERE …)`
-// with the predicate compiled to a WHERE clause (see BatchPredicateSQL.swift),
+// with the predicate compiled to a WHERE clause (see BatchStatements.swift),
 // `RETURNING Z_PK, Z_ENT` for the IDs. Delete rules run in SQL, level by level:
 // deny checks, cascades (recursively, by key), nullify (clearing keys and
 // join rows, bumping `Z_OPT` of the rows it changes).

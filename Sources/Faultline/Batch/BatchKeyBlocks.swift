@@ -60,9 +60,7 @@ struct BatchKeyBlocks {
     /// Gives back the unused tail of the last block.
     mutating func finish() throws {
         guard hasBlock, nextKey <= upper else { return }
-        try connection.execute(
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            [.integer(nextKey - 1), .integer(Int64(rootEntityNumber)), .integer(upper)])
+        _ = try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: upper, to: nextKey - 1, on: connection)
         upper = nextKey - 1
     }
 }

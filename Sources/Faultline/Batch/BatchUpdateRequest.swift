@@ -41,11 +41,9 @@ public struct BatchUpdateRequest: Sendable {
     }
 }
 
-extension PersistentStoreCoordinator {
-    /// Runs a batch update in one transaction; `Z_OPT` of every updated row is
-    /// bumped, and the triggers keep derived attributes right.
-    @discardableResult
-    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+extension BatchExecutor {
+    func update(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let model = store.model, schema = store.schema
         guard let entity = model.entity(named: request.entityName) else {
             throw BatchError.unknownEntity(request.entityName)
         }
@@ -58,13 +56,12 @@ extension PersistentStoreCoordinator {
             assignments.append(contentsOf: sql)
             bindings += values
         }
-        assignments.append("Z_OPT = Z_OPT + 1")
-        let rows = try BatchPredicateSQL.keys(
+        let rows = try BatchStatements.keys(
             of: entity.index, matching: request.predicate, includesSubentities: request.includesSubentities,
-            coordinator: self)
-        let sql = "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (\(rows.sql)) RETURNING Z_PK, Z_ENT"
-        let storeIdentifier = identifier
-        return try runBatch(resultType: request.resultType) { connection in
+            store: store)
+        let sql = BatchStatements.update(mapping.table, assignments: assignments, rows: rows.sql)
+        let storeIdentifier = store.identifier
+        return try run(resultType: request.resultType) { connection in
             var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
             for pair in try connection.keyPairs(sql, bindings + rows.bindings, entityCount: model.entities.count) {
                 outcome.changes.updatedObjectIDs.append(
@@ -85,7 +82,7 @@ extension PersistentStoreCoordinator {
         if let attribute = entity.attribute(named: key) {
             guard let column = mapping.column(forAttributeAt: attribute.index), !attribute.isDerived,
                   attribute.attributeType != .compositeAttributeType,
-                  !writesThroughValueAdapter(attribute, of: entity) else {
+                  !store.writesThroughValueAdapter(attribute, of: entity) else {
                 throw BatchError.readOnlyProperty(entity: entity.name, key: key)
             }
             switch value {
@@ -117,8 +114,8 @@ extension PersistentStoreCoordinator {
         default: throw BatchError.wrongType(row: -1, key: key, expected: .objectIDAttributeType, got: "a value")
         }
         if let destination {
-            guard destination.storeIdentifier == identifier, !destination.isTemporaryID,
-                  model.entities[relationship.destinationEntityIndex].hierarchyIndexes.contains(destination.entityIndex) else {
+            guard destination.storeIdentifier == store.identifier, !destination.isTemporaryID,
+                  store.model.entities[relationship.destinationEntityIndex].hierarchyIndexes.contains(destination.entityIndex) else {
                 throw BatchError.foreignObjectID(row: -1, key: key, id: destination.description)
             }
         }

@@ -45,11 +45,7 @@ public enum CoreDataModelInference {
         let connection = try Connection(.file(path), configuration: .inspecting(path))
         var rows: [(number: Int, name: String, superNumber: Int)] = []
         do {
-            for row in try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT") {
-                guard row.count == 3, case .integer(let number) = row[0], case .text(let name) = row[1] else { continue }
-                let superNumber: Int64 = if case .integer(let value) = row[2] { value } else { 0 }
-                rows.append((Int(number), name, Int(superNumber)))
-            }
+            rows = try BookkeepingStatements.entities(on: connection).map { ($0.number, $0.name, $0.superNumber) }
         } catch {
             throw CoreDataStoreError.notACoreDataStore(path: path, reason: "it has no readable Z_PRIMARYKEY table")
         }
@@ -83,11 +79,7 @@ public enum CoreDataModelInference {
 
     private static func addColumns(of table: String, to root: EntityDescription, entities: [Int: EntityDescription],
                                    indexes: Set<String>, connection: Connection) throws {
-        let columns = try connection.rows("SELECT name, type FROM pragma_table_info(?)", [.text(table)]).compactMap {
-            row -> (name: String, type: String)? in
-            guard row.count == 2, case .text(let name) = row[0], case .text(let type) = row[1] else { return nil }
-            return (name, type.uppercased())
-        }
+        let columns = try connection.columns(ofTable: table).map { (name: $0.name, type: $0.declaredType.uppercased()) }
         let names = Set(columns.map(\.name))
         var destinations: [String: Int] = [:]
         var companions: Set<String> = []
@@ -133,10 +125,7 @@ public enum CoreDataModelInference {
 
     /// `Z_<n><NAME>` with columns `Z_<a><X>` and `Z_<b><Y>`.
     private static func addManyToMany(_ table: String, entities: [Int: EntityDescription], connection: Connection) throws {
-        let columns = try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { row -> String? in
-            if case .text(let name)? = row.first { return name }
-            return nil
-        }
+        let columns = try connection.columns(ofTable: table).map(\.name)
         func split(_ column: String) -> (number: Int, name: String)? {
             guard column.hasPrefix("Z_") else { return nil }
             let rest = column.dropFirst(2)

@@ -113,12 +113,10 @@ public enum CoreDataStore {
         guard differences.isEmpty else { throw CoreDataStoreError.modelMismatch(path: path, differences: differences) }
         var floors: [Int: Int64] = [:]
         for root in model.entities where root.isRoot {
-            let row = try connection.rows(
-                "SELECT Z_MAX, (SELECT max(Z_PK) FROM \(schema.entities[root.index].table)) FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-                [.integer(Int64(root.number))]).first
-            if let row, row.count == 2, case .integer(let largest) = row[1] {
-                let reserved: Int64 = if case .integer(let value) = row[0] { value } else { 0 }
-                if largest > reserved { floors[root.number] = largest }
+            let reserved = try BookkeepingStatements.keyMax(ofEntity: root.number, on: connection) ?? 0
+            if let largest = try BookkeepingStatements.largestKey(inTable: schema.entities[root.index].table, on: connection),
+               largest > reserved {
+                floors[root.number] = largest
             }
         }
         return CoreDataStoreInspection(

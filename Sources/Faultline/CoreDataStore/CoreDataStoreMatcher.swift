@@ -133,14 +133,8 @@ enum CoreDataStoreMatcher {
 
     static func entityNumberDifferences(store connection: Connection, model: CheckedModel) throws -> [CoreDataStoreDifference] {
         var stored: [Int: (name: String, parent: Int64)] = [:]
-        for row in try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < ?",
-                                       [.integer(SQLiteSchemaSnapshot.firstFrameworkEntityNumber)]) {
-            guard row.count == 3, case .integer(let number) = row[0] else { continue }
-            let name: String
-            if case .text(let text) = row[1] { name = text } else { name = "" }
-            let parent: Int64
-            if case .integer(let value) = row[2] { parent = value } else { parent = 0 }
-            stored[Int(number)] = (name, parent)
+        for row in try BookkeepingStatements.entities(on: connection) {
+            stored[row.number] = (row.name, Int64(row.superNumber))
         }
         var differences: [CoreDataStoreDifference] = []
         var expected: [Int: (name: String, parent: Int64)] = [:]

@@ -63,9 +63,7 @@ struct CoreDataStoreMigration: MigrationChecks {
     /// describes the old model, is emptied (as Apple's NotesV7 store in the
     /// fixtures holds it), and the store must now be the new model's.
     static func finish(_ connection: Connection, new: ModelVersion, schema: StoreSchema) throws {
-        if try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND upper(name) = 'Z_MODELCACHE'") == .integer(1) {
-            try connection.execute("DELETE FROM Z_MODELCACHE")
-        }
+        try BookkeepingStatements.emptyModelCache(on: connection)
         let differences = try CoreDataStoreMatcher.differences(
             store: connection, model: new.model, schema: schema, coreDataEntityVersionHashes: nil)
         guard differences.isEmpty else {

@@ -29,10 +29,10 @@ enum CoreDataTriggerFunctions {
     /// Function name → the triggers that call it, for every `NS…(` call in a trigger.
     static func calledFunctions(on connection: Connection) throws -> [String: [String]] {
         var calls: [String: [String]] = [:]
-        for row in try connection.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") {
-            guard row.count == 2, case .text(let trigger) = row[0], case .text(let sql) = row[1] else { continue }
-            for name in functionNames(in: sql) where !(calls[name]?.contains(trigger) ?? false) {
-                calls[name, default: []].append(trigger)
+        for trigger in try connection.schemaObjects(ofType: "trigger") {
+            guard let sql = trigger.sql else { continue }
+            for name in functionNames(in: sql) where !(calls[name]?.contains(trigger.name) ?? false) {
+                calls[name, default: []].append(trigger.name)
             }
         }
         return calls

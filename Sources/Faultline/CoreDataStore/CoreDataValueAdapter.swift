@@ -28,7 +28,6 @@ final class CoreDataValueAdapter: StoreValueAdapter {
 
     /// Per entity index, the attribute indexes stored with markers.
     let externalAttributes: [[Int]]
-    /// Per entity index, its table and those attributes' columns.
     /// Per entity index, the statement reading its external-storage columns
     /// by `Z_PK` (built once: saves run it per replaced or deleted row), and
     /// the attribute index of each column it reads.
@@ -50,7 +49,7 @@ final class CoreDataValueAdapter: StoreValueAdapter {
             let mapping = schema.entities[entity.index]
             let read = attributes[entity.index].compactMap { index in mapping.column(forAttributeAt: index).map { (index, $0) } }
             guard !read.isEmpty else { return nil }
-            return ("SELECT \(read.map(\.1).joined(separator: ", ")) FROM \(mapping.table) WHERE Z_PK = ?", read.map(\.0))
+            return (EntityReadStatements.columns(read.map(\.1), ofRowIn: mapping.table), read.map(\.0))
         }
         externalDataDirectory = Self.externalDataDirectory(forStoreAt: storeURL)
     }
@@ -61,6 +60,11 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         return url.deletingLastPathComponent()
             .appendingPathComponent(".\(storeName)_SUPPORT", isDirectory: true)
             .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+    }
+
+    /// Attributes allowing external storage: their values are markers and files.
+    func adapts(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool {
+        entity.index < externalAttributes.count && externalAttributes[entity.index].contains(attribute.index)
     }
 
     /// External-data file names whose files were missing when read.
@@ -189,16 +193,5 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         var stored = Data([inlineMarker])
         stored.append(bytes)
         return .data(stored)
-    }
-}
-
-extension PersistentStoreCoordinator {
-    /// Whether a value of `attribute` must pass through the store's value
-    /// adapter (Core Data's external-storage markers and files). Batch
-    /// requests write SQL values directly, so they refuse such attributes
-    /// rather than store bytes Core Data would misread.
-    func writesThroughValueAdapter(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool {
-        guard let adapter = valueAdapter as? CoreDataValueAdapter, entity.index < adapter.externalAttributes.count else { return false }
-        return adapter.externalAttributes[entity.index].contains(attribute.index)
     }
 }

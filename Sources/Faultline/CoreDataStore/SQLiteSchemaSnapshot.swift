@@ -31,8 +31,6 @@ struct SQLiteSchemaSnapshot: Sendable, Equatable {
     /// Tables Core Data keeps beside the model's: its model archive and the
     /// persistent-history tables (entities 16001-16003 in Z_PRIMARYKEY).
     static let coreDataOnlyTables: Set<String> = ["Z_MODELCACHE", "ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
-    /// `Z_PRIMARYKEY` rows from here on are Core Data's own (persistent history).
-    static let firstFrameworkEntityNumber: Int64 = 16001
 
     /// Reads every table of `connection` but SQLite's own, `ignoring`, and
     /// tables whose names do not start with Z: Core Data names every table it
@@ -40,35 +38,20 @@ struct SQLiteSchemaSnapshot: Sendable, Equatable {
     /// an app's own, kept beside Core Data's and none of the model's business.
     static func read(_ connection: Connection, ignoring ignored: Set<String> = coreDataOnlyTables) throws -> SQLiteSchemaSnapshot {
         var snapshot = SQLiteSchemaSnapshot()
-        let names = try connection.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        for row in names {
-            guard case .text(let table)? = row.first, !ignored.contains(table.uppercased()),
-                  table.uppercased().hasPrefix("Z") else { continue }
+        for table in try connection.schemaObjectNames(ofType: "table") {
+            guard !ignored.contains(table.uppercased()), table.uppercased().hasPrefix("Z") else { continue }
             var columns: [String: Column] = [:]
-            // table_info: cid, name, type, notnull, dflt_value, pk
-            for info in try connection.rows("SELECT name, type, pk FROM pragma_table_info(?)", [.text(table)]) {
-                guard info.count == 3, case .text(let name) = info[0] else { continue }
-                let type: String
-                if case .text(let declared) = info[1] { type = declared.uppercased() } else { type = "" }
-                let pk: Int64
-                if case .integer(let position) = info[2] { pk = position } else { pk = 0 }
-                columns[name.uppercased()] = Column(name: name.uppercased(), declaredType: type, primaryKeyPosition: pk)
+            for column in try connection.columns(ofTable: table) {
+                columns[column.name.uppercased()] = Column(
+                    name: column.name.uppercased(), declaredType: column.declaredType.uppercased(),
+                    primaryKeyPosition: column.primaryKeyPosition)
             }
             snapshot.tables[table.uppercased()] = columns
-            // index_list: seq, name, unique, origin, partial
-            for index in try connection.rows(
-                "SELECT name, \"unique\", partial FROM pragma_index_list(?)", [.text(table)]) {
-                guard index.count == 3, case .text(let name) = index[0] else { continue }
-                var indexColumns: [String] = []
-                for column in try connection.rows(
-                    "SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]) {
-                    if case .text(let columnName)? = column.first { indexColumns.append(columnName.uppercased()) }
-                    else { indexColumns.append("<expression>") }
-                }
-                snapshot.indexes[name.uppercased()] = Index(
-                    name: name.uppercased(), table: table.uppercased(), columns: indexColumns,
-                    isUnique: index[1] == .integer(1), isPartial: index[2] == .integer(1))
+            for index in try connection.indexes(ofTable: table) {
+                snapshot.indexes[index.name.uppercased()] = Index(
+                    name: index.name.uppercased(), table: table.uppercased(),
+                    columns: index.columns.map { $0?.uppercased() ?? "<expression>" },
+                    isUnique: index.isUnique, isPartial: index.isPartial)
             }
         }
         return snapshot

@@ -65,23 +65,18 @@ public enum DeferredCleanup {
         var metadata = try StoreBootstrap.metadata(on: connection)
         guard let record = Record.stored(in: metadata) else { return }
         let schema = try StoreSchema(compiling: model)
-        let triggers = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        for case .text(let name)? in triggers.map(\.first) { try connection.execute("DROP TRIGGER \"\(name)\"") }
+        for name in try connection.schemaObjectNames(ofType: "trigger") { try connection.dropSchemaObject(ofType: .trigger, named: name) }
         for table in schema.tables where record.columns[table.name] != nil {
             let aside = MigrationRun.asidePrefix + table.name
-            let columns = table.columns.map(\.name).joined(separator: ", ")
-            try connection.execute("ALTER TABLE \(table.name) RENAME TO \(aside)")
+            try connection.renameTable(table.name, to: aside)
             try connection.execute(table.createStatement)
-            try connection.execute("INSERT INTO \(table.name) (\(columns)) SELECT \(columns) FROM \(aside)", [])
-            try connection.execute("DROP TABLE \(aside)")
+            try connection.copyRows(columns: table.columns.map(\.name), from: aside, into: table.name)
+            try connection.dropSchemaObject(ofType: .table, named: aside)
         }
-        let existing = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
-            if case .text(let name)? = $0.first { return name }
-            return nil
-        })
+        let existing = Set(try connection.schemaObjectNames(ofType: "table"))
         let modelTables = Set(schema.tables.map(\.name))
         for table in record.tables where existing.contains(table) && !modelTables.contains(table) {
-            try connection.execute("DROP TABLE \(table)")
+            try connection.dropSchemaObject(ofType: .table, named: table)
         }
         try IndexMigration(connection: connection, schema: schema).apply()
         for trigger in schema.triggers { try connection.execute(trigger.createStatement) }

@@ -14,11 +14,11 @@ struct IndexMigration {
         let wanted = Dictionary(schema.indexes.map { (SchemaRecord.normalize($0.createStatement), $0) },
                                 uniquingKeysWith: { first, _ in first })
         var present = Set<String>()
-        for row in try connection.rows("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
-            guard case .text(let name) = row[0], case .text(let sql) = row[1] else { continue }
+        for index in try connection.schemaObjects(ofType: "index") {
+            guard let sql = index.sql else { continue }
             let normalized = SchemaRecord.normalize(sql)
             if wanted[normalized] != nil { present.insert(normalized); continue }
-            try connection.execute("DROP INDEX \"\(name)\"")
+            try connection.dropSchemaObject(ofType: .index, named: index.name)
         }
         for index in schema.indexes where !present.contains(SchemaRecord.normalize(index.createStatement)) {
             if index.isUnique { try checkUnique(index) }
@@ -30,12 +30,8 @@ struct IndexMigration {
     private func checkUnique(_ index: StoreIndex) throws {
         let columns = index.terms.compactMap { $0.split(separator: " ").first.map(String.init) }
         guard !columns.isEmpty else { return }
-        var conditions = columns.map { "\($0) IS NOT NULL" }
-        if let whereClause = index.whereClause { conditions.append(whereClause) }
-        let list = columns.joined(separator: ", ")
-        let duplicates = try connection.rows(
-            "SELECT \(list) FROM \(index.table) WHERE \(conditions.joined(separator: " AND ")) "
-                + "GROUP BY \(list) HAVING COUNT(*) > 1 ORDER BY \(list) LIMIT 20")
+        let duplicates = try MigrationStatements.duplicateGroups(
+            in: index.table, columns: columns, condition: index.whereClause, on: connection).map(\.values)
         guard !duplicates.isEmpty else { return }
         let (entity, properties) = describe(index)
         throw MigrationError.constraintViolation(entity: entity, properties: properties, duplicates: duplicates)

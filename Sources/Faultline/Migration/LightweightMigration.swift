@@ -76,10 +76,8 @@ struct MigrationRun {
         let plans = TablePlanner(mapping: mapping, oldName: oldName, transfer: transfer).plans(deferCleanup: deferCleanup)
 
         try checkRequiredValues(plans)
-        for name in try connection.schemaObjectNames(ofType: "trigger") { try connection.execute("DROP TRIGGER \"\(name)\"") }
-        for name in oldNames where aside.contains(name) {
-            try connection.execute("ALTER TABLE \(name) RENAME TO \(oldName(name))")
-        }
+        for name in try connection.schemaObjectNames(ofType: "trigger") { try connection.dropSchemaObject(ofType: .trigger, named: name) }
+        for name in oldNames where aside.contains(name) { try connection.renameTable(name, to: oldName(name)) }
         var record = DeferredCleanup.Record()
         for plan in plans {
             try build(plan, oldName: oldName, mapping: mapping)
@@ -92,7 +90,7 @@ struct MigrationRun {
         for plan in plans { try fillEntityColumns(plan, schema: mapping.newSchema) }
         for name in oldNames where !kept.contains(name) {
             if deferCleanup && !aside.contains(name) { record.tables.append(name); continue }
-            try connection.execute("DROP TABLE \(oldName(name))")
+            try connection.dropSchemaObject(ofType: .table, named: oldName(name))
         }
         var recompute: [String: (entity: CheckedEntity, attribute: CheckedAttribute)] = [:]
         for copy in plans.flatMap(\.copies) {
@@ -101,7 +99,7 @@ struct MigrationRun {
                 recompute["\(owner.index).\(attribute.name)"] = (owner, attribute)
             }
         }
-        for statement in DerivedRecompute(schema: mapping.newSchema).statements(for: Array(recompute.values)) {
+        for statement in DerivedRecomputeStatements(schema: mapping.newSchema).statements(for: Array(recompute.values)) {
             try connection.execute(statement)
         }
         try IndexMigration(connection: connection, schema: mapping.newSchema).apply()
@@ -113,7 +111,7 @@ struct MigrationRun {
         record.write(into: &updated)
         try updated.write(on: connection)
         try checks.after(connection, new: new, schema: mapping.newSchema, leftovers: record)
-        if let problem = try connection.rows("PRAGMA foreign_key_check").first {
+        if let problem = try connection.firstForeignKeyViolation() {
             throw MigrationError.schemaMismatch(model: new.label, missing: [], unexpected: ["foreign key violation \(problem)"])
         }
     }
@@ -122,13 +120,10 @@ struct MigrationRun {
     private func checkRequiredValues(_ plans: [TablePlan]) throws {
         for copy in plans.flatMap(\.copies) {
             for check in copy.requiredChecks {
-                var conditions = copy.oldShared ? ["src.Z_ENT = \(copy.oldEntity.number)"] : []
-                if let column = check.oldColumn { conditions.append("src.\(column) IS NULL") }
-                let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-                if case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM \(copy.oldTable) src\(filter)"),
-                   count > 0 {
-                    throw MigrationError.missingDefault(entity: copy.newEntity.name, attribute: check.attribute, nullRows: Int(count))
-                }
+                let count = try MigrationStatements.nullCount(
+                    in: copy.oldTable, entityNumber: copy.oldShared ? copy.oldEntity.number : nil, column: check.oldColumn,
+                    on: connection)
+                if count > 0 { throw MigrationError.missingDefault(entity: copy.newEntity.name, attribute: check.attribute, nullRows: count) }
             }
         }
     }
@@ -141,43 +136,35 @@ struct MigrationRun {
             try connection.execute(table.createStatement)
             for copy in plan.copies {
                 let columns = table.columns.map(\.name).filter { copy.values[$0] != nil }
-                let values = columns.compactMap { copy.values[$0] }
-                try connection.execute(
-                    "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) SELECT "
-                        + values.map(\.sql).joined(separator: ", ") + " FROM \(oldName(copy.oldTable)) AS src\(copy.oldFilter)",
-                    values.flatMap(\.bindings))
+                try MigrationStatements.copyRows(copy, into: table.name, columns: columns, from: oldName(copy.oldTable), on: connection)
                 report(copy.newEntity.name, rows: connection.changes)
             }
         case .inPlace(let appended, let orphans):
             for column in appended {
-                try connection.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.declaredType.rawValue)")
+                try connection.addColumn(named: column.name, declaredType: column.declaredType.rawValue, toTable: table.name)
             }
             let fixed: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
             for copy in plan.copies {
-                var sets: [String] = []
-                var bindings: [SQLValue] = []
+                var sets: [(column: String, value: ColumnValue)] = []
                 for column in table.columns.map(\.name) where !fixed.contains(column) && !orphans.contains(column) {
                     if let value = copy.values[column] {
-                        guard value.sql != "src.\(column)" else { continue }
-                        sets.append("\(column) = \(value.sql)")
-                        bindings += value.bindings
+                        guard value != MigrationStatements.oldColumn(column) else { continue }
+                        sets.append((column, value))
                     } else if copy.oldColumns.contains(column) {
-                        sets.append("\(column) = NULL")
+                        sets.append((column, MigrationStatements.null))
                     }
                 }
                 guard !sets.isEmpty else { continue }
-                try connection.execute(
-                    "UPDATE \(table.name) AS src SET \(sets.joined(separator: ", "))\(copy.oldFilter)", bindings)
+                try MigrationStatements.updateInPlace(copy, table: table.name, assignments: sets, on: connection)
                 report(copy.newEntity.name, rows: connection.changes)
             }
             if !plan.removedEntityNumbers.isEmpty {
-                try connection.execute(
-                    "DELETE FROM \(table.name) WHERE " + EntityMapping.entityFilter(plan.removedEntityNumbers, alias: nil))
+                try MigrationStatements.deleteRows(ofEntities: plan.removedEntityNumbers, from: table.name, on: connection)
             }
             let moves = plan.copies.filter { $0.oldEntity.number != $0.newEntity.number }
             if !moves.isEmpty {
-                let cases = moves.map { "WHEN \($0.oldEntity.number) THEN \($0.newEntity.number)" }.joined(separator: " ")
-                try connection.execute("UPDATE \(table.name) SET Z_ENT = CASE Z_ENT \(cases) ELSE Z_ENT END")
+                try MigrationStatements.renumberEntities(
+                    in: table.name, moves.map { ($0.oldEntity.number, $0.newEntity.number) }, on: connection)
             }
         }
     }
@@ -186,22 +173,17 @@ struct MigrationRun {
     private func fillEntityColumns(_ plan: TablePlan, schema: StoreSchema) throws {
         for copy in plan.copies {
             for fill in copy.entityColumnFills {
-                let destination = schema.entities[fill.destination].table
-                try connection.execute(
-                    "UPDATE \(plan.table.name) SET \(fill.entityColumn) = (SELECT d.Z_ENT FROM \(destination) d "
-                        + "WHERE d.Z_PK = \(plan.table.name).\(fill.keyColumn)) WHERE \(fill.keyColumn) IS NOT NULL "
-                        + "AND Z_ENT = \(copy.newEntity.number)")
+                try MigrationStatements.fillEntityColumn(
+                    fill.entityColumn, keyColumn: fill.keyColumn, in: plan.table.name,
+                    destinationTable: schema.entities[fill.destination].table, entityNumber: copy.newEntity.number, on: connection)
             }
         }
     }
 
     /// One `Z_PRIMARYKEY` row per new entity; each root keeps its highest key.
     private func rewritePrimaryKeys(_ mapping: MigrationMapping) throws {
-        var oldMax: [Int: Int64] = [:]
-        for row in try connection.rows("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
-            if case .integer(let entity) = row[0], case .integer(let max) = row[1] { oldMax[Int(entity)] = max }
-        }
-        try connection.execute("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000", [])
+        let oldMax = try BookkeepingStatements.keyCounters(on: connection)
+        try BookkeepingStatements.deleteModelEntities(on: connection)
         for entity in mapping.new.model.entities {
             var max: Int64 = 0
             if entity.isRoot {
@@ -209,14 +191,13 @@ struct MigrationRun {
                     if let old = mapping.sourceEntity[member], let value = oldMax[old + 1] { max = Swift.max(max, value) }
                 }
                 let table = mapping.newSchema.entities[entity.index].table
-                if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") {
+                if let highest = try BookkeepingStatements.largestKey(inTable: table, on: connection) {
                     max = Swift.max(max, highest)
                 }
             }
-            try connection.execute(
-                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                [.integer(Int64(entity.number)), .text(entity.name),
-                 .integer(Int64(entity.superentityIndex.map { $0 + 1 } ?? 0)), .integer(max)])
+            try BookkeepingStatements.insertEntity(
+                number: entity.number, name: entity.name, superNumber: entity.superentityIndex.map { $0 + 1 } ?? 0,
+                keyMax: max, on: connection)
         }
     }
 

@@ -19,7 +19,7 @@
 //    documented table-rebuild procedure (`TableRebuild`). Relationship data
 //    whose storage changed (to-one → to-many, …) is carried through the old
 //    (source, destination) key pairs (`RelationshipTransfer`); derived columns
-//    whose derivation is new or changed are recomputed (`DerivedRecompute`).
+//    whose derivation is new or changed are recomputed (`DerivedRecomputeStatements`).
 //  - Atomicity: one lightweight migration is one IMMEDIATE transaction on one
 //    connection, with foreign keys off around it as the rebuild procedure
 //    says. The new schema is checked against a freshly compiled one before

@@ -52,18 +52,15 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
             guard let oldIndex = mapping.sourceEntity[entity.index] else { continue }
             let oldEntity = old.model.entities[oldIndex]
             let oldMapping = mapping.oldSchema.entities[oldIndex]
-            let rowFilter = "Z_ENT = \(oldEntity.number)"
             for attribute in entity.attributes where !entity.isAbstract {
                 guard !attribute.isOptional, !attribute.isTransient, !attribute.isDerived, attribute.defaultValue == nil,
                       attribute.compositeIndex == nil else { continue }
                 // Already required too: rows can still hold NULL (the migration checks them all the same).
                 let previous = mapping.oldAttribute(attribute, of: entity)
                 let column = previous.flatMap { oldMapping.column(forAttributeAt: $0.index) }
-                let condition = column.map { " AND \($0) IS NULL" } ?? ""
-                if case .integer(let count)? = try connection.scalar(
-                    "SELECT count(*) FROM \(oldMapping.table) WHERE \(rowFilter)\(condition)"), count > 0 {
-                    nulls.append(RequiredNulls(entity: entity.name, attribute: attribute.name, rows: Int(count)))
-                }
+                let count = try MigrationStatements.nullCount(
+                    in: oldMapping.table, entityNumber: oldEntity.number, column: column, on: connection)
+                if count > 0 { nulls.append(RequiredNulls(entity: entity.name, attribute: attribute.name, rows: count)) }
             }
             for constraint in entity.uniquenessConstraints {
                 // Attribute constraints only; one the old entity already had holds already.
@@ -89,17 +86,9 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
                 let columns = previous.compactMap { oldMapping.column(forAttributeAt: $0.index) }
                 guard columns.count == constraint.count else { continue }
                 // As the unique index sees them: the entity and its sub-entities, NULLs never equal.
-                let list = columns.joined(separator: ", ")
-                let hierarchy = entity.hierarchyIndexes.compactMap { mapping.sourceEntity[$0] }
-                    .map { "\(old.model.entities[$0].number)" }.joined(separator: ", ")
-                let present = columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
-                let rows = try connection.rows(
-                    "SELECT \(list), count(*) FROM \(oldMapping.table) WHERE Z_ENT IN (\(hierarchy)) AND \(present) "
-                        + "GROUP BY \(list) HAVING count(*) > 1 LIMIT 20")
-                let groups = rows.compactMap { row -> (values: [SQLValue], count: Int)? in
-                    guard case .integer(let count)? = row.last else { return nil }
-                    return (Array(row.dropLast()), Int(count))
-                }
+                let hierarchy = entity.hierarchyIndexes.compactMap { mapping.sourceEntity[$0] }.map { old.model.entities[$0].number }
+                let groups = try MigrationStatements.duplicateGroups(
+                    in: oldMapping.table, columns: columns, entityNumbers: hierarchy, on: connection)
                 if !groups.isEmpty { duplicates.append(Duplicates(entity: entity.name, properties: names, groups: groups)) }
             }
         }

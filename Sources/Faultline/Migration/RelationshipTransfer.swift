@@ -25,7 +25,7 @@ struct RelationshipTransfer {
         guard let previous = mapping.oldRelationship(inverse, of: destination),
               let oldDestination = mapping.sourceEntity[destination.index],
               let pairs = oldPairs(previous, of: mapping.old.model.entities[oldDestination]) else { return nil }
-        return "SELECT q.d AS s, q.s AS d FROM (\(pairs)) q"
+        return MigrationStatements.swapped(pairs)
     }
 
     /// `SELECT … AS s, … AS d` over the old storage of `relationship`.
@@ -33,11 +33,11 @@ struct RelationshipTransfer {
         let oldMapping = mapping.oldSchema.entities[entity.index]
         switch oldMapping.relationships[relationship.index] {
         case .foreignKey(let column, _):
-            return "SELECT Z_PK AS s, \(column) AS d FROM \(oldName(oldMapping.table)) WHERE \(column) IS NOT NULL"
+            return MigrationStatements.pairs(foreignKey: column, in: oldName(oldMapping.table))
         case .destinationKey(let table, let column, _, _):
-            return "SELECT \(column) AS s, Z_PK AS d FROM \(oldName(table)) WHERE \(column) IS NOT NULL"
+            return MigrationStatements.pairs(destinationKey: column, in: oldName(table))
         case .joinTable(let table, let source, let destination, _):
-            return "SELECT \(source) AS s, \(destination) AS d FROM \(oldName(table))"
+            return MigrationStatements.pairs(joinTable: oldName(table), source: source, destination: destination)
         case .transient:
             return nil
         }
@@ -71,7 +71,7 @@ struct RelationshipTransfer {
                     unchanged = true
                 }
                 let fill = pairs(for: relationship, of: entity).map {
-                    "INSERT OR IGNORE INTO \(table) (\(source), \(destination)) SELECT p.s, p.d FROM (\($0)) p"
+                    MigrationStatements.fillJoinTable(table, source: source, destination: destination, from: $0)
                 }
                 plans.append(JoinPlan(table: storeTable, unchanged: unchanged, fill: fill))
             }

@@ -48,7 +48,7 @@ extension StoreMetadata {
 
     /// Writes this metadata into the store's `Z_METADATA` row.
     func write(on connection: Connection) throws {
-        try connection.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [.blob(try propertyList())])
+        try BookkeepingStatements.replaceMetadataPropertyList(try propertyList(), on: connection)
     }
 
     /// The version hash of the model that wrote the store, if recorded.

@@ -14,8 +14,7 @@ public enum StoreMigrator {
         guard case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) else { return }
         let connection = try PersistentStoreCoordinator.open(location)
         let writer = StoreWriter(migrating: connection)
-        let hasMetadata = try connection.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1)
+        let hasMetadata = try connection.hasTable(named: "Z_METADATA")
         // A store written before the model adopted Core Data's hashes recorded Faultline's own.
         guard hasMetadata, let storeHash = try StoreBootstrap.metadata(on: connection).modelVersionHash,
               storeHash != target.hash, storeHash != target.model.faultlineVersionHash.base64EncodedString() else { return }

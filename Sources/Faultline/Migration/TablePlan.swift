@@ -25,9 +25,6 @@ struct EntityCopy {
     var recompute: [CheckedAttribute] = []
     /// Key columns whose `Z_ENT` companion must be filled from the destination.
     var entityColumnFills: [(keyColumn: String, entityColumn: String, destination: Int)] = []
-
-    /// `WHERE src.Z_ENT = n` when the old table is shared.
-    var oldFilter: String { oldShared ? " WHERE src.Z_ENT = \(oldEntity.number)" : "" }
 }
 
 /// How one table of the new schema is produced.
@@ -74,9 +71,9 @@ struct TablePlanner {
             case .averageParts: break
             }
         }
-        copy.values["Z_PK"] = ColumnValue(sql: "src.Z_PK")
-        copy.values["Z_ENT"] = ColumnValue(sql: String(entity.number))
-        copy.values["Z_OPT"] = ColumnValue(sql: "src.Z_OPT")
+        copy.values["Z_PK"] = MigrationStatements.oldColumn("Z_PK")
+        copy.values["Z_ENT"] = MigrationStatements.entityNumber(entity.number)
+        copy.values["Z_OPT"] = MigrationStatements.oldColumn("Z_OPT")
         for owned in OwnedColumn.columns(of: entity, in: mapping.newSchema) {
             switch owned {
             case .attribute(let attribute, let column):
@@ -85,7 +82,7 @@ struct TablePlanner {
                 if let derivation = attribute.derivation {
                     if let previous, let previousColumn, previous.derivation == derivation,
                        TableLayout.declaredType(of: previous.attributeType) == TableLayout.declaredType(of: attribute.attributeType) {
-                        copy.values[column] = ColumnValue(sql: "src.\(previousColumn)")
+                        copy.values[column] = MigrationStatements.oldColumn(previousColumn)
                     } else {
                         copy.recompute.append(attribute)
                     }
@@ -94,33 +91,32 @@ struct TablePlanner {
                 let fallback = attribute.defaultValue.map(\.sqlValue).flatMap { $0 == .null ? nil : $0 }
                 switch (previousColumn, fallback) {
                 case (let old?, let value?) where !attribute.isOptional:
-                    copy.values[column] = ColumnValue(sql: "COALESCE(src.\(old), ?)", bindings: [value])
+                    copy.values[column] = MigrationStatements.oldColumn(old, orBound: value)
                 case (let old?, _):
-                    copy.values[column] = ColumnValue(sql: "src.\(old)")
+                    copy.values[column] = MigrationStatements.oldColumn(old)
                     if !attribute.isOptional { copy.requiredChecks.append((attribute.name, old)) }
                 case (nil, let value?):
-                    copy.values[column] = ColumnValue(sql: "?", bindings: [value])
+                    copy.values[column] = MigrationStatements.bound(value)
                 case (nil, nil):
                     if !attribute.isOptional { copy.requiredChecks.append((attribute.name, nil)) }
                 }
             case .averageParts(let attribute, let sum, let count):
                 guard let previous = mapping.oldAttribute(attribute, of: entity), previous.derivation == attribute.derivation,
                       let previousColumn = oldAttributeColumn[previous.name] else { continue }
-                copy.values[sum] = ColumnValue(sql: "src.\(AverageColumns.sum(of: previousColumn))")
-                copy.values[count] = ColumnValue(sql: "src.\(AverageColumns.count(of: previousColumn))")
+                copy.values[sum] = MigrationStatements.oldColumn(AverageColumns.sum(of: previousColumn))
+                copy.values[count] = MigrationStatements.oldColumn(AverageColumns.count(of: previousColumn))
             case .foreignKey(let relationship, let column, let entityColumn):
                 let previous = mapping.oldRelationship(relationship, of: entity)
                 if let previous, let found = oldForeignKey[previous.name] {
                     let (oldColumn, oldEntityColumn) = found
-                    copy.values[column] = ColumnValue(sql: "src.\(oldColumn)")
+                    copy.values[column] = MigrationStatements.oldColumn(oldColumn)
                     if let entityColumn, let oldEntityColumn {
-                        copy.values[entityColumn] = ColumnValue(sql: renumbered("src.\(oldEntityColumn)"))
+                        copy.values[entityColumn] = MigrationStatements.renumbered(oldColumn: oldEntityColumn, entityMoves)
                     } else if let entityColumn {
                         copy.entityColumnFills.append((column, entityColumn, relationship.destinationEntityIndex))
                     }
                 } else if let pairs = transfer.pairs(for: relationship, of: entity) {
-                    copy.values[column] = ColumnValue(
-                        sql: "(SELECT p.d FROM (\(pairs)) p WHERE p.s = src.Z_PK ORDER BY p.d LIMIT 1)")
+                    copy.values[column] = MigrationStatements.firstDestination(in: pairs)
                     if let entityColumn {
                         copy.entityColumnFills.append((column, entityColumn, relationship.destinationEntityIndex))
                     }
@@ -129,28 +125,24 @@ struct TablePlanner {
                 let ownerEntity = mapping.new.model.entities[owner]
                 if let previous = mapping.oldRelationship(relationship, of: ownerEntity),
                    let oldColumn = oldHidden["\(previous.declaringEntityIndex).\(previous.name)"] {
-                    copy.values[column] = ColumnValue(sql: "src.\(oldColumn)")
+                    copy.values[column] = MigrationStatements.oldColumn(oldColumn)
                 } else if let pairs = transfer.pairs(for: relationship, of: ownerEntity) {
-                    copy.values[column] = ColumnValue(
-                        sql: "(SELECT p.s FROM (\(pairs)) p WHERE p.d = src.Z_PK ORDER BY p.s LIMIT 1)")
+                    copy.values[column] = MigrationStatements.firstSource(in: pairs)
                 }
             case .order(let owner, let relationship, let column):
                 let ownerEntity = mapping.new.model.entities[owner]
                 if let previous = mapping.oldRelationship(relationship, of: ownerEntity),
                    let oldColumn = oldOrder["\(previous.declaringEntityIndex).\(previous.name)"] {
-                    copy.values[column] = ColumnValue(sql: "src.\(oldColumn)")
+                    copy.values[column] = MigrationStatements.oldColumn(oldColumn)
                 }
             }
         }
         return copy
     }
 
-    /// `CASE expression WHEN old THEN new … END`: an old entity number turned new.
-    func renumbered(_ expression: String) -> String {
-        let pairs = mapping.targetEntity.enumerated().compactMap { old, new in
-            new.map { "WHEN \(old + 1) THEN \($0 + 1)" }
-        }
-        return pairs.isEmpty ? "NULL" : "CASE \(expression) \(pairs.joined(separator: " ")) ELSE NULL END"
+    /// Old entity number → new, for every old entity that has a new one.
+    var entityMoves: [(old: Int, new: Int)] {
+        mapping.targetEntity.enumerated().compactMap { old, new in new.map { (old + 1, $0 + 1) } }
     }
 
     /// The plans of every entity table of the new schema.

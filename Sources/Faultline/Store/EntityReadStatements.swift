@@ -46,4 +46,10 @@ struct EntityReadStatements: Sendable {
             }
         }
     }
+
+    /// `SELECT columns FROM table WHERE Z_PK = ?`: some columns of one row by
+    /// its key (the external-data file names a save replaces or deletes).
+    static func columns(_ columns: [String], ofRowIn table: String) -> String {
+        "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"
+    }
 }

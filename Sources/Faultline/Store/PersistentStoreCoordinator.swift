@@ -142,6 +142,9 @@ public final class PersistentStoreCoordinator: Sendable {
         }
     }
 
+    /// What direct writes (batch requests) may use of this store.
+    var writeAccess: StoreWriteAccess { StoreWriteAccess(self) }
+
     /// SQLite's busy handler waits this long by default (Core Data waits too).
     public static let defaultBusyTimeout: TimeInterval = 5
 
@@ -168,8 +171,18 @@ public final class PersistentStoreCoordinator: Sendable {
         return connection
     }
 
+    /// Checks the store and, when it is empty, bootstraps it through a writer.
+    /// An empty store is checked again inside the writer's IMMEDIATE
+    /// transaction, so two processes creating the same store cannot both
+    /// bootstrap it; an existing store is only read.
     private static func prepareStore(schema: StoreSchema, on connection: Connection) throws {
-        if try checkStore(schema: schema, on: connection) == .empty { try StoreBootstrap.create(schema, on: connection) }
+        guard try checkStore(schema: schema, on: connection) == .empty else { return }
+        try StoreWriter(migrating: connection).write { connection in
+            if try checkStore(schema: schema, on: connection) == .empty {
+                try StoreBootstrap.create(schema, inTransactionOn: connection)
+            }
+            return ((), nil)
+        }
     }
 
     enum StoreState { case empty, matching }
@@ -177,11 +190,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Whether the database is empty (a new store) or a store of `schema`'s
     /// model; throws for anything else. Reads only.
     static func checkStore(schema: StoreSchema, on connection: Connection) throws -> StoreState {
-        let hasMetadata = try connection.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1)
-        if !hasMetadata {
-            let tables = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
-            guard tables == .integer(0) else { throw StoreError.notAStore("it has tables but no Z_METADATA") }
+        if try !connection.hasTable(named: "Z_METADATA") {
+            guard try connection.schemaObjectNames(ofType: "table").isEmpty else {
+                throw StoreError.notAStore("it has tables but no Z_METADATA")
+            }
             return .empty
         }
         let metadata = try StoreBootstrap.metadata(on: connection)

@@ -15,17 +15,14 @@ enum PrimaryKeyAllocator {
     /// the writer's transaction, so a rolled-back save returns its keys.
     static func reserve(_ count: Int, rootEntityNumber: Int, floor: Int64 = 0, on connection: Connection) throws -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
-        let entity = SQLValue.integer(Int64(rootEntityNumber))
         for _ in 0..<8 {
-            guard case .integer(let current)? = try connection.scalar(
-                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [entity]) else {
+            guard let current = try BookkeepingStatements.keyMax(ofEntity: rootEntityNumber, on: connection) else {
                 throw StoreError.primaryKeysUnavailable(entityNumber: rootEntityNumber, reason: "Z_PRIMARYKEY has no row for it")
             }
             let base = max(current, floor)
-            try connection.execute(
-                "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-                [.integer(base + count), entity, .integer(current)])
-            if connection.changes == 1 { return (base + 1)...(base + count) }
+            if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: current, to: base + count, on: connection) {
+                return (base + 1)...(base + count)
+            }
         }
         throw StoreError.primaryKeysUnavailable(entityNumber: rootEntityNumber, reason: "Z_PRIMARYKEY.Z_MAX kept changing")
     }

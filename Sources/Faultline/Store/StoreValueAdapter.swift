@@ -15,6 +15,9 @@ protocol StoreValueAdapter: AnyObject, Sendable {
     func encoded(_ request: SaveRequest, on connection: Connection) throws -> AdaptedSave
     /// Called once the save's transaction has committed or rolled back.
     func saveEnded(_ save: AdaptedSave, committed: Bool)
+    /// Whether the attribute's values pass through this adapter: a statement
+    /// writing its column directly (a batch request) would bypass it.
+    func adapts(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool
 }
 
 /// One save in the store's form. The files belong to this save alone: two

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Faultline
+import FaultlineSQLite
 
 /// Every write of a store goes through its `StoreWriter`, and what a commit
 /// changed is published once, after COMMIT: the same path for a save and a
@@ -52,6 +53,30 @@ struct StoreWriterTests {
         #expect(recorder.commits.last?.updated == [first])
         #expect(recorder.commits.last?.deleted == [second])
         #expect(container.coordinator.rowCache.snapshot(for: first) == nil, "an updated row leaves the cache")
+    }
+
+    @Test("Four coordinators creating one new store at once: one bootstraps it, all open it, its bookkeeping is written once")
+    func concurrentBootstrap() throws {
+        let model = try LibraryModel.model().checked()
+        for _ in 0..<5 {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+            defer { LibraryModel.remove(url) }
+            let failures = Locked<[String]>([])
+            let uuids = Locked<Set<String>>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let coordinator = try PersistentStoreCoordinator(model: model, location: .file(url))
+                    uuids.withLock { _ = $0.insert(coordinator.storeUUID) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            #expect(uuids.withLock { $0.count } == 1, "every coordinator read the one Z_METADATA row")
+            let connection = try Connection(.file(url.path))
+            #expect(try connection.scalar("SELECT count(*) FROM Z_METADATA") == .integer(1))
+            #expect(try connection.scalar("SELECT count(*) FROM Z_PRIMARYKEY") == .integer(Int64(model.entities.count)))
+        }
     }
 
     @Test("A save that fails on a uniqueness conflict rolls back and publishes nothing")

@@ -5,7 +5,7 @@ import FaultlineSQLite
 /// data, with the same expressions its triggers use (run before the triggers
 /// exist, so nothing cascades). Key-path derivations are computed before
 /// aggregates, so an aggregate over a derived value reads the new value.
-struct DerivedRecompute {
+struct DerivedRecomputeStatements {
     let schema: StoreSchema
 
     /// The UPDATE statements for `attributes` (declared on their entities).

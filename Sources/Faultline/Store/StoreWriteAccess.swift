@@ -1,0 +1,40 @@
+import FaultlineSQLite
+
+/// What a request that writes rows directly — a batch insert, update or
+/// delete — may use of an open store, and nothing more: the model, the
+/// compiled schema and per-entity plans, the store's identifier and key
+/// floors, and its writer (one IMMEDIATE transaction, published after commit).
+/// The coordinator hands it out (`writeAccess`); Batch/ reaches no other part
+/// of the coordinator.
+struct StoreWriteAccess: Sendable {
+    let model: CheckedModel
+    let schema: StoreSchema
+    let plans: [EntityStorePlan]
+    /// The store's identifier in every `ManagedObjectID` it hands out.
+    let identifier: UInt32
+    /// Keys of these root entity numbers start above the value (StoreConfiguration.keyFloors).
+    let keyFloors: [Int: Int64]
+    let writer: StoreWriter
+    private let valueAdapter: (any StoreValueAdapter)?
+    /// The source a commit is published with: the coordinator's identity.
+    let source: ObjectIdentifier
+
+    init(_ coordinator: PersistentStoreCoordinator) {
+        model = coordinator.model
+        schema = coordinator.schema
+        plans = coordinator.plans
+        identifier = coordinator.identifier
+        keyFloors = coordinator.keyFloors
+        writer = coordinator.writer
+        valueAdapter = coordinator.valueAdapter
+        source = ObjectIdentifier(coordinator)
+    }
+
+    /// Whether a value of `attribute` must pass through the store's value
+    /// adapter (Core Data's external-storage markers and files). A direct
+    /// write stores SQL values as given, so batch requests refuse such
+    /// attributes rather than store bytes Core Data would misread.
+    func writesThroughValueAdapter(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool {
+        valueAdapter?.adapts(attribute, of: entity) ?? false
+    }
+}
