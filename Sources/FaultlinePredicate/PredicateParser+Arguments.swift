@@ -101,14 +101,3 @@ extension PredicateParser {
         }
     }
 }
-
-extension PredicateValue {
-    /// A decimal from its description ("-1.5", "1E+40"); nil unless the whole
-    /// text is a number that prints back the same way.
-    static func decimal(fromCanonical text: String) -> PredicateValue? {
-        guard let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
-            !number.isNaN, number.description == text
-        else { return nil }
-        return .decimal(number)
-    }
-}

@@ -133,35 +133,3 @@ extension PredicateParser {
         return .subquery(collection: collection, variable: variable, predicate: predicate)
     }
 }
-
-extension FetchExpression {
-    /// Whether `.key` may follow: a key path, or an aggregate other than @count.
-    fileprivate var takesKeys: Bool {
-        switch self {
-        case .keyPath: true
-        case .aggregate(let aggregate, _, _): aggregate != .count
-        case .value, .list, .subquery: false
-        }
-    }
-
-    /// The expression with `keys` appended to its key path (`takesKeys`).
-    fileprivate func appending(_ keys: [String]) -> FetchExpression {
-        guard !keys.isEmpty else { return self }
-        switch self {
-        case .keyPath(let path): return .keyPath(PredicateKeyPath(variable: path.variable, path.components + keys))
-        case .aggregate(let aggregate, let collection, let keyPath): return .aggregate(aggregate, of: collection, keyPath: keyPath + keys)
-        case .value, .list, .subquery: return self
-        }
-    }
-
-    /// A list whose elements are all constants, as one array constant.
-    func foldingConstants() -> FetchExpression {
-        guard case .list(let elements) = self else { return self }
-        var values: [PredicateValue] = []
-        for element in elements {
-            guard case .value(let value) = element else { return self }
-            values.append(value)
-        }
-        return .value(.array(values))
-    }
-}

@@ -258,3 +258,10 @@ final class FaultBatch {
         self.afterFiring = afterFiring
     }
 }
+
+extension ManagedObject {
+    func resetChangeFlags() {
+        changedAttributes.clearAll()
+        changedRelationships.clearAll()
+    }
+}

@@ -235,10 +235,3 @@ extension ManagedObjectContext {
         object.managedObjectContext = nil
     }
 }
-
-extension ManagedObject {
-    func resetChangeFlags() {
-        changedAttributes.clearAll()
-        changedRelationships.clearAll()
-    }
-}

@@ -95,3 +95,16 @@ public struct MannWhitneyU: Equatable, Sendable {
         return Swift.min(1, erfc(z / 2.0.squareRoot()))
     }
 }
+
+extension MannWhitneyU {
+    /// The smallest two-sided p-value samples of these sizes can reach (fully
+    /// separated, no ties): 2 / C(n1 + n2, n1).
+    public static func smallestPValue(n1: Int, n2: Int) -> Double {
+        guard n1 > 0, n2 > 0 else { return 1 }
+        var combinations = 1.0
+        for step in 1...Swift.min(n1, n2) {
+            combinations = combinations * Double(Swift.max(n1, n2) + step) / Double(step)
+        }
+        return Swift.min(1, 2 / combinations)
+    }
+}

@@ -84,7 +84,7 @@ public struct ModelFileWriter: Sendable {
     }
 }
 
-/// Turns one model into a `contents` document (see ModelFileWriter+Elements.swift
+/// Turns one model into a `contents` document (see ModelFileEncoder+Elements.swift
 /// for entities and properties).
 struct ModelFileEncoder {
     let model: ManagedObjectModel

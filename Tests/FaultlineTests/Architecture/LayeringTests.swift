@@ -50,4 +50,21 @@ struct LayeringTests {
         }
         #expect(misplaced == [])
     }
+
+    @Test("A file named Type+Topic.swift extends only Type (or a type nested in it), in every target of the core and the harness",
+          arguments: ["Faultline", "FaultlineSupport", "FaultlineModel", "FaultlineModelFiles", "FaultlinePredicate",
+                      "FaultlineSchema", "FaultlineSQLite", "FaultlineBench", "FaultlineTools"])
+    func extensionFilesExtendOnlyTheirType(target: String) throws {
+        let tree = try SourceTree(target: target)
+        #expect(!tree.files.isEmpty, "the scan found \(target)'s sources")
+        var strays: [String] = []
+        for file in tree.files where file.name.contains("+") {
+            let type = String(file.name.prefix { $0 != "+" })
+            for line in file.code.split(separator: "\n") where line.hasPrefix("extension ") {
+                let extended = line.dropFirst("extension ".count).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+                if extended != type && !extended.hasPrefix(type + ".") { strays.append("\(file.path): extension \(extended)") }
+            }
+        }
+        #expect(strays == [])
+    }
 }
