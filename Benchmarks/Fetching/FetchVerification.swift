@@ -47,6 +47,10 @@ extension RawArticleReader {
         case .rows: expected = try verifier.rawChecksum(sql).checksum
         case .rowsMatching(let text): expected = try verifier.rawChecksum(sql, [.text(text)]).checksum
         case .scalar: expected = try verifier.integer(sql)
+        case .lookups(let keys):
+            // Every key once: the rows of the set, read in one statement.
+            let rows = "SELECT \(FetchingModel.columns) FROM \(FetchingModel.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+            expected = try verifier.rawChecksum(rows, [.text(StoreVerifier.jsonArray(keys))]).checksum
         }
         try verifier.expect("\(sql): the raw read's checksum", result, equals: expected)
     }

@@ -5,7 +5,8 @@ import FaultlineSQLite
 
 /// The raw side: one statement prepared by hand on a plain connection to the
 /// store file, run by a C loop inside the clock (`fl_ref_read_all`,
-/// `fl_ref_read_all_text` with a bound text, or `fl_ref_scalar`), its work
+/// `fl_ref_read_all_text` with a bound text, `fl_ref_scalar` or
+/// `fl_ref_lookup` with one bound key after another), its work
 /// added to the process counters the harness reads.
 final class RawArticleReader {
     enum Mode {
@@ -15,6 +16,8 @@ final class RawArticleReader {
         case rowsMatching(String)
         /// One integer (`SELECT COUNT(*)`).
         case scalar
+        /// Each key bound to parameter 1 in turn, its row read (`fl_ref_lookup`).
+        case lookups([Int64])
     }
 
     let sql: String
@@ -46,6 +49,10 @@ final class RawArticleReader {
             }
         case .scalar:
             sum = fl_ref_scalar(statement, &counters, &code)
+        case .lookups(let keys):
+            sum = keys.withUnsafeBufferPointer { keys in
+                fl_ref_lookup(statement, keys.baseAddress, Int64(keys.count), &counters, &code)
+            }
         }
         SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw FetchingError("raw: \(sql) failed with SQLite code \(code)") }

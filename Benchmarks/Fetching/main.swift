@@ -6,7 +6,7 @@ import Foundation
 // it? For 1,000 / 10,000 / 100,000 articles (and 1,000,000 with
 // --profile full): fetching as faults (then touching one attribute), as full
 // objects with every attribute read, as dictionaries, as object IDs, and
-// `count`; the same rows as plain Swift structs (the floor under full
+// `count`; one object by key, cold, for 10,000 random keys; the same rows as plain Swift structs (the floor under full
 // objects); a canonical search (`CONTAINS[cd]`, `BEGINSWITH[cd]` on a
 // `canonical:` column) against a `lower()`/`LIKE` scan; sorting with and
 // without an index; and prefetching 1,000 authors × 100 books. Every line is a
@@ -25,6 +25,7 @@ var benchmarks: [Benchmark] = []
 do {
     for rows in rowCounts {
         benchmarks += FetchBenchmarks.make(rows: rows, stores: stores)
+        benchmarks += LookupBenchmarks.make(rows: rows, stores: stores)
         benchmarks += SearchBenchmarks.make(rows: rows, stores: stores)
         benchmarks += SortBenchmarks.make(rows: rows, stores: stores)
     }

@@ -71,11 +71,15 @@ final class RawInsertFixture {
             [InsertsModel.rawInsert, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"], on: connection)
     }
 
-    func run(_ dataset: ArticleDataset) throws {
+    /// Inserts every article in one transaction, or (`commitEach`) each in a
+    /// transaction of its own, as one save per object commits.
+    func run(_ dataset: ArticleDataset, commitEach: Bool = false) throws {
         var counters = fl_ref_counters()
         // Keys after the categories' block, as a key reservation would hand out.
         let code = dataset.withCArticles { articles in
-            fl_ref_insert_keyed(insert, begin, commit, articles, 1, 1, &counters)
+            commitEach
+                ? fl_ref_insert_keyed_each(insert, begin, commit, articles, 1, 1, &counters)
+                : fl_ref_insert_keyed(insert, begin, commit, articles, 1, 1, &counters)
         }
         SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw InsertsError("raw insert failed with SQLite code \(code)") }

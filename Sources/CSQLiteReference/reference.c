@@ -54,23 +54,40 @@ int fl_ref_insert(sqlite3 *db, sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite
     return SQLITE_OK;
 }
 
+static int insert_keyed_row(sqlite3_stmt *insert, const fl_ref_articles *a, int64_t i, int64_t first_key,
+                            int64_t entity_number, fl_ref_counters *counters) {
+    sqlite3_bind_int64(insert, 1, first_key + i);
+    sqlite3_bind_int64(insert, 2, entity_number);
+    sqlite3_bind_int64(insert, 3, 1);
+    sqlite3_bind_text(insert, 4, a->titles[i], a->title_lengths[i], SQLITE_STATIC);
+    sqlite3_bind_text(insert, 5, a->bodies[i], a->body_lengths[i], SQLITE_STATIC);
+    sqlite3_bind_int64(insert, 6, a->views[i]);
+    sqlite3_bind_double(insert, 7, a->created[i]);
+    sqlite3_bind_int64(insert, 8, a->category_ids[i]);
+    return run_to_done(insert, counters);
+}
+
 int fl_ref_insert_keyed(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit,
                         const fl_ref_articles *a, int64_t first_key, int64_t entity_number,
                         fl_ref_counters *counters) {
     int rc;
     if ((rc = run_to_done(begin, counters)) != SQLITE_OK) return rc;
     for (int64_t i = 0; i < a->count; i++) {
-        sqlite3_bind_int64(insert, 1, first_key + i);
-        sqlite3_bind_int64(insert, 2, entity_number);
-        sqlite3_bind_int64(insert, 3, 1);
-        sqlite3_bind_text(insert, 4, a->titles[i], a->title_lengths[i], SQLITE_STATIC);
-        sqlite3_bind_text(insert, 5, a->bodies[i], a->body_lengths[i], SQLITE_STATIC);
-        sqlite3_bind_int64(insert, 6, a->views[i]);
-        sqlite3_bind_double(insert, 7, a->created[i]);
-        sqlite3_bind_int64(insert, 8, a->category_ids[i]);
-        if ((rc = run_to_done(insert, counters)) != SQLITE_OK) return rc;
+        if ((rc = insert_keyed_row(insert, a, i, first_key, entity_number, counters)) != SQLITE_OK) return rc;
     }
     return run_to_done(commit, counters);
+}
+
+int fl_ref_insert_keyed_each(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                             const fl_ref_articles *a, int64_t first_key, int64_t entity_number,
+                             fl_ref_counters *counters) {
+    int rc;
+    for (int64_t i = 0; i < a->count; i++) {
+        if ((rc = run_to_done(begin, counters)) != SQLITE_OK) return rc;
+        if ((rc = insert_keyed_row(insert, a, i, first_key, entity_number, counters)) != SQLITE_OK) return rc;
+        if ((rc = run_to_done(commit, counters)) != SQLITE_OK) return rc;
+    }
+    return SQLITE_OK;
 }
 
 int fl_ref_update_pairs(sqlite3_stmt *update, sqlite3_stmt *begin, sqlite3_stmt *commit,

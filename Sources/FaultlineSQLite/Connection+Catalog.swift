@@ -32,20 +32,32 @@ public struct TableIndex: Sendable, Equatable {
 /// only transiently; `addColumn` writes a plain identifier bare, because
 /// SQLite copies the column definition into the table's stored `CREATE`.
 extension Connection {
-    /// The names of the schema objects of `type` (`table`, `index`, `trigger`), as stored.
+    // Both readers filter and order in Swift rather than in SQL: a migration
+    // reads the catalog several times, and the gate counts its VM steps.
+
+    /// The names of the schema objects of `type` (`table`, `index`, `trigger`),
+    /// as stored, ordered; SQLite's own (`sqlite_…`) are left out.
     public func schemaObjectNames(ofType type: String) throws -> [String] {
-        try schemaObjects(ofType: type).map(\.name)
+        try rows("SELECT name FROM sqlite_master WHERE type = ?", [.text(type)]).compactMap { row -> String? in
+            guard case .text(let name)? = row.first, !Self.isSQLiteInternal(name) else { return nil }
+            return name
+        }.sorted()
     }
 
     /// The schema objects of `type`, ordered by name; SQLite's own
     /// (`sqlite_…`) are left out.
     public func schemaObjects(ofType type: String) throws -> [SchemaObject] {
-        try rows("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-                 [.text(type)]).compactMap { row in
-            guard row.count == 3, case .text(let name) = row[0], case .text(let table) = row[1] else { return nil }
+        try rows("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = ?", [.text(type)]).compactMap { row -> SchemaObject? in
+            guard row.count == 3, case .text(let name) = row[0], !Self.isSQLiteInternal(name),
+                  case .text(let table) = row[1] else { return nil }
             if case .text(let sql) = row[2] { return SchemaObject(name: name, table: table, sql: sql) }
             return SchemaObject(name: name, table: table, sql: nil)
-        }
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// SQLite reserves names starting `sqlite_` (any case) for its own objects.
+    static func isSQLiteInternal(_ name: String) -> Bool {
+        name.utf8.count >= 7 && name.prefix(7).lowercased() == "sqlite_"
     }
 
     /// Whether a table of that name exists; SQLite's names are case-insensitive.

@@ -61,6 +61,7 @@ struct BenchmarkSuiteTests {
         #expect((line.comparison?.wallTimeRatio ?? 0) > 0)
         for metric in [Metric.wallTime, Metric.cpuUserTime, Metric.cpuSystemTime, Metric.throughput,
                        Metric.mallocs, Metric.mallocsPerItem, Metric.allocatedBytes, Metric.peakResidentMemory,
+                       Metric.bytesPerItem, Metric.pageFaults, Metric.pageFaultsPerItem,
                        "statementsPrepared", "statementsExecuted", "rowsReturned", "vmSteps"] {
             #expect(line.metrics[metric]?.samples.count == 3, "metric \(metric)")
         }
@@ -72,6 +73,7 @@ struct BenchmarkSuiteTests {
         let bytes = try #require(line.median(Metric.allocatedBytes))
         #expect(bytes >= 10 * 16)
         #expect(bytes < 5_000_000)
+        #expect(line.median(Metric.bytesPerItem) == bytes / Double(line.items))
         #expect((line.median("statementsExecuted") ?? 0) >= 1)
         #expect((line.median("rowsReturned") ?? 0) >= 1)
         #expect(report.metadata.sqliteVersion == Connection.sqliteVersion)

@@ -184,6 +184,10 @@ struct ShippedThresholdsTests {
         #expect(statements.kind == .counter && statements.toleranceText == "exact")
         #expect(thresholds.resolve(metric: "faultsFired", unit: "count", benchmark: "a").kind == .counter)
         #expect(thresholds.resolve(metric: "peakResidentMemory", unit: "bytes", benchmark: "a").kind == .ignore)
+        // Page faults depend on the heap's history: reported, never gated.
+        for metric in [Metric.pageFaults, Metric.pageFaultsPerItem, Metric.bytesPerItem] {
+            #expect(thresholds.resolve(metric: metric, unit: Metric.unit(of: metric).unit, benchmark: "a").kind == .ignore)
+        }
         let saveEach = "perObject.saveEach rows=1000"
         let slow = thresholds.scoped(to: "Inserts").resolve(metric: Metric.wallTime, unit: "ns", benchmark: saveEach)
         #expect(slow.kind == .time && slow.minimumEffect == 0.20 && slow.alpha == 0.01)

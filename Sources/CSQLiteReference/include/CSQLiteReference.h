@@ -52,6 +52,12 @@ int fl_ref_insert_keyed(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt 
                         const fl_ref_articles *articles, int64_t first_key, int64_t entity_number,
                         fl_ref_counters *counters);
 
+// The same rows and keys, each in a transaction of its own: BEGIN IMMEDIATE,
+// INSERT, COMMIT per row — what one save per object costs when driven by hand.
+int fl_ref_insert_keyed_each(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit,
+                             const fl_ref_articles *articles, int64_t first_key, int64_t entity_number,
+                             fl_ref_counters *counters);
+
 // UPDATE with parameters (value, key) for each of `count` pairs, in one
 // transaction: bind, step, reset per row. Returns SQLITE_OK or the failing code.
 int fl_ref_update_pairs(sqlite3_stmt *update, sqlite3_stmt *begin, sqlite3_stmt *commit,

@@ -89,6 +89,10 @@ final class EntityStorePlan: @unchecked Sendable {
     let derivedAttributes: [Int]
     /// The rows of many keys, bound to parameter 1 as one JSON array.
     let selectByKeys: String
+    /// The row of one key, bound to parameter 1: Core Data's statement for
+    /// one fault. A single key through `json_each` would pay the table-valued
+    /// function and the JSON text for nothing.
+    let selectByKey: String
     /// The rest of what a save sends: deletes, join rows, positions, hidden
     /// keys, uniqueness checks.
     let writes: EntityWriteStatements
@@ -138,6 +142,7 @@ final class EntityStorePlan: @unchecked Sendable {
         columnPositions = positionOf
         selectList = (["t0.Z_ENT", "t0.Z_PK", "t0.Z_OPT"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
         selectByKeys = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+        selectByKey = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK = ?"
 
         var written: [WrittenColumn] = []
         for attribute in entity.attributes where !attribute.isDerived {

@@ -125,7 +125,8 @@ extension PersistentStoreCoordinator {
     }
 
     /// Reads the rows of `ids` in one statement per table
-    /// (`… WHERE t0.Z_PK IN (SELECT value FROM json_each(?))`) and caches them.
+    /// (`… WHERE t0.Z_PK IN (SELECT value FROM json_each(?))`, or
+    /// `… WHERE t0.Z_PK = ?` for one ID) and caches them.
     func rows(for ids: [ManagedObjectID]) throws -> [(ManagedObjectID, RowSnapshot)] {
         let result = try withReader { try readRows(ids, on: $0) }
         rowCache.store(result)
@@ -136,6 +137,13 @@ extension PersistentStoreCoordinator {
     /// the batch-fault read, and a save's re-read of derived values inside its
     /// transaction.
     func readRows(_ ids: [ManagedObjectID], on connection: Connection) throws -> [(ManagedObjectID, RowSnapshot)] {
+        if ids.count == 1, let id = ids.first {
+            guard !id.isTemporaryID else { return [] }
+            let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
+            let statement = try connection.cachedStatement(plan.selectByKey)
+            try statement.bind(id.primaryKey, at: 1)
+            return Array(try decodeRows(statement, plan: plan))
+        }
         var byRoot: [Int: [Int64]] = [:]
         for id in ids where !id.isTemporaryID {
             byRoot[model.entities[id.entityIndex].rootEntityIndex, default: []].append(id.primaryKey)

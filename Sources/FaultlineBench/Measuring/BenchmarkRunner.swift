@@ -95,13 +95,13 @@ struct BenchmarkRunner {
         let countersBefore = SQLiteCounters.processTotals()
         PeakMemory.reset()
         let allocationsBefore = Allocations.snapshot()
-        let cpuBefore = ProcessClock.cpuNanoseconds()
+        let cpuBefore = ProcessClock.usage()
         let start = ProcessClock.wallNanoseconds()
 
         try iteration.measure()
 
         let end = ProcessClock.wallNanoseconds()
-        let cpuAfter = ProcessClock.cpuNanoseconds()
+        let cpuAfter = ProcessClock.usage()
         let allocations = Allocations.snapshot() - allocationsBefore
         let counters = SQLiteCounters.processTotals() - countersBefore
         let peak = PeakMemory.highWaterMarkBytes()
@@ -117,6 +117,10 @@ struct BenchmarkRunner {
         samples.add(Metric.mallocs, Double(allocations.count))
         samples.add(Metric.mallocsPerItem, Double(allocations.count) / items)
         samples.add(Metric.allocatedBytes, Double(allocations.bytes))
+        samples.add(Metric.bytesPerItem, Double(allocations.bytes) / items)
+        let pageFaults = Double(cpuAfter.minorFaults &- cpuBefore.minorFaults)
+        samples.add(Metric.pageFaults, pageFaults)
+        samples.add(Metric.pageFaultsPerItem, pageFaults / items)
         if let peak { samples.add(Metric.peakResidentMemory, Double(peak)) }
         for (name, value) in counters.named { samples.add(name, Double(value)) }
         // Extra counters never overwrite the harness's own metrics.

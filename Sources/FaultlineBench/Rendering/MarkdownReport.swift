@@ -15,8 +15,8 @@ public enum MarkdownReport {
                 lines.append("> **\(escape(ResultTable.debugWarning))**")
                 lines.append("")
             }
-            lines.append("| benchmark | parameters | median | throughput | vs reference | mallocs/item |")
-            lines.append("|---|---|--:|--:|--:|--:|")
+            lines.append("| benchmark | parameters | median | throughput | vs reference | mallocs/item | bytes/item | page faults/item |")
+            lines.append("|---|---|--:|--:|--:|--:|--:|--:|")
             for result in report.benchmarks {
                 let cells = [
                     "`\(result.name.replacingOccurrences(of: "`", with: "'"))`",
@@ -25,6 +25,8 @@ public enum MarkdownReport {
                     ResultTable.formatRate(result.median(Metric.throughput) ?? 0),
                     escape(ReportText.ratio(result)),
                     result.median(Metric.mallocsPerItem).map { String(format: "%.2f", $0) } ?? "–",
+                    result.median(Metric.bytesPerItem).map { String(format: "%.0f", $0) } ?? "–",
+                    result.median(Metric.pageFaultsPerItem).map { String(format: "%.3f", $0) } ?? "–",
                 ]
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }

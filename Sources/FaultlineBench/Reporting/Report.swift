@@ -104,6 +104,10 @@ public enum Metric {
     public static let mallocs = "mallocs"
     public static let mallocsPerItem = "mallocsPerItem"
     public static let allocatedBytes = "allocatedBytes"
+    public static let bytesPerItem = "bytesPerItem"
+    /// Minor page faults during the measured work (`ru_minflt`).
+    public static let pageFaults = "pageFaults"
+    public static let pageFaultsPerItem = "pageFaultsPerItem"
     public static let peakResidentMemory = "peakResidentMemory"
     /// A line's reference, timed beside each of the line's iterations (the
     /// n-th sample pairs with the n-th `wallTime`).
@@ -117,6 +121,12 @@ public enum Metric {
         mallocs: ("count", .lowerIsBetter),
         mallocsPerItem: ("count/item", .lowerIsBetter),
         allocatedBytes: ("bytes", .lowerIsBetter),
+        bytesPerItem: ("bytes/item", .lowerIsBetter),
+        // Not "count": how many fresh pages an iteration touches depends on
+        // what the heap held before it, so the gate must not read them as
+        // deterministic counters.
+        pageFaults: ("pages", .lowerIsBetter),
+        pageFaultsPerItem: ("pages/item", .lowerIsBetter),
         peakResidentMemory: ("bytes", .lowerIsBetter),
         referenceWallTime: ("ns", .lowerIsBetter),
     ]
