@@ -139,10 +139,7 @@ extension PersistentStoreCoordinator {
     func readRows(_ ids: [ManagedObjectID], on connection: Connection) throws -> [(ManagedObjectID, RowSnapshot)] {
         if ids.count == 1, let id = ids.first {
             guard !id.isTemporaryID else { return [] }
-            let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
-            let statement = try connection.cachedStatement(plan.selectByKey)
-            try statement.bind(id.primaryKey, at: 1)
-            return Array(try decodeRows(statement, plan: plan))
+            return Array(try readRows(ofRoot: model.entities[id.entityIndex].rootEntityIndex, keys: [id.primaryKey], on: connection))
         }
         var byRoot: [Int: [Int64]] = [:]
         for id in ids where !id.isTemporaryID {
@@ -150,12 +147,24 @@ extension PersistentStoreCoordinator {
         }
         var result: [(ManagedObjectID, RowSnapshot)] = []
         for (root, keys) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let plan = plans[root]
-            let statement = try connection.cachedStatement(plan.selectByKeys)
-            try statement.bind(jsonKeyList(keys), at: 1)
-            result += try decodeRows(statement, plan: plan)
+            result += try readRows(ofRoot: root, keys: keys, on: connection)
         }
         return result
+    }
+
+    /// The rows of `keys` in the table of the hierarchy rooted at `root`: one
+    /// key by `selectByKey`, more as one bound JSON array.
+    private func readRows(ofRoot root: Int, keys: [Int64], on connection: Connection) throws -> DecodedRows {
+        let plan = plans[root]
+        let statement: Statement
+        if keys.count == 1 {
+            statement = try connection.cachedStatement(plan.selectByKey)
+            try statement.bind(keys[0], at: 1)
+        } else {
+            statement = try connection.cachedStatement(plan.selectByKeys)
+            try statement.bind(jsonKeyList(keys), at: 1)
+        }
+        return try decodeRows(statement, plan: plan)
     }
 
     /// The destinations of a to-many relationship of one object, read in full

@@ -176,7 +176,8 @@ extension PersistentStoreCoordinator {
         result.permanentIDs.reserveCapacity(inserts.count)
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
             let keys = try PrimaryKeyAllocator.reserve(
-                positions.count, rootEntityNumber: root + 1, floor: keyFloors[root + 1] ?? 0, on: connection)
+                positions.count, rootEntityNumber: root + 1, floor: keyFloors[root + 1] ?? 0, on: connection,
+                known: writer.keyCounters)
             for (offset, position) in positions.enumerated() {
                 let temporary = inserts[position].id
                 let permanent = ManagedObjectID(

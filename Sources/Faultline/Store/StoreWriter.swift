@@ -37,6 +37,8 @@ final class StoreWriter: Sendable {
     let refusal: (any Error & Sendable)?
     /// What this writer knows of commits made elsewhere (ExternalCommits.swift).
     let commitWatch = ExternalCommitWatch()
+    /// The key counters its saves last wrote (PrimaryKeyAllocator.swift).
+    let keyCounters = KnownKeyCounters()
     /// The after-commit work; nil for a migration's writer, which runs before
     /// any coordinator (and so any cache or context) exists on the store.
     let publisher: ChangePublisher?
