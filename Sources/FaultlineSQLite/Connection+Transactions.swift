@@ -9,6 +9,16 @@ extension Connection {
         /// both read and then deadlock on upgrading.
         case immediate = "IMMEDIATE"
         case exclusive = "EXCLUSIVE"
+
+        /// The statement that begins one, as a constant: built by
+        /// interpolation it would allocate its text on every transaction.
+        var begin: String {
+            switch self {
+            case .deferred: "BEGIN DEFERRED TRANSACTION"
+            case .immediate: "BEGIN IMMEDIATE TRANSACTION"
+            case .exclusive: "BEGIN EXCLUSIVE TRANSACTION"
+            }
+        }
     }
 
     /// Turns SQLite's foreign key enforcement on or off (`PRAGMA foreign_keys`).
@@ -25,7 +35,7 @@ extension Connection {
         _ kind: TransactionKind = .deferred, _ body: () throws -> Result
     ) throws -> Result {
         if !isAutocommit { return try savepoint(body) }
-        try cachedStatement("BEGIN \(kind.rawValue) TRANSACTION").execute()
+        try cachedStatement(kind.begin).execute()
         let result: Result
         do {
             result = try body()

@@ -10,9 +10,16 @@
 ///
 /// Lookups hash the SQL text: a hot loop fetches its statement once and reuses it.
 public final class StatementCache {
-    private struct Entry {
+    /// A class, so a hit stamps its use in place: writing a struct value
+    /// back through the dictionary's `modify` accessor costs a hash and, in
+    /// this specialisation, a heap-allocated coroutine frame per lookup.
+    private final class Entry {
         let statement: Statement
         var lastUse: UInt64
+        init(statement: Statement, lastUse: UInt64) {
+            self.statement = statement
+            self.lastUse = lastUse
+        }
     }
 
     /// The most statements held at once.
@@ -40,7 +47,7 @@ public final class StatementCache {
     public func statement(for sql: String) throws -> Statement {
         clock &+= 1
         if let entry = entries[sql] {
-            entries[sql]?.lastUse = clock
+            entry.lastUse = clock
             counters.value.cacheHits += 1
             ProcessCounters.shared.addCacheHit()
             entry.statement.reset()

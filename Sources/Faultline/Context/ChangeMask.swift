@@ -34,19 +34,32 @@ struct ChangeMask {
     /// Whether no bit is set.
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
-    /// The indexes of the set bits, ascending (no array at all when none is set).
-    var setIndices: [Int] {
-        var indices: [Int] = []
-        Self.appendSetBits(of: low, from: 0, to: &indices)
-        for (word, bits) in high.enumerated() { Self.appendSetBits(of: bits, from: 64 * (word + 1), to: &indices) }
-        return indices
-    }
+    /// The indexes of the set bits, ascending, walked without an array: a
+    /// save walks every changed object's masks.
+    var setIndices: SetBits { SetBits(low: low, high: high) }
 
-    private static func appendSetBits(of bits: UInt64, from base: Int, to indices: inout [Int]) {
-        var remaining = bits
-        while remaining != 0 {
-            indices.append(base + remaining.trailingZeroBitCount)
-            remaining &= remaining - 1
+    struct SetBits: Sequence, IteratorProtocol {
+        /// The word being walked, its first index, and the words after it.
+        private var bits: UInt64
+        private var base = 0
+        private let high: [UInt64]
+        private var nextWord = 0
+
+        init(low: UInt64, high: [UInt64]) {
+            bits = low
+            self.high = high
+        }
+
+        mutating func next() -> Int? {
+            while bits == 0 {
+                guard nextWord < high.count else { return nil }
+                bits = high[nextWord]
+                nextWord += 1
+                base = 64 * nextWord
+            }
+            let index = base + bits.trailingZeroBitCount
+            bits &= bits - 1
+            return index
         }
     }
 

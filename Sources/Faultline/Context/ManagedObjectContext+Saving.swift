@@ -180,7 +180,10 @@ extension ManagedObjectContext {
         registered.dropTemporary(promoted)
         // One arena for the committed to-ones of every saved object.
         var toOnes = RowArena<ManagedObjectID?>()
-        for (position, object) in (saved.inserted + saved.updated).enumerated() {
+        // Inserted then updated objects, by position, without joining the arrays.
+        let savedCount = saved.inserted.count + saved.updated.count
+        for position in 0..<savedCount {
+            let object = position < saved.inserted.count ? saved.inserted[position] : saved.updated[position - saved.inserted.count]
             // An insert whose row the cache took as written commits that very snapshot.
             if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],
                snapshot.values == object.values {
@@ -212,7 +215,9 @@ extension ManagedObjectContext {
                 refresh(object, mergeChanges: false)
             }
         }
-        for object in saved.inserted + saved.updated + saved.deleted { object.didSave() }
+        for object in saved.inserted { object.didSave() }
+        for object in saved.updated { object.didSave() }
+        for object in saved.deleted { object.didSave() }
         for object in saved.deleted { detach(object) }
 
         // The store told the other contexts when it committed (ChangePublisher).

@@ -53,17 +53,18 @@ extension PersistentStoreCoordinator {
         try reserveKeys(for: request.inserts, into: &result, on: connection)
         let resolve = { (id: ManagedObjectID) in result.resolve(id) }
 
-        // One statement lookup per entity, not per row: the lookup hashes the SQL text.
-        var insertStatements: [Int: Statement] = [:]
+        // Consecutive inserts of one entity share one statement lookup (it
+        // hashes the SQL text); no table of statements is built per save.
+        var lastInsert: (entityIndex: Int, statement: Statement)?
         for (position, insert) in request.inserts.enumerated() {
             let id = result.insertedIDs[position]
             let plan = plans[id.entityIndex]
             let statement: Statement
-            if let known = insertStatements[id.entityIndex] {
-                statement = known
+            if let lastInsert, lastInsert.entityIndex == id.entityIndex {
+                statement = lastInsert.statement
             } else {
                 statement = try connection.cachedStatement(plan.insertSQL)
-                insertStatements[id.entityIndex] = statement
+                lastInsert = (id.entityIndex, statement)
             }
             try statement.bind(id.primaryKey, at: 1)
             try statement.bind(Int64(id.entityNumber), at: 2)
@@ -146,9 +147,10 @@ extension PersistentStoreCoordinator {
             }
         }
 
-        let saved = result.insertedIDs + request.updates.map(\.id)
-        let derived = saved.filter { !plans[$0.entityIndex].derivedAttributes.isEmpty }
-        if !derived.isEmpty {
+        // Built only when some saved entity has derived attributes to re-read.
+        let hasDerived: (ManagedObjectID) -> Bool = { !self.plans[$0.entityIndex].derivedAttributes.isEmpty }
+        if result.insertedIDs.contains(where: hasDerived) || request.updates.contains(where: { hasDerived($0.id) }) {
+            let derived = (result.insertedIDs + request.updates.map(\.id)).filter(hasDerived)
             for (id, snapshot) in try readRows(derived, on: connection) { result.refreshed[id] = snapshot }
         }
         return result
@@ -168,11 +170,27 @@ extension PersistentStoreCoordinator {
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {
+        result.insertedIDs = inserts.map(\.id)
+        guard let first = inserts.first else { return }
+        // Most saves insert into one hierarchy: one block, no grouping.
+        let firstRoot = model.entities[first.id.entityIndex].rootEntityIndex
+        if inserts.allSatisfy({ model.entities[$0.id.entityIndex].rootEntityIndex == firstRoot }) {
+            let keys = try PrimaryKeyAllocator.reserve(
+                inserts.count, rootEntityNumber: firstRoot + 1, floor: keyFloors[firstRoot + 1] ?? 0, on: connection,
+                known: writer.keyCounters)
+            result.permanentIDs.reserveCapacity(inserts.count)
+            for (offset, insert) in inserts.enumerated() {
+                let permanent = ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: insert.id.entityIndex, primaryKey: keys.lowerBound + Int64(offset))
+                result.insertedIDs[offset] = permanent
+                result.permanentIDs[insert.id] = permanent
+            }
+            return
+        }
         var byRoot: [Int: [Int]] = [:]
         for (position, insert) in inserts.enumerated() {
             byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(position)
         }
-        result.insertedIDs = inserts.map(\.id)
         result.permanentIDs.reserveCapacity(inserts.count)
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
             let keys = try PrimaryKeyAllocator.reserve(

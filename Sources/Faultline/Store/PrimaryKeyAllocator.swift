@@ -22,10 +22,10 @@ enum PrimaryKeyAllocator {
     static func reserve(_ count: Int, rootEntityNumber: Int, floor: Int64 = 0, on connection: Connection,
                         known: KnownKeyCounters? = nil) throws -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
-        if let known, let guess = known.values[rootEntityNumber] {
+        if let known, let guess = known[rootEntityNumber] {
             let base = max(guess, floor)
             if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: guess, to: base + count, on: connection) {
-                known.values[rootEntityNumber] = base + count
+                known[rootEntityNumber] = base + count
                 return (base + 1)...(base + count)
             }
         }
@@ -35,7 +35,7 @@ enum PrimaryKeyAllocator {
             }
             let base = max(current, floor)
             if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: current, to: base + count, on: connection) {
-                known?.values[rootEntityNumber] = base + count
+                known?[rootEntityNumber] = base + count
                 return (base + 1)...(base + count)
             }
         }
@@ -47,5 +47,15 @@ enum PrimaryKeyAllocator {
 /// `PrimaryKeyAllocator.reserve`. Read and written only inside the writer's
 /// transaction, under its lock.
 final class KnownKeyCounters: @unchecked Sendable {
-    var values: [Int: Int64] = [:]
+    /// By root entity number; grown on first use, so a save pays no hashing.
+    private var known: [Int64?] = []
+
+    subscript(entityNumber: Int) -> Int64? {
+        get { entityNumber >= 0 && entityNumber < known.count ? known[entityNumber] : nil }
+        set {
+            guard entityNumber >= 0 else { return }
+            if entityNumber >= known.count { known += Array(repeating: nil, count: entityNumber + 1 - known.count) }
+            known[entityNumber] = newValue
+        }
+    }
 }
