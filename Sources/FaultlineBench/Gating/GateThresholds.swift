@@ -57,15 +57,20 @@ public struct BenchmarkOverride: Codable, Equatable, Sendable {
     public var alpha: Double?
     public var minimumEffect: Double?
     public var metrics: [String: MetricThreshold]?
+    /// A budget: the largest median paired ratio to its reference a matching
+    /// line may have, whatever its baseline says. A same-run ratio hardly
+    /// depends on the machine, so a budget holds on any runner of the kind.
+    public var maximumRatio: Double?
 
     public init(match: String? = nil, regex: String? = nil, suite: String? = nil, alpha: Double? = nil,
-                minimumEffect: Double? = nil, metrics: [String: MetricThreshold]? = nil) {
+                minimumEffect: Double? = nil, metrics: [String: MetricThreshold]? = nil, maximumRatio: Double? = nil) {
         self.match = match
         self.regex = regex
         self.suite = suite
         self.alpha = alpha
         self.minimumEffect = minimumEffect
         self.metrics = metrics
+        self.maximumRatio = maximumRatio
     }
 }
 
@@ -86,6 +91,12 @@ public struct GateThresholds: Codable, Equatable, Sendable {
         self.minimumEffect = minimumEffect
         self.metrics = metrics
         self.benchmarks = benchmarks
+    }
+
+    /// The budget of `benchmark` (its largest allowed ratio to its reference):
+    /// the last matching entry that states one; nil when none does.
+    public func budget(for benchmark: String) -> Double? {
+        (benchmarks ?? []).last { $0.maximumRatio != nil && $0.matches(benchmark) }?.maximumRatio
     }
 
     public static let defaultAlpha = 0.01

@@ -15,7 +15,9 @@
 //   time-gated;
 // - query plans: an index used in the baseline's plan and absent from the
 //   current one, a covering index no longer covering, or a table searched
-//   before and only scanned now.
+//   before and only scanned now;
+// - budgets: a line's median paired ratio to its reference above the
+//   `maximumRatio` the thresholds give it fails, with or without a baseline.
 // Benchmarks are matched by id. Anything that cannot be checked (one side
 // only, a missing reference, a missing metric or plan) is a note, not a failure.
 
@@ -23,6 +25,8 @@
 public struct GateFinding: Equatable, Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         case counter, time, plan
+        /// A line's ratio to its reference above its budget (`maximumRatio`).
+        case budget
     }
 
     public var kind: Kind
@@ -73,6 +77,8 @@ public struct RegressionGate: Sendable {
         }
         var unreferenced: [String] = []
         for result in current.benchmarks {
+            // A budget needs no baseline: it bounds the same run's ratio.
+            if gateTimes == nil { checkBudget(result, thresholds) }
             guard let old = before[result.id] else {
                 notes.append("only in \(currentName): \(result.id) (not gated)")
                 continue
@@ -134,11 +140,13 @@ public struct RegressionGate: Sendable {
         }
         lines += passes.map { "ok " + $0 }
         lines += notes.map { "note: " + $0 }
-        let counts = [GateFinding.Kind.counter, .time, .plan].map { kind in
+        // Budget checks are counted once a thresholds file states budgets.
+        let kinds: [GateFinding.Kind] = [.counter, .time, .plan] + ((checked[.budget] ?? 0) > 0 ? [.budget] : [])
+        let counts = kinds.map { kind in
             "\(checked[kind] ?? 0) \(kind.rawValue) check(s)"
         }.joined(separator: ", ")
         func byKind(_ findings: [GateFinding]) -> String {
-            [GateFinding.Kind.counter, .time, .plan].compactMap { kind -> String? in
+            GateFinding.Kind.allCases.compactMap { kind -> String? in
                 let count = findings.filter { $0.kind == kind }.count
                 return count == 0 ? nil : "\(count) \(kind.rawValue)"
             }.joined(separator: ", ")
