@@ -57,6 +57,7 @@ extension BatchExecutor {
             outcome.counters.rowsDeleted = deleter.changes.deletedObjectIDs.count
             outcome.counters.rowsUpdated = deleter.changes.updatedObjectIDs.count
             outcome.touchedEntities = deleter.touched
+            outcome.releasedFiles = deleter.releasedFiles
             outcome.objectIDs = named.map {
                 ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: $0.entityIndex, primaryKey: $0.key)
             }
@@ -76,6 +77,8 @@ struct BatchDeleter {
     private var pendingDenials: [(entityIndex: Int, relationship: Int, keys: [Int64])] = []
     var changes: BatchChanges
     var touched: Set<Int> = []
+    /// Files the deleted rows owned (external binary data of a Core Data store).
+    var releasedFiles: [URL] = []
 
     init(store: StoreWriteAccess, connection: Connection) {
         self.store = store
@@ -224,6 +227,8 @@ struct BatchDeleter {
                 }
             }
         }
+        // Read before the rows go; removed only once the transaction commits.
+        releasedFiles = try store.files(ownedBy: changes.deletedObjectIDs, on: connection)
         for (root, keys) in deleted.sorted(by: { $0.key < $1.key }) where !keys.isEmpty {
             try connection.execute(BatchStatements.deleteRows(of: store.schema.entities[root].table), [jsonKeyList(keys)])
         }

@@ -51,6 +51,7 @@ struct BatchExecutor {
             for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
             return (outcome, CommittedChanges(changes: changes))
         }
+        store.release(outcome.releasedFiles)
         outcome.counters.sql = sql
         outcome.changes.staleEntities = published?.staleEntities ?? []
         return BatchResult(

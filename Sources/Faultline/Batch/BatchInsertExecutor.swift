@@ -10,6 +10,8 @@ struct BatchOutcome: Sendable {
     var count = 0
     /// Entities whose rows were written (their dependents' derived values go stale).
     var touchedEntities: Set<Int> = []
+    /// Files beside the store that deleted rows owned: removed once the transaction commits.
+    var releasedFiles: [URL] = []
 }
 
 extension BatchExecutor {

@@ -144,10 +144,23 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         return save
     }
 
+    /// The external files of every external-storage attribute of `ids`' rows.
+    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL] {
+        var files: [URL] = []
+        for id in ids where id.entityIndex < externalAttributes.count && !externalAttributes[id.entityIndex].isEmpty {
+            files += try self.files(of: externalAttributes[id.entityIndex], of: id, on: connection)
+        }
+        return files
+    }
+
+    func release(_ files: [URL]) {
+        for file in files { try? FileManager.default.removeItem(at: file) }
+    }
+
     /// After the save's transaction: a committed one removes the files it
     /// replaced or deleted; a failed one, the files it wrote.
     func saveEnded(_ save: AdaptedSave, committed: Bool) {
-        for file in committed ? save.released : save.written { try? FileManager.default.removeItem(at: file) }
+        release(committed ? save.released : save.written)
     }
 
     /// The external files of `attributes` of the row `id`, as stored before this save.

@@ -18,6 +18,11 @@ protocol StoreValueAdapter: AnyObject, Sendable {
     /// Whether the attribute's values pass through this adapter: a statement
     /// writing its column directly (a batch request) would bypass it.
     func adapts(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool
+    /// The files beside the store that the rows of `ids` own, read inside the
+    /// transaction that is about to delete the rows (a batch delete).
+    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL]
+    /// Removes files whose rows a committed transaction deleted.
+    func release(_ files: [URL])
 }
 
 /// One save in the store's form. The files belong to this save alone: two

@@ -1,3 +1,4 @@
+import Foundation
 import FaultlineSQLite
 
 /// What a request that writes rows directly — a batch insert, update or
@@ -36,5 +37,16 @@ struct StoreWriteAccess: Sendable {
     /// attributes rather than store bytes Core Data would misread.
     func writesThroughValueAdapter(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool {
         valueAdapter?.adapts(attribute, of: entity) ?? false
+    }
+
+    /// The files beside the store the rows of `ids` own (Core Data's external
+    /// binary data), read before a batch delete removes the rows.
+    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL] {
+        try valueAdapter?.files(ownedBy: ids, on: connection) ?? []
+    }
+
+    /// Removes files whose rows a committed batch delete removed.
+    func release(_ files: [URL]) {
+        if !files.isEmpty { valueAdapter?.release(files) }
     }
 }

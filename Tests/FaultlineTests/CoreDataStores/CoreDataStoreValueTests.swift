@@ -206,6 +206,24 @@ struct CoreDataStoreValueTests {
         #expect(data == Data([1, 2]))
     }
 
+    @Test("A batch delete removes the files of the rows it deletes once it commits; one that fails removes none")
+    func batchDeleteReleasesFiles() throws {
+        let store = try Self.makeStore(trigger: """
+            CREATE TRIGGER Z_REFUSE BEFORE DELETE ON ZPHOTO FOR EACH ROW WHEN OLD.ZNAME = 'inline'
+            BEGIN SELECT NSCoreDataTriggerUndocumented(OLD.Z_PK); END
+            """)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let file = CoreDataValueAdapter.externalDataDirectory(forStoreAt: store.url).appendingPathComponent(Self.externalName)
+        let coordinator = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model()).coordinator
+        #expect(throws: (any Error).self) { try coordinator.execute(BatchDeleteRequest(entityName: "Photo")) }
+        #expect(FileManager.default.fileExists(atPath: file.path), "rolled back: the row still names its file")
+        var external = BatchDeleteRequest(entityName: "Photo", predicate: try FetchPredicate(format: "name == %@", "external"))
+        external.resultType = .count
+        #expect(try coordinator.execute(external).count == 1)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(try Connection(.file(store.url.path)).scalar("SELECT count(*) FROM ZPHOTO") == .integer(2))
+    }
+
     @Test("A damaged reference naming .. reads as missing, and replacing it removes nothing outside _EXTERNAL_DATA")
     func damagedReferenceRemovesNothing() throws {
         let store = try Self.makeStore(trigger: "UPDATE ZPHOTO SET ZDATA = X'022E2E00' WHERE Z_PK = 3")
