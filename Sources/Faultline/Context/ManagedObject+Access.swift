@@ -217,7 +217,8 @@ extension ManagedObject {
 
     private func anyValue(of attribute: CheckedAttribute, stored: AttributeValue) -> Any? {
         if attribute.attributeType == .transformableAttributeType, case .data(let data) = stored {
-            return TransformableCoding(attribute).decode(data)
+            guard let context = managedObjectContext else { return TransformableCoding(attribute).decode(data) }
+            return context.transformedValues.value(of: data, in: self, attribute: attribute)
         }
         return stored.anyValue
     }

@@ -155,5 +155,6 @@ extension ManagedObjectContext {
         forgetAllChanges()
         pendingDeletes.removeAll()
         links.removeAll()
+        transformedValues.removeAll()
     }
 }

@@ -61,6 +61,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var trackedCount = 0
     /// Join rows and hidden keys the next save writes.
     var links = PendingLinks()
+    /// Transformable values already decoded (TransformedValueCache.swift).
+    var transformedValues = TransformedValueCache()
     /// Deletions whose delete rules have not run yet.
     var pendingDeletes: [ManagedObject] = []
     let inbox = Locked<[StoreChanges]>([])
