@@ -57,7 +57,7 @@ struct ReportRenderingTests {
         let text = MarkdownReport.render([inserts(), faulting()])
         #expect(text.contains("### Inserts"))
         #expect(text.contains("### Faulting"))
-        #expect(text.contains("| benchmark | parameters | median | throughput | vs reference | mallocs/item | bytes/item | page faults/item |"))
+        #expect(text.contains("| benchmark | parameters | median | reference beside it | throughput | vs reference | mallocs/item | bytes/item | page faults/item |"))
         #expect(text.contains("| `typed.batch` | rows=10000 |"))
         #expect(text.contains("1.70x raw.insert"))
         #expect(text.contains("release · abc"))
@@ -65,6 +65,19 @@ struct ReportRenderingTests {
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("| `") }.count == 9 + 3)
         #expect(MarkdownReport.render([debug]).contains("DEBUG BUILD"))
         #expect(MarkdownReport.escape("a|b<c>") == "a\\|b&lt;c&gt;")
+    }
+
+    @Test("A paired line shows the reference time taken beside it, the one its ratio divides by; other lines a dash")
+    func pairedReferenceColumn() throws {
+        var report = inserts()
+        var line = try #require(report.benchmarks.first { $0.reference != nil })
+        line.metrics[Metric.referenceWallTime] = MetricResult(unit: "ns", direction: .lowerIsBetter, samples: [2_000_000, 4_000_000, 3_000_000])
+        report.benchmarks = [line] + report.benchmarks.filter { $0.reference == nil }
+        #expect(ReportText.pairedReference(line) == ResultTable.formatDuration(3_000_000))
+        let rows = MarkdownReport.render([report]).split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.first?.contains("| \(ResultTable.formatDuration(3_000_000)) |") == true)
+        #expect(rows.dropFirst().allSatisfy { $0.contains("| – |") })
+        #expect(HTMLReport.render([report]).contains("<th>reference beside it</th>"))
     }
 
     @Test("HTML: well-formed, self-contained, with labelled log-log axes, ratio bars and escaped text")

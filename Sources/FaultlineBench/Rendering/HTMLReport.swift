@@ -102,12 +102,13 @@ public enum HTMLReport {
     }
 
     static func table(_ report: Report) -> String {
-        var rows = ["<table>", "<tr><th>benchmark</th><th>parameters</th><th>median</th><th>throughput</th>"
+        var rows = ["<table>", "<tr><th>benchmark</th><th>parameters</th><th>median</th><th>reference beside it</th><th>throughput</th>"
                     + "<th>vs reference</th><th>mallocs/item</th><th>bytes/item</th><th>page faults/item</th></tr>"]
         for result in report.benchmarks {
             let cells = [
                 ("", result.name), ("", ReportText.parameters(result)),
                 ("number", ResultTable.formatDuration(result.median(Metric.wallTime) ?? 0)),
+                ("number", ReportText.pairedReference(result)),
                 ("number", ResultTable.formatRate(result.median(Metric.throughput) ?? 0)),
                 ("number", ReportText.ratio(result)),
                 ("number", result.median(Metric.mallocsPerItem).map { String(format: "%.2f", $0) } ?? "–"),

@@ -15,13 +15,14 @@ public enum MarkdownReport {
                 lines.append("> **\(escape(ResultTable.debugWarning))**")
                 lines.append("")
             }
-            lines.append("| benchmark | parameters | median | throughput | vs reference | mallocs/item | bytes/item | page faults/item |")
-            lines.append("|---|---|--:|--:|--:|--:|--:|--:|")
+            lines.append("| benchmark | parameters | median | reference beside it | throughput | vs reference | mallocs/item | bytes/item | page faults/item |")
+            lines.append("|---|---|--:|--:|--:|--:|--:|--:|--:|")
             for result in report.benchmarks {
                 let cells = [
                     "`\(result.name.replacingOccurrences(of: "`", with: "'"))`",
                     escape(ReportText.parameters(result)),
                     ResultTable.formatDuration(result.median(Metric.wallTime) ?? 0),
+                    ReportText.pairedReference(result),
                     ResultTable.formatRate(result.median(Metric.throughput) ?? 0),
                     escape(ReportText.ratio(result)),
                     result.median(Metric.mallocsPerItem).map { String(format: "%.2f", $0) } ?? "–",
@@ -71,6 +72,14 @@ enum ReportText {
             return String(format: "%.2fx ", comparison.wallTimeRatio) + name
         }
         return result.reference == nil ? "reference" : "n/a"
+    }
+
+    /// The median time of the reference runs taken beside this line's
+    /// iterations, which its ratio divides by (the reference's own line ran
+    /// earlier and may read differently); `–` for a line without paired runs.
+    static func pairedReference(_ result: BenchmarkResult) -> String {
+        guard let median = result.median(Metric.referenceWallTime) else { return "–" }
+        return ResultTable.formatDuration(median)
     }
 
     static func runSummary(_ metadata: RunMetadata) -> String {
