@@ -39,7 +39,7 @@ extension ManagedObjectContext {
 
     /// A stable in-memory sort with the store's order: nil first, strings by
     /// UTF-8 bytes (or canonical form), numbers and dates by value.
-    private func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) throws -> [ManagedObject] {
+    func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) throws -> [ManagedObject] {
         var keyed: [(object: ManagedObject, keys: [PredicateValue])] = []
         for object in objects {
             let evaluator = PredicateEvaluator(subject: object)

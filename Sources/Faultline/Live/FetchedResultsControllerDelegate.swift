@@ -1,0 +1,28 @@
+import Foundation
+
+/// Told of each change to a controller's results, in Core Data's order:
+/// will change; each section and object change (deletes at their old index
+/// paths, inserts at their new ones, moves from old to new, updates with
+/// both); did change; then the whole change as a difference of the ordered
+/// object IDs, for a diffable data source. Every method has an empty default.
+public protocol FetchedResultsControllerDelegate: AnyObject {
+    func controllerWillChangeContent(_ controller: FetchedResultsController)
+    func controller(_ controller: FetchedResultsController, didChange section: FetchedResultsSection,
+                    atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
+    func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
+                    for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
+    func controllerDidChangeContent(_ controller: FetchedResultsController)
+    func controller(_ controller: FetchedResultsController,
+                    didChangeContentWith difference: CollectionDifference<ManagedObjectID>)
+}
+
+extension FetchedResultsControllerDelegate {
+    public func controllerWillChangeContent(_ controller: FetchedResultsController) {}
+    public func controller(_ controller: FetchedResultsController, didChange section: FetchedResultsSection,
+                           atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
+    public func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
+                           for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
+    public func controller(_ controller: FetchedResultsController,
+                           didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {}
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// A fetched-results controller keeps a sorted, sectioned fetch current as its
+/// context saves and merges other saves, and tells its delegate the changes
+/// in an order that, applied as a table view applies a batch, turns the old
+/// state into the new one.
+@Suite("Fetched results controller")
+struct FetchedResultsControllerTests {
+    static func model() -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("Item") {
+                Attribute("group", .string)
+                Attribute("rank", .integer64)
+                Attribute("visible", .boolean)
+                Attribute("note", .string)
+            }
+        }
+    }
+
+    static func request() throws -> FetchRequest {
+        var request = FetchRequest(entityName: "Item")
+        request.predicate = try FetchPredicate(format: "visible == YES")
+        request.sortDescriptors = [FetchSortDescriptor(key: "group"), FetchSortDescriptor(key: "rank")]
+        return request
+    }
+
+    /// Records every callback, and replays them on the old sections as a table view would.
+    final class Recorder: FetchedResultsControllerDelegate {
+        enum Event: Equatable {
+            case will, did
+            case section(String, Int, FetchedResultsChangeType)
+            case object(ManagedObjectID, IndexPath?, FetchedResultsChangeType, IndexPath?)
+        }
+        var events: [Event] = []
+        var difference: CollectionDifference<ManagedObjectID>?
+
+        func controllerWillChangeContent(_ controller: FetchedResultsController) { events.append(.will) }
+        func controller(_ controller: FetchedResultsController, didChange section: FetchedResultsSection,
+                        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
+            events.append(.section(section.name, sectionIndex, type))
+        }
+        func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
+                        for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+            events.append(.object(object.objectID, indexPath, type, newIndexPath))
+        }
+        func controllerDidChangeContent(_ controller: FetchedResultsController) { events.append(.did) }
+        func controller(_ controller: FetchedResultsController, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {
+            self.difference = difference
+        }
+
+        /// `old` (section names and their IDs) with the recorded batch applied.
+        func replay(on old: [(String, [ManagedObjectID])]) -> [(String, [ManagedObjectID])] {
+            var sections = old
+            var removals: [IndexPath] = [], insertions: [(IndexPath, ManagedObjectID)] = []
+            var sectionRemovals: [Int] = [], sectionInsertions: [(Int, String)] = []
+            for event in events {
+                switch event {
+                case .section(let name, let index, .delete): sectionRemovals.append(index); _ = name
+                case .section(let name, let index, .insert): sectionInsertions.append((index, name))
+                case .object(_, let old?, .delete, _): removals.append(old)
+                case .object(let id, _, .insert, let new?): insertions.append((new, id))
+                case .object(let id, let old?, .move, let new?): removals.append(old); insertions.append((new, id))
+                default: break
+                }
+            }
+            for path in removals.sorted(by: >) { sections[path.section].1.remove(at: path.item) }
+            for index in sectionRemovals.sorted(by: >) { sections.remove(at: index) }
+            for (index, name) in sectionInsertions.sorted(by: { $0.0 < $1.0 }) { sections.insert((name, []), at: index) }
+            for (path, id) in insertions.sorted(by: { $0.0 < $1.0 }) { sections[path.section].1.insert(id, at: path.item) }
+            return sections
+        }
+    }
+
+    static func state(_ controller: FetchedResultsController) -> [(String, [ManagedObjectID])] {
+        (controller.sections ?? []).map { ($0.name, $0.objects.map(\.objectID)) }
+    }
+
+    static func same(_ a: [(String, [ManagedObjectID])], _ b: [(String, [ManagedObjectID])]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+
+    @Test("A fetch without sort descriptors or of an unknown entity is refused; index paths out of range throw")
+    func refusals() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let unsorted = FetchedResultsController(fetchRequest: FetchRequest(entityName: "Item"), managedObjectContext: context)
+            #expect(throws: FetchedResultsError.missingSortDescriptors(entity: "Item")) { try unsorted.performFetch() }
+            var unknown = try Self.request()
+            unknown.entityName = "Nothing"
+            #expect(throws: FetchedResultsError.unknownEntity("Nothing")) {
+                try FetchedResultsController(fetchRequest: unknown, managedObjectContext: context).performFetch()
+            }
+            let controller = FetchedResultsController(fetchRequest: try Self.request(), managedObjectContext: context,
+                                                      sectionNameKeyPath: "group")
+            try controller.performFetch()
+            #expect(controller.sections?.count == 0)
+            #expect(throws: FetchedResultsError.indexPathOutOfRange(section: 0, item: 0)) {
+                try controller.object(at: IndexPath(item: 0, section: 0))
+            }
+        }
+    }
+
+    @Test("Scripted saves: insert, update in place, move within and across sections, section insert and delete, leaving the predicate")
+    func scripted() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            func item(_ group: String, _ rank: Int64, visible: Bool = true) throws -> ManagedObject {
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(group, forKey: "group")
+                try item.setValue(rank, forKey: "rank")
+                try item.setValue(visible, forKey: "visible")
+                return item
+            }
+            let a1 = try item("A", 1), a2 = try item("A", 2), b1 = try item("B", 1)
+            _ = try item("A", 3, visible: false)
+            try context.save()
+            let controller = FetchedResultsController(fetchRequest: try Self.request(), managedObjectContext: context,
+                                                      sectionNameKeyPath: "group")
+            let recorder = Recorder()
+            controller.delegate = recorder
+            try controller.performFetch()
+            #expect(controller.sections?.map(\.name) == ["A", "B"])
+            #expect(controller.sections?.map(\.numberOfObjects) == [2, 1])
+            #expect(controller.sections?.first?.indexTitle == "A")
+            #expect(try controller.object(at: IndexPath(item: 1, section: 0)) === a2)
+            #expect(controller.indexPath(forObject: b1) == IndexPath(item: 0, section: 1))
+
+            try a1.setValue("unrelated", forKey: "note")
+            try context.save()
+            #expect(recorder.events == [.will, .object(a1.objectID, IndexPath(item: 0, section: 0), .update, IndexPath(item: 0, section: 0)), .did])
+
+            recorder.events = []
+            try a1.setValue(Int64(5), forKey: "rank")
+            try context.save()
+            #expect(recorder.events == [.will, .object(a1.objectID, IndexPath(item: 0, section: 0), .move, IndexPath(item: 1, section: 0)), .did])
+            #expect(controller.sections?.first?.objects.map(\.objectID) == [a2.objectID, a1.objectID])
+
+            recorder.events = []
+            let old = Self.state(controller)
+            try b1.setValue("C", forKey: "group")
+            let c2 = try item("C", 2)
+            try a2.setValue(false, forKey: "visible")
+            try context.save()
+            #expect(controller.sections?.map(\.name) == ["A", "C"])
+            #expect(recorder.events.contains(.section("B", 1, .delete)))
+            #expect(recorder.events.contains(.section("C", 1, .insert)))
+            #expect(recorder.events.contains(.object(a2.objectID, IndexPath(item: 0, section: 0), .delete, nil)))
+            #expect(recorder.events.contains(.object(c2.objectID, nil, .insert, IndexPath(item: 1, section: 1))))
+            #expect(recorder.events.contains(.object(b1.objectID, IndexPath(item: 0, section: 1), .move, IndexPath(item: 0, section: 1))))
+            #expect(Self.same(recorder.replay(on: old), Self.state(controller)))
+        }
+    }
+
+    @Test("1,000 random saves, from its own context and merged from another: the controller equals a fresh fetch after each, and its callbacks replayed and its difference applied turn the old state into the new")
+    func randomSaves() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        context.automaticallyMergesChangesFromParent = true
+        let other = container.newBackgroundContext()
+        other.automaticallyMergesChangesFromParent = true
+        var random = SeededGenerator(seed: 25)
+        var usedRanks = Set<Int64>()
+        func rank() -> Int64 {
+            while true {
+                let value = Int64.random(in: 0..<1_000_000, using: &random)
+                if usedRanks.insert(value).inserted { return value }
+            }
+        }
+        let groups = ["A", "B", "C", "D", "E"]
+        let controller = FetchedResultsController(fetchRequest: try Self.request(), managedObjectContext: context,
+                                                  sectionNameKeyPath: "group")
+        let recorder = Recorder()
+        try context.performAndWait {
+            controller.delegate = recorder
+            try controller.performFetch()
+        }
+        var checked = 0
+        for step in 0..<1_000 {
+            let fromOther = step % 3 == 0
+            let target = fromOther ? other : context
+            let old = context.performAndWait { Self.state(controller) }
+            let oldIDs = old.flatMap(\.1)
+            recorder.events = []
+            recorder.difference = nil
+            try target.performAndWait {
+                target.processPendingChanges()
+                let existing = try target.fetch(FetchRequest(entityName: "Item"))
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0...2, _ where existing.isEmpty:
+                        let item = try target.insertNewObject(forEntityName: "Item")
+                        try item.setValue(groups.randomElement(using: &random), forKey: "group")
+                        try item.setValue(rank(), forKey: "rank")
+                        try item.setValue(Bool.random(using: &random), forKey: "visible")
+                    case 3:
+                        target.delete(existing.randomElement(using: &random)!)
+                    case 4, 5:
+                        try existing.randomElement(using: &random)!.setValue(rank(), forKey: "rank")
+                    case 6:
+                        try existing.randomElement(using: &random)!.setValue(groups.randomElement(using: &random), forKey: "group")
+                    case 7:
+                        try existing.randomElement(using: &random)!.setValue(Bool.random(using: &random), forKey: "visible")
+                    default:
+                        try existing.randomElement(using: &random)!.setValue("note \(step)", forKey: "note")
+                    }
+                }
+                try target.save()
+            }
+            try context.performAndWait {
+                context.processPendingChanges()
+                let fresh = try context.fetch(try Self.request())
+                let now = Self.state(controller)
+                #expect(now.flatMap(\.1) == fresh.map(\.objectID), "step \(step)")
+                var expected: [(String, [ManagedObjectID])] = []
+                for object in fresh {
+                    let name = object.value(forKey: "group") as? String ?? ""
+                    if expected.last?.0 == name { expected[expected.count - 1].1.append(object.objectID) } else { expected.append((name, [object.objectID])) }
+                }
+                #expect(Self.same(now, expected), "step \(step): sections")
+                #expect(Self.same(recorder.replay(on: old), now), "step \(step): replayed callbacks")
+                if let difference = recorder.difference {
+                    #expect(oldIDs.applying(difference) == now.flatMap(\.1), "step \(step): difference")
+                } else {
+                    #expect(oldIDs == now.flatMap(\.1), "step \(step): no callback, no change")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == 1_000)
+    }
+}
