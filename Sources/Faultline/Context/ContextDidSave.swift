@@ -73,6 +73,13 @@ extension ManagedObjectContext {
             return drained
         }
         guard automaticallyMergesChangesFromParent, !pending.isEmpty else { return }
+        mergeAndAnnounce(pending)
+    }
+
+    /// Merges `pending` and posts one objects-did-change notification for
+    /// them all (none when nothing registered here changed and nothing was
+    /// inserted): what observers, fetched-results controllers among them, follow.
+    private func mergeAndAnnounce(_ pending: [StoreChanges]) {
         var updated = Set<ManagedObject>()
         var deleted = Set<ManagedObject>()
         var inserted = Set<ManagedObjectID>()
@@ -99,8 +106,9 @@ extension ManagedObjectContext {
     /// Merges another context's save: updated objects without local changes
     /// turn into faults (their next access reads the new row), changed ones keep
     /// their changes; deleted objects leave the context.
+    /// Posts the objects-did-change notification, as Core Data's does.
     public func mergeChanges(fromContextDidSave changes: ContextDidSave) {
-        _ = merge(changes.changes)
+        mergeAndAnnounce([changes.changes])
     }
 
     private func merge(_ changes: StoreChanges) -> (updated: [ManagedObject], deleted: [ManagedObject]) {

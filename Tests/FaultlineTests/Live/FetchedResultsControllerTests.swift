@@ -235,4 +235,63 @@ struct FetchedResultsControllerTests {
         }
         #expect(checked == 1_000)
     }
+
+    @Test("A change among objects already in memory is decided without a statement")
+    func decidedInMemory() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for rank in 1...20 {
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(rank % 2 == 0 ? "A" : "B", forKey: "group")
+                try item.setValue(Int64(rank), forKey: "rank")
+                try item.setValue(true, forKey: "visible")
+            }
+            try context.save()
+            var request = try Self.request()
+            request.returnsObjectsAsFaults = false
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "group")
+            try controller.performFetch()
+            let moved = try #require(controller.sections?.first?.objects.first)
+            try moved.setValue(Int64(100), forKey: "rank")
+            let hidden = try #require(controller.sections?.last?.objects.first)
+            try hidden.setValue(false, forKey: "visible")
+            let before = container.coordinator.sqlCounters.statementsExecuted
+            controller.apply(changed: [moved, hidden], deletedIDs: [])
+            #expect(container.coordinator.sqlCounters.statementsExecuted == before)
+            #expect(controller.sections?.first?.objects.last === moved)
+            #expect(controller.fetchedObjects?.count == 19)
+        }
+    }
+
+    @Test("A batch update merged into a context that does not merge by itself reaches its controller")
+    func batchUpdateMerged() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let controller = FetchedResultsController(fetchRequest: try Self.request(), managedObjectContext: context,
+                                                  sectionNameKeyPath: "group")
+        let recorder = Recorder()
+        try context.performAndWait {
+            for (rank, group) in ["A", "A", "B"].enumerated() {
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(group, forKey: "group")
+                try item.setValue(Int64(rank), forKey: "rank")
+                try item.setValue(true, forKey: "visible")
+            }
+            try context.save()
+            controller.delegate = recorder
+            try controller.performFetch()
+        }
+        let hide = BatchUpdateRequest(entityName: "Item", predicate: try FetchPredicate(format: "group == %@", "A"),
+                                      propertiesToUpdate: ["visible": .value(.bool(false))])
+        let result = try container.coordinator.execute(hide)
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [context])
+        context.performAndWait {
+            #expect(controller.sections?.map(\.name) == ["B"])
+            #expect(recorder.events.contains(.section("A", 0, .delete)))
+            #expect(recorder.events.filter { if case .object(_, _, .delete, _) = $0 { true } else { false } }.count == 2)
+        }
+    }
 }
