@@ -179,7 +179,7 @@ public final class PersistentStoreCoordinator: Sendable {
         guard try checkStore(schema: schema, on: connection) == .empty else { return }
         try StoreWriter(migrating: connection).write { connection in
             if try checkStore(schema: schema, on: connection) == .empty {
-                try StoreBootstrap.create(schema, inTransactionOn: connection)
+                _ = try StoreBootstrap.create(schema, inTransactionOn: connection)
             }
             return ((), nil)
         }
