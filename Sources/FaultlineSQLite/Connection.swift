@@ -74,7 +74,7 @@ public final class Connection {
             if case .file = location, !readOnly {
                 // Reading a page also proves this is a database at all: a foreign
                 // file fails here with SQLITE_NOTADB instead of at first use.
-                try execute("PRAGMA journal_mode = WAL")
+                try switchToWAL(within: configuration.busyTimeoutMilliseconds)
                 try execute("PRAGMA synchronous = NORMAL")
             } else if case .file = location {
                 try execute("SELECT count(*) FROM sqlite_master")
@@ -83,6 +83,22 @@ public final class Connection {
             statementCache.removeAll()
             sqlite3_close_v2(db)
             throw error
+        }
+    }
+
+    /// `journal_mode = WAL`, retried for up to the busy timeout: switching a
+    /// new file to WAL needs a lock another connection opening or creating
+    /// the same file may hold, and SQLite reports that as SQLITE_BUSY at once,
+    /// without its busy handler (four coordinators opening one new store
+    /// together showed it).
+    private func switchToWAL(within milliseconds: Int32) throws {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, milliseconds)) * 1_000_000
+        while true {
+            do {
+                return try execute("PRAGMA journal_mode = WAL")
+            } catch let error as SQLiteError where error.code == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
         }
     }
 
