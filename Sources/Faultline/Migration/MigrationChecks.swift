@@ -32,8 +32,7 @@ struct RecordedSchemaChecks: MigrationChecks {
     var recordsFaultlineKeys: Bool { true }
 
     func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool {
-        let recorded = try StoreBootstrap.metadata(on: connection).modelVersionHash
-        return recorded == version.hash || recorded == version.model.faultlineVersionHash.base64EncodedString()
+        StoreBootstrap.recordedHash(try StoreBootstrap.metadata(on: connection).modelVersionHash, isOf: version.model)
     }
 
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,

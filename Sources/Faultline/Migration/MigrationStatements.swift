@@ -23,8 +23,12 @@ enum MigrationStatements {
 
     /// The old row's entity column renumbered: `CASE … WHEN old THEN new … END`.
     static func renumbered(oldColumn column: String, _ moves: [(old: Int, new: Int)]) -> ColumnValue {
-        let cases = moves.map { "WHEN \($0.old) THEN \($0.new)" }.joined(separator: " ")
-        return ColumnValue(sql: moves.isEmpty ? "NULL" : "CASE src.\(column) \(cases) ELSE NULL END")
+        ColumnValue(sql: moves.isEmpty ? "NULL" : "CASE src.\(column) \(cases(moves)) ELSE NULL END")
+    }
+
+    /// `WHEN old THEN new …` for a `CASE` over an entity number.
+    private static func cases(_ moves: [(old: Int, new: Int)]) -> String {
+        moves.map { "WHEN \($0.old) THEN \($0.new)" }.joined(separator: " ")
     }
 
     /// The smallest destination key paired with the old row, from `pairs`.
@@ -88,8 +92,7 @@ enum MigrationStatements {
     }
 
     static func renumberEntities(in table: String, _ moves: [(old: Int, new: Int)], on connection: Connection) throws {
-        let cases = moves.map { "WHEN \($0.old) THEN \($0.new)" }.joined(separator: " ")
-        try connection.execute("UPDATE \(table) SET Z_ENT = CASE Z_ENT \(cases) ELSE Z_ENT END")
+        try connection.execute("UPDATE \(table) SET Z_ENT = CASE Z_ENT \(cases(moves)) ELSE Z_ENT END")
     }
 
     /// Fills a to-one's entity column from the destination rows' `Z_ENT`, for the rows of `entityNumber`.

@@ -15,16 +15,13 @@ public enum StoreMigrator {
         let connection = try PersistentStoreCoordinator.open(location)
         let writer = StoreWriter(migrating: connection)
         let hasMetadata = try connection.hasTable(named: "Z_METADATA")
-        // A store written before the model adopted Core Data's hashes recorded Faultline's own.
         guard hasMetadata, let storeHash = try StoreBootstrap.metadata(on: connection).modelVersionHash,
-              storeHash != target.hash, storeHash != target.model.faultlineVersionHash.base64EncodedString() else { return }
+              !StoreBootstrap.recordedHash(storeHash, isOf: target.model) else { return }
         switch options.path {
         case .none:
             throw StoreError.modelMismatch(storeHash: storeHash, modelHash: target.hash)
         case .lightweight(let versions):
-            guard let source = versions.first(where: {
-                $0.hash == storeHash || $0.model.faultlineVersionHash.base64EncodedString() == storeHash
-            }) else {
+            guard let source = versions.first(where: { StoreBootstrap.recordedHash(storeHash, isOf: $0.model) }) else {
                 throw MigrationError.noMigrationPath(storeHash: storeHash, modelHash: target.hash)
             }
             try LightweightMigration.migrate(

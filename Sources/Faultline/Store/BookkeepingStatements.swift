@@ -52,19 +52,27 @@ enum BookkeepingStatements {
         try connection.execute("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < ?", [.integer(firstFrameworkEntityNumber)])
     }
 
-    /// The key counter of the root entity `number`; nil when it has no row.
+    // The two statements of key reservation run on every save that inserts:
+    // bound by position on the cached statement, with no array of values.
+
+    /// The key counter of the root entity `number`; nil when it has no row
+    /// (or a NULL one).
     static func keyMax(ofEntity number: Int, on connection: Connection) throws -> Int64? {
-        guard case .integer(let max)? = try connection.scalar(
-            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(number))]) else { return nil }
-        return max
+        let statement = try connection.cachedStatement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+        defer { statement.reset() }
+        try statement.bind(Int64(number), at: 1)
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
     }
 
     /// Compare-and-set of a key counter: moves it from `expected` to `newMax`,
     /// returning false when another writer moved it first.
     static func moveKeyMax(ofEntity number: Int, from expected: Int64, to newMax: Int64, on connection: Connection) throws -> Bool {
-        try connection.execute(
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            [.integer(newMax), .integer(Int64(number)), .integer(expected)])
+        let statement = try connection.cachedStatement("UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+        try statement.bind(newMax, at: 1)
+        try statement.bind(Int64(number), at: 2)
+        try statement.bind(expected, at: 3)
+        try statement.execute()
         return connection.changes == 1
     }
 

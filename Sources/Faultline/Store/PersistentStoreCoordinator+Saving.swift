@@ -172,27 +172,9 @@ extension PersistentStoreCoordinator {
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {
         result.insertedIDs = inserts.map(\.id)
         guard let first = inserts.first else { return }
-        // Most saves insert into one hierarchy: one block, no grouping.
-        let firstRoot = model.entities[first.id.entityIndex].rootEntityIndex
-        if inserts.allSatisfy({ model.entities[$0.id.entityIndex].rootEntityIndex == firstRoot }) {
-            let keys = try PrimaryKeyAllocator.reserve(
-                inserts.count, rootEntityNumber: firstRoot + 1, floor: keyFloors[firstRoot + 1] ?? 0, on: connection,
-                known: writer.keyCounters)
-            result.permanentIDs.reserveCapacity(inserts.count)
-            for (offset, insert) in inserts.enumerated() {
-                let permanent = ManagedObjectID(
-                    storeIdentifier: identifier, entityIndex: insert.id.entityIndex, primaryKey: keys.lowerBound + Int64(offset))
-                result.insertedIDs[offset] = permanent
-                result.permanentIDs[insert.id] = permanent
-            }
-            return
-        }
-        var byRoot: [Int: [Int]] = [:]
-        for (position, insert) in inserts.enumerated() {
-            byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(position)
-        }
         result.permanentIDs.reserveCapacity(inserts.count)
-        for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
+        /// One key block for the inserts at `positions`, all of the hierarchy rooted at `root`.
+        func assignKeys(to positions: some Collection<Int>, root: Int) throws {
             let keys = try PrimaryKeyAllocator.reserve(
                 positions.count, rootEntityNumber: root + 1, floor: keyFloors[root + 1] ?? 0, on: connection,
                 known: writer.keyCounters)
@@ -204,6 +186,16 @@ extension PersistentStoreCoordinator {
                 result.permanentIDs[temporary] = permanent
             }
         }
+        // Most saves insert into one hierarchy: one block, no grouping.
+        let firstRoot = model.entities[first.id.entityIndex].rootEntityIndex
+        if inserts.allSatisfy({ model.entities[$0.id.entityIndex].rootEntityIndex == firstRoot }) {
+            return try assignKeys(to: inserts.indices, root: firstRoot)
+        }
+        var byRoot: [Int: [Int]] = [:]
+        for (position, insert) in inserts.enumerated() {
+            byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(position)
+        }
+        for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) { try assignKeys(to: positions, root: root) }
     }
 
     private func lockConflict(_ id: ManagedObjectID, expected: Int64, on connection: Connection) throws -> SaveConflict {

@@ -156,16 +156,12 @@ public final class PersistentStoreCoordinator: Sendable {
     static func open(_ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false) throws
         -> Connection
     {
-        let connection: Connection
-        switch location {
-        case .inMemory:
-            var configuration = Connection.Configuration()
-            configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
-            connection = try Connection(.inMemory, configuration: configuration)
-        case .file(let url):
-            var configuration = readOnly ? Connection.Configuration.inspecting(url.path) : Connection.Configuration()
-            configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
-            connection = try Connection(.file(url.path), configuration: configuration)
+        var configuration = Connection.Configuration()
+        if readOnly, case .file(let url) = location { configuration = .inspecting(url.path) }
+        configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
+        let connection = switch location {
+        case .inMemory: try Connection(.inMemory, configuration: configuration)
+        case .file(let url): try Connection(.file(url.path), configuration: configuration)
         }
         try StoreFunctions.register(on: connection)
         return connection
@@ -201,8 +197,7 @@ public final class PersistentStoreCoordinator: Sendable {
         guard case .string(let storeHash)? = metadata.additional[StoreBootstrap.modelVersionHashKey] else {
             throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: modelHash)
         }
-        // A store written before the model adopted Core Data's hashes recorded Faultline's.
-        guard storeHash == modelHash || storeHash == schema.model.faultlineVersionHash.base64EncodedString() else {
+        guard StoreBootstrap.recordedHash(storeHash, isOf: schema.model) else {
             throw StoreError.modelMismatch(storeHash: storeHash, modelHash: modelHash)
         }
         return .matching

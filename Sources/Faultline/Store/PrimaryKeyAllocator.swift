@@ -22,17 +22,13 @@ enum PrimaryKeyAllocator {
     static func reserve(_ count: Int, rootEntityNumber: Int, floor: Int64 = 0, on connection: Connection,
                         known: KnownKeyCounters? = nil) throws -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
-        if let known, let guess = known[rootEntityNumber] {
-            let base = max(guess, floor)
-            if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: guess, to: base + count, on: connection) {
-                known[rootEntityNumber] = base + count
-                return (base + 1)...(base + count)
-            }
-        }
-        for _ in 0..<8 {
-            guard let current = try BookkeepingStatements.keyMax(ofEntity: rootEntityNumber, on: connection) else {
+        // The known counter is the first attempt's guess; later attempts read Z_MAX.
+        var guess = known?[rootEntityNumber]
+        for _ in 0..<(guess == nil ? 8 : 9) {
+            guard let current = try guess ?? BookkeepingStatements.keyMax(ofEntity: rootEntityNumber, on: connection) else {
                 throw StoreError.primaryKeysUnavailable(entityNumber: rootEntityNumber, reason: "Z_PRIMARYKEY has no row for it")
             }
+            guess = nil
             let base = max(current, floor)
             if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: current, to: base + count, on: connection) {
                 known?[rootEntityNumber] = base + count

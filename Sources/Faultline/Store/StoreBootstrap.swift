@@ -7,6 +7,14 @@ public enum StoreBootstrap {
     /// model that wrote the store (base64 SHA-256, see `CheckedModel.versionHash`).
     public static let modelVersionHashKey = "FaultlineModelVersionHash"
 
+    /// Whether `recorded` (a store's `modelVersionHashKey`) names `model`: its
+    /// version hash, or Faultline's own hash, which a store written before the
+    /// model adopted Core Data's entity hashes recorded.
+    static func recordedHash(_ recorded: String?, isOf model: CheckedModel) -> Bool {
+        guard let recorded else { return false }
+        return recorded == model.versionChecksum || recorded == model.faultlineVersionHash.base64EncodedString()
+    }
+
     /// Creates every table, index and trigger of `schema`, one `Z_PRIMARYKEY`
     /// row per entity and the `Z_METADATA` row, in one transaction of a
     /// `StoreWriter` over `connection`: on failure the database is left as it was.
