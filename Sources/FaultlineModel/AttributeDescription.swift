@@ -66,6 +66,15 @@ public class AttributeDescription: PropertyDescription {
         }
     }
 
+    /// A deleted object's value of this attribute stays in the persistent
+    /// history, in its change's tombstone (Core Data's
+    /// `preservesValueInHistoryOnDeletion`). Not part of the version hash.
+    public var preservesValueInHistoryOnDeletion: Bool = false {
+        didSet {
+            if rejectsMutation("preservesValueInHistoryOnDeletion") { preservesValueInHistoryOnDeletion = oldValue }
+        }
+    }
+
     /// Rules a value must satisfy when saved; checked for consistency by `checked()`.
     public var validationRules: [ValidationRule] = [] {
         didSet { if rejectsMutation("validationRules") { validationRules = oldValue } }

@@ -50,6 +50,8 @@ extension BatchExecutor {
         let storeIdentifier = store.identifier
         return try run(resultType: request.resultType) { connection in
             var deleter = BatchDeleter(store: store, connection: connection)
+            deleter.author = author
+            deleter.contextName = contextName
             let named = try deleter.namedRows(request)
             try deleter.run(named)
             var outcome = BatchOutcome(changes: deleter.changes)
@@ -79,6 +81,12 @@ struct BatchDeleter {
     var touched: Set<Int> = []
     /// Files the deleted rows owned (external binary data of a Core Data store).
     var releasedFiles: [URL] = []
+    /// Who deletes, for persistent history.
+    var author: String?
+    var contextName: String?
+    /// Rows whose relationships the delete rules changed, with the history
+    /// slots of those relationships.
+    private var nullifiedSlots: [ManagedObjectID: Set<Int>] = [:]
 
     init(store: StoreWriteAccess, connection: Connection) {
         self.store = store
@@ -205,8 +213,10 @@ struct BatchDeleter {
                         clears = (store.schema.entities[relationship.destinationEntityIndex].table, column, entityColumn, nil)
                     }
                 case .joinTable(let table, let sourceColumn, _, _):
-                    updated += try destinations(of: entityIndex, relationship: relationship.index, keys: keys)
+                    let members = try destinations(of: entityIndex, relationship: relationship.index, keys: keys)
                         .map { ManagedObjectID(storeIdentifier: store.identifier, entityIndex: $0.entityIndex, primaryKey: $0.key) }
+                    noteNullified(members, inverseOf: relationship)
+                    updated += members
                     try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: sourceColumn), [list])
                 case .transient:
                     break
@@ -216,7 +226,9 @@ struct BatchDeleter {
                     BatchStatements.nullify(clear.table, column: clear.column, entityColumn: clear.entityColumn, orderColumn: clear.order),
                     [list], entityCount: model.entities.count)
                 for row in rows where !isDeleted(row) {
-                    updated.append(ManagedObjectID(storeIdentifier: store.identifier, entityIndex: row.entityIndex, primaryKey: row.key))
+                    let id = ManagedObjectID(storeIdentifier: store.identifier, entityIndex: row.entityIndex, primaryKey: row.key)
+                    updated.append(id)
+                    noteNullified([id], inverseOf: relationship)
                     touched.insert(row.entityIndex)
                 }
             }
@@ -229,9 +241,25 @@ struct BatchDeleter {
         }
         // Read before the rows go; removed only once the transaction commits.
         releasedFiles = try store.files(ownedBy: changes.deletedObjectIDs, on: connection)
+        changes.updatedObjectIDs = Array(Set(updated.filter { !isDeleted(($0.primaryKey, $0.entityIndex)) }))
+        // Before the rows go too: a tombstone is copied from its row.
+        try store.recordHistory(on: connection) { _ in
+            HistoryCommit(author: author, contextName: contextName,
+                          updated: changes.updatedObjectIDs.map { ($0, (nullifiedSlots[$0] ?? []).sorted()) },
+                          deleted: changes.deletedObjectIDs)
+        }
         for (root, keys) in deleted.sorted(by: { $0.key < $1.key }) where !keys.isEmpty {
             try connection.execute(BatchStatements.deleteRows(of: store.schema.entities[root].table), [jsonKeyList(keys)])
         }
-        changes.updatedObjectIDs = Array(Set(updated.filter { !isDeleted(($0.primaryKey, $0.entityIndex)) }))
+    }
+
+    /// Records, for history, that `members`' inverse of `relationship` changed.
+    private mutating func noteNullified(_ members: [ManagedObjectID], inverseOf relationship: CheckedRelationship) {
+        guard store.history != nil, let inverse = relationship.inverseIndex else { return }
+        for member in members {
+            guard let layouts = store.history?.layouts, layouts.indices.contains(member.entityIndex),
+                  layouts[member.entityIndex].relationshipSlots.indices.contains(inverse) else { continue }
+            nullifiedSlots[member, default: []].insert(layouts[member.entityIndex].relationshipSlots[inverse])
+        }
     }
 }

@@ -13,6 +13,11 @@ extension PersistentStoreCoordinator {
         try BatchExecutor(store: writeAccess).insert(request)
     }
 
+    /// A batch executor recording `context`'s author and name in the history.
+    func batchExecutor(for context: ManagedObjectContext) -> BatchExecutor {
+        BatchExecutor(store: writeAccess, author: context.transactionAuthor, contextName: context.name)
+    }
+
     /// Runs a batch update in one transaction; `Z_OPT` of every updated row is
     /// bumped, and the triggers keep derived attributes right.
     @discardableResult
@@ -32,6 +37,9 @@ extension PersistentStoreCoordinator {
 /// (`StoreWriteAccess`): the requests never see the coordinator itself.
 struct BatchExecutor {
     let store: StoreWriteAccess
+    /// The executing context's `transactionAuthor` and `name`, for persistent history.
+    var author: String?
+    var contextName: String?
 
     /// Runs `body` in one transaction through the store's writer and records
     /// the SQLite work it did. After the commit the writer publishes what it
@@ -66,21 +74,21 @@ extension ManagedObjectContext {
     /// automatically — this one included — apply the changes at once.
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
-        let result = try coordinator.execute(request)
+        let result = try coordinator.batchExecutor(for: self).insert(request)
         processPendingChanges()
         return result
     }
 
     @discardableResult
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
-        let result = try coordinator.execute(request)
+        let result = try coordinator.batchExecutor(for: self).update(request)
         processPendingChanges()
         return result
     }
 
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
-        let result = try coordinator.execute(request)
+        let result = try coordinator.batchExecutor(for: self).delete(request)
         processPendingChanges()
         return result
     }

@@ -29,7 +29,15 @@ extension BatchExecutor {
         return try run(resultType: request.resultType) { connection in
             var inserter = try BatchInserter(request: request, plan: plan, store: store, connection: connection)
             try inserter.run(request.source)
-            return inserter.outcome
+            let outcome = inserter.outcome
+            try store.recordHistory(on: connection) { history in
+                // An upsert that updated a row rewrote every property the request sets.
+                let slots = history.layouts[entity.index].slots(named: plan.slotByName.keys, in: entity)
+                return HistoryCommit(author: author, contextName: contextName,
+                                     insertedRanges: outcome.changes.insertedRanges,
+                                     updated: outcome.changes.updatedObjectIDs.map { ($0, slots) })
+            }
+            return outcome
         }
     }
 }

@@ -75,6 +75,11 @@ extension ManagedObjectContext {
 
     func buildRequest() -> (SaveRequest, SavedObjects) {
         var request = SaveRequest()
+        let recordsHistory = coordinator.history != nil
+        if recordsHistory {
+            request.author = transactionAuthor
+            request.contextName = name
+        }
         var saved = SavedObjects()
         var toOnes = RowArena<ManagedObjectID?>()
         for object in changedInOrder {
@@ -96,9 +101,13 @@ extension ManagedObjectContext {
                 for index in object.changedRelationships.setIndices where !runtime.isToMany[index] {
                     toOne.append((index, toOneID(object, index)))
                 }
-                request.updates.append(SaveRequest.Update(
+                var update = SaveRequest.Update(
                     id: object.objectID, version: object.committed?.version ?? 1,
-                    attributes: writtenAttributes(of: object), toOne: toOne))
+                    attributes: writtenAttributes(of: object), toOne: toOne)
+                if recordsHistory {
+                    update.changedToMany = object.changedRelationships.setIndices.filter { runtime.isToMany[$0] }
+                }
+                request.updates.append(update)
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
             }
             if runtime.hasOrderedToMany { appendPositions(of: object, to: &request) }

@@ -46,8 +46,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// means any age, as in Core Data. Read by every fault that fires, so
     /// unchecked like the hot fields below.
     @exclusivity(unchecked) public var stalenessInterval: TimeInterval = -1
-    /// A name for debugging.
+    /// A name for debugging, recorded as the context name of its saves'
+    /// persistent-history transactions.
     public var name: String?
+    /// Who saves, recorded with each save's persistent-history transaction
+    /// (Core Data's `transactionAuthor`); with `name`, what history readers
+    /// filter their own changes out by.
+    public var transactionAuthor: String?
 
     // The context is confined to its queue: the hot fields skip Swift's
     // dynamic exclusivity checks (≈ 4 % of a per-object insert, measured).

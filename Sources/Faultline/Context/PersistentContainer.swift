@@ -9,10 +9,14 @@ public final class PersistentContainer: Sendable {
 
     /// Checks `model` and opens (or creates) its store. `busyTimeout`: how long
     /// a write waits for another process's write before `StoreError.busy`.
+    /// `persistentHistoryTracking`: Core Data's `NSPersistentHistoryTrackingKey`
+    /// (see `PersistentStoreCoordinator.init`).
     public init(model: ManagedObjectModel, location: StoreLocation = .inMemory, rowCacheCapacity: Int = 100_000,
-                busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) throws {
+                busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout,
+                persistentHistoryTracking: Bool? = nil) throws {
         coordinator = try PersistentStoreCoordinator(
-            model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout)
+            model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout,
+            persistentHistoryTracking: persistentHistoryTracking)
     }
 
     /// A container over an already opened coordinator (CoreDataStore/ opens

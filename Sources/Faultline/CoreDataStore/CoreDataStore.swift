@@ -34,22 +34,23 @@ public struct CoreDataStoreOptions: Sendable {
     /// When set, the store's `NSStoreModelVersionHashes` must equal them.
     public var coreDataEntityVersionHashes: [String: Data]?
     public var rowCacheCapacity: Int
-    /// A store that records persistent history (`ATRANSACTION`, `ACHANGE`)
-    /// refuses saves and batch requests unless this is set: Faultline writes
-    /// no history rows, so history consumers (CloudKit mirroring, extensions
-    /// merging by history token) would never see its changes. Reads never care.
-    public var writesWithoutPersistentHistory: Bool
+    /// Core Data's `NSPersistentHistoryTrackingKey`: nil (the default)
+    /// records every commit in the store's history tables when it has them;
+    /// true also creates them; false on a store that has them refuses writes
+    /// (`StoreError.persistentHistoryTrackingOff`), as Core Data opens such a
+    /// store read-only.
+    public var persistentHistoryTracking: Bool?
 
     /// How long a write waits for another writer before `StoreError.busy`.
     public var busyTimeout: TimeInterval
 
     public init(coreDataEntityVersionHashes: [String: Data]? = nil, rowCacheCapacity: Int = 100_000,
-                writesWithoutPersistentHistory: Bool = false,
+                persistentHistoryTracking: Bool? = nil,
                 busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) {
         self.busyTimeout = busyTimeout
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
         self.rowCacheCapacity = rowCacheCapacity
-        self.writesWithoutPersistentHistory = writesWithoutPersistentHistory
+        self.persistentHistoryTracking = persistentHistoryTracking
     }
 }
 
@@ -142,14 +143,13 @@ extension PersistentStoreCoordinator {
         let schema = try StoreSchema(compiling: model)
         let inspection = try CoreDataStore.inspect(url: url, model: model, schema: schema, options: options,
                                                    ignoringIndexes: readOnly == .inferredModelIsReadOnly(path: url.path))
-        let refusal = readOnly ?? (inspection.recordsPersistentHistory && !options.writesWithoutPersistentHistory
-            ? CoreDataStoreError.recordsPersistentHistory(path: url.path) : nil)
         return try PersistentStoreCoordinator(
             model: model, schema: schema, coreDataStoreAt: url,
             configuration: StoreConfiguration(
                 reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
-                valueAdapter: CoreDataValueAdapter(model: model, schema: schema, storeURL: url), writeRefusal: refusal,
-                keyFloors: inspection.keyFloors, readOnly: readOnly == .inferredModelIsReadOnly(path: url.path))
+                valueAdapter: CoreDataValueAdapter(model: model, schema: schema, storeURL: url), writeRefusal: readOnly,
+                keyFloors: inspection.keyFloors, readOnly: readOnly == .inferredModelIsReadOnly(path: url.path),
+                history: HistoryMode(options.persistentHistoryTracking))
         ) { connection in
             try CoreDataTriggerFunctions.register(for: inspection.triggerFunctions, on: connection)
         }

@@ -59,9 +59,6 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// A trigger calls a Core Data SQL function Faultline does not implement;
     /// the write that fired it was refused and rolled back.
     case unsupportedFunction(name: String, triggers: [String])
-    /// The store records persistent history, which Faultline does not write;
-    /// nothing was written (see `CoreDataStoreOptions.writesWithoutPersistentHistory`).
-    case recordsPersistentHistory(path: String)
     /// The store was opened with a model inferred from its schema, which is
     /// for reading only; nothing was written.
     case inferredModelIsReadOnly(path: String)
@@ -79,10 +76,6 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
         case .unsupportedFunction(let name, let triggers):
             return "write refused: trigger \(triggers.joined(separator: ", ")) calls Core Data's SQL function \(name)(), "
                 + "which Faultline does not implement; the transaction was rolled back and the store is unchanged"
-        case .recordsPersistentHistory(let path):
-            return "write refused: \(path) records persistent history (ATRANSACTION, ACHANGE), which Faultline does not "
-                + "write, so history consumers would miss this change; nothing was written. To write anyway, open it with "
-                + "CoreDataStoreOptions(writesWithoutPersistentHistory: true)"
         case .inferredModelIsReadOnly(let path):
             return "write refused: \(path) was opened with a model inferred from its schema (it carries none), which "
                 + "cannot know its booleans, inverses or validation rules; it is for reading only, and nothing was written"

@@ -51,6 +51,11 @@ extension PersistentStoreCoordinator {
 
         var result = SaveResult()
         try reserveKeys(for: request.inserts, into: &result, on: connection)
+        // Before any row is written: a delete's tombstone is copied from its row.
+        if let history {
+            result.historyTransaction = try history.record(
+                history.commit(of: request, insertedIDs: result.insertedIDs), on: connection, known: writer.keyCounters)
+        }
         let resolve = { (id: ManagedObjectID) in result.resolve(id) }
 
         // Consecutive inserts of one entity share one statement lookup (it
@@ -244,6 +249,7 @@ extension PersistentStoreCoordinator {
         of request: SaveRequest, result: inout SaveResult, source: ObjectIdentifier
     ) -> CommittedChanges {
         var changes = StoreChanges(source: source)
+        changes.historyTransaction = result.historyTransaction
         let entityCount = model.entities.count
         changes.inserted = Set(result.insertedIDs)
         changes.updated.reserveCapacity(request.updates.count)

@@ -54,6 +54,9 @@ public final class PersistentStoreCoordinator: Sendable {
     let keyFloors: [Int: Int64]
     /// Connections open read-only (StoreConfiguration.readOnly).
     let opensReadOnly: Bool
+    /// Records every commit in Core Data's persistent history; nil when the
+    /// store does not track history (History/).
+    let history: HistoryRecorder?
 
     /// Opens (creating when missing) the store at `location` for `model`.
     /// Throws `StoreError.modelMismatch` when the store was written by another model.
@@ -62,8 +65,14 @@ public final class PersistentStoreCoordinator: Sendable {
     /// switches it to WAL and, on close, checkpoints and deletes its `-wal`.
     /// `busyTimeout`: how long a write waits for another connection's or
     /// process's write to finish before failing with `StoreError.busy`.
+    /// `persistentHistoryTracking` (Core Data's `NSPersistentHistoryTrackingKey`):
+    /// true records every commit in Core Data's history tables, creating them
+    /// when missing; nil (the default) records when the store has them; false
+    /// on a store that has them refuses writes, as Core Data opens such a
+    /// store read-only.
     public convenience init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000,
-                            busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) throws {
+                            busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout,
+                            persistentHistoryTracking: Bool? = nil) throws {
         let schema = try StoreSchema(compiling: model)
         if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) {
             do {
@@ -75,8 +84,9 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         let connection = try Self.open(location, busyTimeout: busyTimeout)
         try Self.prepareStore(schema: schema, on: connection)
-        self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
-            reads: location == .inMemory ? .onWriter : .pooled, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout))
+        try self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
+            reads: location == .inMemory ? .onWriter : .pooled, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout,
+            history: HistoryMode(persistentHistoryTracking)))
     }
 
     /// Core Data stores only (CoreDataStore/): a coordinator over a store the
@@ -87,7 +97,7 @@ public final class PersistentStoreCoordinator: Sendable {
                      prepare: (Connection) throws -> Void) throws {
         let connection = try Self.open(.file(url), busyTimeout: configuration.busyTimeout, readOnly: configuration.readOnly)
         try prepare(connection)
-        self.init(model: model, schema: schema, location: .file(url), connection: connection, configuration: configuration)
+        try self.init(model: model, schema: schema, location: .file(url), connection: connection, configuration: configuration)
     }
 
     /// Migration only: a coordinator over `connection`, which the migration
@@ -97,12 +107,12 @@ public final class PersistentStoreCoordinator: Sendable {
                      preparesStore: Bool = true) throws {
         let schema = try StoreSchema(compiling: model)
         if preparesStore { try Self.prepareStore(schema: schema, on: connection) }
-        self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
-            reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout))
+        try self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
+            reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout, history: .ignored))
     }
 
     private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,
-                 configuration: StoreConfiguration) {
+                 configuration: StoreConfiguration) throws {
         self.model = model
         self.schema = schema
         self.location = location
@@ -117,8 +127,13 @@ public final class PersistentStoreCoordinator: Sendable {
         self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))
         self.changes = changes
+        let (history, historyRefusal) = try Self.history(
+            configuration.history, readOnly: configuration.readOnly || configuration.writeRefusal != nil,
+            model: model, plans: plans, location: location, on: connection)
+        self.history = history
         self.writer = StoreWriter(
-            connection, busyTimeout: configuration.busyTimeout, refusal: configuration.writeRefusal, publisher: changes)
+            connection, busyTimeout: configuration.busyTimeout, refusal: configuration.writeRefusal ?? historyRefusal,
+            publisher: changes, history: history)
         self.readConnections = configuration.reads
         self.valueAdapter = configuration.valueAdapter
         self.keyFloors = configuration.keyFloors
@@ -286,4 +301,28 @@ struct StoreConfiguration: Sendable {
     /// Every connection opens read-only (a store no write may touch, such as
     /// one read through an inferred model); `writeRefusal` says why.
     var readOnly = false
+    /// Whether commits are recorded in persistent history.
+    var history: HistoryMode = .automatic
+}
+
+/// Whether a coordinator records persistent history (Core Data's
+/// `NSPersistentHistoryTrackingKey`).
+enum HistoryMode: Sendable, Equatable {
+    /// When the store has the history tables.
+    case automatic
+    /// Always; the tables are created when missing.
+    case on
+    /// Never; a store that has the tables refuses writes.
+    case off
+    /// Never, and no refusal: a migration stage, whose writes Core Data does
+    /// not record either.
+    case ignored
+
+    init(_ tracking: Bool?) {
+        self = switch tracking {
+        case nil: .automatic
+        case true?: .on
+        case false?: .off
+        }
+    }
 }

@@ -45,11 +45,18 @@ enum PrimaryKeyAllocator {
 final class KnownKeyCounters: @unchecked Sendable {
     /// By root entity number; grown on first use, so a save pays no hashing.
     private var known: [Int64?] = []
+    /// Core Data's own counters (persistent history, 16001 on), which would
+    /// grow the array to thousands of unused entries.
+    private var framework: [Int: Int64] = [:]
 
     subscript(entityNumber: Int) -> Int64? {
-        get { entityNumber >= 0 && entityNumber < known.count ? known[entityNumber] : nil }
+        get {
+            if entityNumber >= Int(BookkeepingStatements.firstFrameworkEntityNumber) { return framework[entityNumber] }
+            return entityNumber >= 0 && entityNumber < known.count ? known[entityNumber] : nil
+        }
         set {
             guard entityNumber >= 0 else { return }
+            if entityNumber >= Int(BookkeepingStatements.firstFrameworkEntityNumber) { return framework[entityNumber] = newValue }
             if entityNumber >= known.count { known += Array(repeating: nil, count: entityNumber + 1 - known.count) }
             known[entityNumber] = newValue
         }

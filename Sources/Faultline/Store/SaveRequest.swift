@@ -22,6 +22,9 @@ struct SaveRequest: Sendable {
         let version: Int64
         let attributes: [(index: Int, value: AttributeValue)]
         let toOne: [(index: Int, destination: ManagedObjectID?)]
+        /// Changed to-many relationships, by index: filled only for a store
+        /// that records persistent history, whose change rows name them.
+        var changedToMany: [Int] = []
     }
 
     struct Delete: Sendable {
@@ -75,6 +78,9 @@ struct SaveRequest: Sendable {
     var positions: [Position] = []
     var keyAssignments: [KeyAssignment] = []
     var uniquenessChecks: [UniquenessCheck] = []
+    /// The saving context's `transactionAuthor` and `name`, for persistent history.
+    var author: String?
+    var contextName: String?
 
     var isEmpty: Bool {
         inserts.isEmpty && updates.isEmpty && deletes.isEmpty && joinInserts.isEmpty && joinDeletes.isEmpty
@@ -113,6 +119,8 @@ struct SaveResult: Sendable {
     /// may have rewritten (the row cache dropped them, the context refreshes
     /// its objects of them).
     var changes: StoreChanges?
+    /// The key of the persistent-history transaction the save recorded.
+    var historyTransaction: Int64?
 
     /// `id` itself when permanent, else the permanent ID it was given.
     func resolve(_ id: ManagedObjectID) -> ManagedObjectID {

@@ -11,6 +11,9 @@ struct StoreChanges: Sendable {
     /// Entities whose rows store triggers may have rewritten (derived
     /// attributes reading the touched ones); set when published.
     var staleEntities: Set<Int> = []
+    /// The persistent-history transaction that recorded the commit, when the
+    /// store records history.
+    var historyTransaction: Int64?
     /// Who committed: a context (its own changes are not sent back to it) or
     /// the coordinator (batch requests, which every context hears of).
     let source: ObjectIdentifier

@@ -21,6 +21,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A large binary value could not be written to its file beside a Core
     /// Data store (`_EXTERNAL_DATA`); the save was rolled back.
     case externalDataUnwritable(path: String, reason: String)
+    /// The store records persistent history but was opened with
+    /// `persistentHistoryTracking: false`: every write is refused, as Core
+    /// Data opens such a store read-only, so history readers miss nothing.
+    case persistentHistoryTrackingOff(path: String)
+    /// The store has no persistent-history tables to read.
+    case noPersistentHistory(path: String)
 
     public var description: String {
         switch self {
@@ -37,6 +43,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "the row with Z_PK \(key) has Z_ENT \(number), which names no entity of the model"
         case .externalDataUnwritable(let path, let reason):
             return "cannot write external binary data to \(path): \(reason); nothing was saved"
+        case .persistentHistoryTrackingOff(let path):
+            return "write refused: \(path) records persistent history (ATRANSACTION, ACHANGE) but was opened with "
+                + "persistentHistoryTracking: false, so this change would be missing from its history; nothing was "
+                + "written. Open it with persistentHistoryTracking nil (the default) or true"
+        case .noPersistentHistory(let path):
+            return "\(path) records no persistent history; open it with persistentHistoryTracking: true to record it"
         }
     }
 }

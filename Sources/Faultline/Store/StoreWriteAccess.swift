@@ -19,6 +19,8 @@ struct StoreWriteAccess: Sendable {
     private let valueAdapter: (any StoreValueAdapter)?
     /// The source a commit is published with: the coordinator's identity.
     let source: ObjectIdentifier
+    /// The store's history recording; nil when it records none.
+    let history: HistoryRecorder?
 
     init(_ coordinator: PersistentStoreCoordinator) {
         model = coordinator.model
@@ -29,6 +31,18 @@ struct StoreWriteAccess: Sendable {
         writer = coordinator.writer
         valueAdapter = coordinator.valueAdapter
         source = ObjectIdentifier(coordinator)
+        history = coordinator.history
+    }
+
+    /// Records a batch request's changes in the store's persistent history,
+    /// inside its transaction; does nothing for a store that records none.
+    /// `commit` is built only when there is history to record.
+    func recordHistory(on connection: Connection, _ commit: (HistoryRecorder) -> HistoryCommit) throws {
+        guard let history else { return }
+        let changes = commit(history)
+        // A request that changed nothing leaves no transaction, as a save without changes does.
+        if changes.isEmpty { return }
+        _ = try history.record(changes, on: connection, known: writer.keyCounters)
     }
 
     /// Whether a value of `attribute` must pass through the store's value

@@ -42,13 +42,17 @@ final class StoreWriter: Sendable {
     /// The after-commit work; nil for a migration's writer, which runs before
     /// any coordinator (and so any cache or context) exists on the store.
     let publisher: ChangePublisher?
+    /// The store's history recording, whose interned names another process
+    /// may have deleted; nil when the store records none.
+    let history: HistoryRecorder?
 
     init(_ connection: Connection, busyTimeout: TimeInterval, refusal: (any Error & Sendable)? = nil,
-         publisher: ChangePublisher?) {
+         publisher: ChangePublisher?, history: HistoryRecorder? = nil) {
         self.connection = LockedConnection(connection)
         self.busyTimeout = busyTimeout
         self.refusal = refusal
         self.publisher = publisher
+        self.history = history
     }
 
     /// A migration's writer over `connection`: nothing to publish (no
@@ -95,7 +99,10 @@ final class StoreWriter: Sendable {
     }
 
     private func noteVersionBeforeWriting(_ version: UInt32?) {
-        if let known = commitWatch.writerVersion, let version, version != known { publisher?.dropRowsChangedElsewhere() }
+        if let known = commitWatch.writerVersion, let version, version != known {
+            publisher?.dropRowsChangedElsewhere()
+            history?.forgetNames()
+        }
         commitWatch.writerVersion = version
     }
 

@@ -14,6 +14,7 @@ public struct Attribute: EntityMember, CompositeElement {
     var transformerName: String?
     var valueClassName: String?
     var allowsExternalStorage = false
+    var preservedInHistory = false
 
     public init(_ name: String, _ type: AttributeType) {
         self.name = name
@@ -51,6 +52,8 @@ public struct Attribute: EntityMember, CompositeElement {
     }
     /// Lets binary data live outside the row.
     public func externalStorage() -> Attribute { with { $0.allowsExternalStorage = true } }
+    /// Keeps a deleted object's value in its persistent-history tombstone.
+    public func preservesValueInHistoryOnDeletion() -> Attribute { with { $0.preservedInHistory = true } }
 
     private func with(_ change: (inout Attribute) -> Void) -> Attribute {
         var copy = self
@@ -69,6 +72,7 @@ public struct Attribute: EntityMember, CompositeElement {
         attribute.valueTransformerName = transformerName
         attribute.attributeValueClassName = valueClassName
         attribute.allowsExternalBinaryDataStorage = allowsExternalStorage
+        attribute.preservesValueInHistoryOnDeletion = preservedInHistory
     }
 
     public func install(in entity: EntityDescription) {

@@ -26,6 +26,8 @@ public struct CheckedAttribute: Hashable, Sendable {
     public let valueTransformerName: String?
     public let attributeValueClassName: String?
     public let allowsExternalBinaryDataStorage: Bool
+    /// Kept in the persistent history's tombstone when the object is deleted.
+    public let preservesValueInHistoryOnDeletion: Bool
     /// Index in the entity's `composites` of the innermost composite holding it.
     public let compositeIndex: Int?
 

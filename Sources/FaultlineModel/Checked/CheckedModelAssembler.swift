@@ -177,6 +177,7 @@ struct CheckedModelAssembler {
             valueTransformerName: attribute.valueTransformerName,
             attributeValueClassName: attribute.attributeValueClassName,
             allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
+            preservesValueInHistoryOnDeletion: attribute.preservesValueInHistoryOnDeletion,
             compositeIndex: composite))
         layout.propertyByName[name] = .attribute(leafIndex)
         return leafIndex

@@ -18,6 +18,11 @@ extension ArchivedModelDecoder {
         .binaryDataAttributeType: "NSData", .UUIDAttributeType: "NSUUID", .URIAttributeType: "NSURL",
     ]
 
+    /// `NSFlagsKey`'s bit for `preservesValueInHistoryOnDeletion`: set on
+    /// exactly the attributes that have a tombstone column in the fixture
+    /// stores' `ACHANGE` rows.
+    static let preservesValueInHistoryFlag: Int64 = 16
+
     mutating func decodeAttribute(_ object: KeyedArchive.Object, path: String) throws(CompiledModelError) -> AttributeDescription {
         var fields = ArchivedFields(object, path: path)
         let name = try propertyName(&fields)
@@ -36,6 +41,11 @@ extension ArchivedModelDecoder {
         attribute.attributeType = type
         try decodePropertyFlags(attribute, &fields)
         attribute.allowsExternalBinaryDataStorage = try bool(&fields, "NSAllowsExternalBinaryDataStorage") ?? false
+        let flags = try attempt(path + "/NSFlagsKey") { () throws(KeyedArchive.Failure) in try archive.integer(fields.take("NSFlagsKey")) } ?? 0
+        attribute.preservesValueInHistoryOnDeletion = flags & Self.preservesValueInHistoryFlag != 0
+        if flags & ~Self.preservesValueInHistoryFlag != 0 {
+            warn(path + "/NSFlagsKey", "flags \(flags) of attribute '\(name)' are not read by Faultline beyond 16 (preserved in history); the rest are ignored")
+        }
         attribute.valueTransformerName = try string(&fields, "NSValueTransformerName")
         let valueClass = try string(&fields, "NSAttributeValueClassName")
         if let valueClass, valueClass != Self.standardValueClassNames[type] {

@@ -65,6 +65,7 @@ extension ModelFileDecoder {
         attribute.valueTransformerName = attributes.take("valueTransformerName")
         attribute.attributeValueClassName = attributes.take("customClassName")
         attribute.allowsExternalBinaryDataStorage = try bool(&attributes, "allowsExternalBinaryDataStorage") ?? false
+        attribute.preservesValueInHistoryOnDeletion = try bool(&attributes, "preserveAfterDeletion") ?? false
         attribute.renamingIdentifier = renamingIdentifier(&attributes)
         attribute.versionHashModifier = attributes.take("versionHashModifier")
         attribute.defaultAttributeValue = try defaultValue(&attributes, type: type)

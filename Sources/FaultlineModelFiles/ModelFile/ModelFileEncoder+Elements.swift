@@ -92,6 +92,7 @@ extension ModelFileEncoder {
             ("defaultValueString", defaultText),
             ("defaultDateTimeInterval", defaultInterval),
             ("allowsExternalBinaryDataStorage", ModelFileFormat.yes(attribute.allowsExternalBinaryDataStorage)),
+            ("preserveAfterDeletion", ModelFileFormat.yes(attribute.preservesValueInHistoryOnDeletion)),
             ("valueTransformerName", attribute.valueTransformerName),
             ("customClassName", attribute.attributeValueClassName),
             ("derived", derived.map { _ in "YES" }),

@@ -12,7 +12,7 @@ struct LayeringTests {
     /// Bottom up. A folder not present (moved to its own target) is skipped.
     static let layers = [
         "Support", "Text", "Model", "ModelFile", "CompiledModel", "Predicate", "Schema", "Query", "Store", "Context",
-        "Fetch", "Live", "Batch", "Migration", "CoreDataStore",
+        "Fetch", "Live", "History", "Batch", "Migration", "CoreDataStore",
     ]
 
     /// Back edges that remain, as "Folder -> Folder: Type".

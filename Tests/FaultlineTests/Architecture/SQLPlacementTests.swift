@@ -19,6 +19,7 @@ struct SQLPlacementTests {
         "Store/EntityReadStatements.swift": "to-many members and prefetches, and columns of one row by key",
         "Store/CompiledFetch.swift": "a fetch request over an entity's plan",
         "Store/BookkeepingStatements.swift": "Z_PRIMARYKEY, Z_METADATA and Z_MODELCACHE",
+        "Store/HistoryStatements.swift": "Core Data's persistent-history tables: created, recorded into, read, deleted",
         "Batch/BatchInsertPlan.swift": "a batch insert's one statement",
         "Batch/BatchStatements.swift": "batch updates and deletes: selection, update, delete rules",
         "Migration/MigrationStatements.swift": "a lightweight migration's copies, in-place changes and checks",

@@ -44,10 +44,9 @@ struct CoreDataStoreFixture: Sendable, CustomTestStringConvertible {
                              model: { try modelFile(.easyLife, version: "EasyLife 1.5.0") }, deletable: "TodoItem"),
         CoreDataStoreFixture(name: "CartKit Core Data v1 (code model)", storePath: cartKitStore,
                              model: { CartKitFixtureModels.coreDataV1() }, deletable: nil),
-        // SwiftData records persistent history: the save tests opt in to writing without it.
+        // SwiftData records persistent history: the saves record theirs too.
         CoreDataStoreFixture(name: "CartKit SwiftData v1 (code model)", storePath: swiftDataStore,
-                             model: { CartKitFixtureModels.swiftDataV1() }, deletable: nil,
-                             options: CoreDataStoreOptions(writesWithoutPersistentHistory: true)),
+                             model: { CartKitFixtureModels.swiftDataV1() }, deletable: nil),
     ]
 
     /// A version of a fixture's `.xcdatamodeld`, read with `ModelFileReader`

@@ -98,9 +98,10 @@ struct CoreDataStoreWalkTests {
         // Open and read every row.
         let checked = try model.checked()
         let inspection = try CoreDataStore.inspect(url: copy.url, model: checked)
-        // Faultline records no persistent history yet: writing into a store that
-        // does is opted into here, as an app would, and said on the line.
-        let options = CoreDataStoreOptions(writesWithoutPersistentHistory: inspection.recordsPersistentHistory)
+        // A store that records persistent history records Faultline's saves too.
+        let options = CoreDataStoreOptions()
+        let transactionsBefore = inspection.recordsPersistentHistory
+            ? try RawStore.integer(copy.connection(), "SELECT count(*) FROM ATRANSACTION") ?? 0 : 0
         let container = try PersistentContainer(coreDataStoreAt: copy.url, model: model, options: options)
         totals.opened += 1
         let counts = try RowReadback.compareEveryRow(container, raw: copy.connection(), label: store)
@@ -118,9 +119,15 @@ struct CoreDataStoreWalkTests {
             _ = try RowReadback.compareEveryRow(saver, raw: copy.connection(), label: "\(store) after the save")
         }
         totals.saved += 1
+        var history = ""
+        if inspection.recordsPersistentHistory {
+            let recorded = (try RawStore.integer(copy.connection(), "SELECT count(*) FROM ATRANSACTION") ?? 0) - transactionsBefore
+            #expect(recorded > 0, "\(store): the saves recorded no history transaction")
+            history = ", \(recorded) history transactions recorded"
+        }
         words.append("saved \(summary.inserted) inserts, update \(summary.updated ?? "none (no row with a string)"), "
             + "delete \(summary.deleted ?? (deletable == nil ? "none (no entity safe to delete has rows)" : "none (its only row was the one updated)"))"
-            + (inspection.recordsPersistentHistory ? ", without history" : "") + "; integrity ok")
+            + history + "; integrity ok")
         return words.joined(separator: "; ")
     }
 

@@ -47,8 +47,7 @@ struct WALStateTests {
             model = try #require(try ModelBundle.read(at: CoreDataFixtures.url(file)).current).model
         }
         ValueTransformerRegistry.registerMissing(in: model, standIn: UnavailableTransformer())
-        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: model,
-                                                options: CoreDataStoreOptions(writesWithoutPersistentHistory: true))
+        let container = try PersistentContainer(coreDataStoreAt: copy.url, model: model)
         let counts = try RowReadback.compareEveryRow(container, raw: copy.connection(), label: "\(store) \(state)")
         #expect(counts.rows > 0 || state == .withoutWal)
         let context = container.newBackgroundContext()

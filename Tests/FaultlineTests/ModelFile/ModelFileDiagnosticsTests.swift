@@ -12,13 +12,13 @@ struct ModelFileWarningTests {
         let read = try ModelFileTestSupport.read("""
             <model>
                 <entity name="Item">
-                    <attribute name="x" optional="YES" attributeType="String" foo="1" preserveAfterDeletion="YES"/>
+                    <attribute name="x" optional="YES" attributeType="String" bar="YES" foo="1"/>
                 </entity>
             </model>
             """)
         #expect(read.warnings.map(\.path) == [
+            "/model/entity[@name='Item']/attribute[@name='x']/@bar",
             "/model/entity[@name='Item']/attribute[@name='x']/@foo",
-            "/model/entity[@name='Item']/attribute[@name='x']/@preserveAfterDeletion",
         ])
         #expect(read.warnings.allSatisfy { $0.line == 3 && $0.file == "test.xml" })
         #expect(read.warnings.first?.description.hasPrefix("test.xml:3:") == true)

@@ -1,0 +1,85 @@
+import Foundation
+import FaultlinePredicate
+
+/// A point in a store's persistent history: the key of its latest
+/// transaction then (Core Data's `NSPersistentHistoryToken`). `Codable`, so a
+/// reader persists where it got to and continues there after a restart;
+/// tokens of one store compare by that key.
+public struct PersistentHistoryToken: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The store's UUID (`Z_METADATA.Z_UUID`).
+    public let storeUUID: String
+    /// The key (`ATRANSACTION.Z_PK`) of the last transaction the token covers;
+    /// 0 before any.
+    public let transactionNumber: Int64
+
+    public init(storeUUID: String, transactionNumber: Int64) {
+        self.storeUUID = storeUUID
+        self.transactionNumber = transactionNumber
+    }
+
+    /// Orders tokens of one store; tokens of different stores order by store
+    /// UUID, which means nothing beyond giving a total order.
+    public static func < (left: Self, right: Self) -> Bool {
+        (left.storeUUID, left.transactionNumber) < (right.storeUUID, right.transactionNumber)
+    }
+
+    public var description: String { "\(storeUUID):\(transactionNumber)" }
+}
+
+/// What a change did to its object (Core Data's `NSPersistentHistoryChangeType`).
+public enum PersistentHistoryChangeType: Int, Sendable, Codable {
+    case insert = 0
+    case update = 1
+    case delete = 2
+}
+
+/// One object's change within a transaction (Core Data's `NSPersistentHistoryChange`).
+public struct PersistentHistoryChange: Sendable {
+    /// The change row's key (`ACHANGE.Z_PK`).
+    public let changeID: Int64
+    public let changedObjectID: ManagedObjectID
+    public let changeType: PersistentHistoryChangeType
+    /// For an update, the properties it changed; nil for inserts and deletes.
+    public let updatedProperties: Set<String>?
+    /// For a delete, the values of the attributes marked
+    /// `preservesValueInHistoryOnDeletion`; nil otherwise.
+    public let tombstone: [String: AttributeValue]?
+}
+
+/// One committed save or batch request (Core Data's `NSPersistentHistoryTransaction`).
+public struct PersistentHistoryTransaction: Sendable {
+    /// The transaction's key (`ATRANSACTION.Z_PK`), increasing with each commit.
+    public let transactionNumber: Int64
+    /// The token just after this transaction: fetching after it returns the later ones.
+    public let token: PersistentHistoryToken
+    public let timestamp: Date
+    /// The saving context's `transactionAuthor`.
+    public let author: String?
+    /// The saving context's `name`.
+    public let contextName: String?
+    public let bundleID: String?
+    /// The saving process's name.
+    public let processID: String?
+    /// The transaction's changes, in the order they were recorded.
+    public let changes: [PersistentHistoryChange]
+    /// Change rows naming an entity the model does not have (history written
+    /// by another model version), left out of `changes`.
+    public let unreadableChangeCount: Int
+}
+
+extension PersistentHistoryTransaction: PredicateSubject {
+    /// The keys a history request's predicate may name: `author`,
+    /// `contextName`, `bundleID`, `processID`, `timestamp`, `transactionNumber`.
+    public func predicateValue(forKey key: String) throws -> PredicateOperand {
+        func text(_ value: String?) -> PredicateOperand { value.map { .value(.string($0)) } ?? .null }
+        switch key {
+        case "author": return text(author)
+        case "contextName": return text(contextName)
+        case "bundleID": return text(bundleID)
+        case "processID": return text(processID)
+        case "timestamp": return .value(.date(timestamp))
+        case "transactionNumber": return .value(.int(transactionNumber))
+        default: throw FetchPredicateError.unknownKey(entity: "PersistentHistoryTransaction", key: key)
+        }
+    }
+}

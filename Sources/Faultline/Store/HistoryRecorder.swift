@@ -1,0 +1,214 @@
+import Foundation
+import FaultlineSQLite
+
+// Recording commits in Core Data's persistent history.
+//
+// Invariants:
+// 1. A commit is recorded inside its own write transaction, before any of its
+//    rows are written: one `ATRANSACTION` row, then one `ACHANGE` row per
+//    inserted, updated and deleted object. Rolled back with it, or committed
+//    with it; never one without the other.
+// 2. Statements per commit do not grow with its size: the transaction and
+//    change keys take one compare-and-set each (the writer's known counters),
+//    the transaction one insert, and every change without a tombstone one
+//    `INSERT … SELECT` over a JSON list; deletes of entities with preserved
+//    attributes add one `INSERT … SELECT` per entity table, copying the values
+//    from the rows about to go. Names are interned once per writer (the cache
+//    is dropped whenever another process or coordinator committed).
+// 3. Transaction keys only grow, also across `deleteHistory`: they come from
+//    `Z_PRIMARYKEY` (16002), never from `max(Z_PK)`, so a token saved to disk
+//    never sees a later transaction with a smaller key.
+
+/// The objects one commit changed, for its history rows.
+struct HistoryCommit {
+    var author: String?
+    var contextName: String?
+    var inserted: [ManagedObjectID] = []
+    /// Inserted rows by key range, of one concrete entity each (a batch
+    /// insert): recorded from the entity's table, with no list of keys.
+    var insertedRanges: [(entityIndex: Int, keys: ClosedRange<Int64>)] = []
+    /// Each updated object with the slots of its changed properties.
+    var updated: [(id: ManagedObjectID, slots: [Int])] = []
+    var deleted: [ManagedObjectID] = []
+
+    var isEmpty: Bool { inserted.isEmpty && insertedRanges.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// A store's history recording: its tables' layout, each entity's slots and
+/// tombstone columns, and the interned names.
+final class HistoryRecorder: @unchecked Sendable {
+    let tables: HistoryStatements.TablesLayout
+    /// By entity index.
+    let layouts: [HistoryEntityLayout]
+    /// By entity index: the table and the tombstone attributes' columns.
+    private let tombstoneSources: [(table: String, columns: [String])?]
+    /// Key floors of the history tables (rows above `Z_MAX`), by entity number.
+    private let keyFloors: [Int: Int64]
+    /// By entity index: its table.
+    private let entityTables: [String]
+    /// Name → `ATRANSACTIONSTRING` key; used under the writer lock only.
+    private var stringKeys: [String: Int64] = [:]
+    private let bundleID = Bundle.main.bundleIdentifier
+    private let processName = ProcessInfo.processInfo.processName
+
+    private init(tables: HistoryStatements.TablesLayout, layouts: [HistoryEntityLayout], entityTables: [String],
+                 tombstoneSources: [(table: String, columns: [String])?], keyFloors: [Int: Int64]) {
+        self.tables = tables
+        self.entityTables = entityTables
+        self.layouts = layouts
+        self.tombstoneSources = tombstoneSources
+        self.keyFloors = keyFloors
+    }
+
+    /// Each entity's history layout.
+    static func layouts(of model: CheckedModel) -> [HistoryEntityLayout] {
+        model.entities.map { HistoryEntityLayout(entity: $0, model: model) }
+    }
+
+    /// Makes the store record history — creating Core Data's tables, adding
+    /// tombstone columns the model needs, adding the key counters — inside
+    /// the open transaction on `connection`, and returns its recorder.
+    static func prepare(model: CheckedModel, plans: [EntityStorePlan], on connection: Connection) throws -> HistoryRecorder {
+        let layouts = layouts(of: model)
+        let needed = layouts.map(\.tombstoneAttributes.count).max() ?? 0
+        if var existing = try HistoryStatements.layout(on: connection) {
+            if existing.tombstoneColumns < needed {
+                try HistoryStatements.addTombstoneColumns(from: existing.tombstoneColumns, to: needed, on: connection)
+                existing.tombstoneColumns = needed
+            }
+            try HistoryStatements.ensureKeyCounters(on: connection)
+        } else {
+            try HistoryStatements.createTables(tombstoneColumns: needed, on: connection)
+        }
+        guard let tables = try HistoryStatements.layout(on: connection) else {
+            throw StoreError.notAStore("its persistent-history tables could not be created")
+        }
+        let sources = zip(layouts, plans).map { layout, plan -> (table: String, columns: [String])? in
+            guard !layout.tombstoneAttributes.isEmpty else { return nil }
+            return (plan.mapping.table, layout.tombstoneAttributes.compactMap { plan.mapping.column(forAttributeAt: $0) })
+        }
+        return HistoryRecorder(
+            tables: tables, layouts: layouts, entityTables: plans.map(\.mapping.table), tombstoneSources: sources,
+            keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection))
+    }
+
+    /// The history rows of a save whose inserts got `insertedIDs`.
+    func commit(of request: SaveRequest, insertedIDs: [ManagedObjectID]) -> HistoryCommit {
+        var commit = HistoryCommit(author: request.author, contextName: request.contextName, inserted: insertedIDs)
+        commit.updated.reserveCapacity(request.updates.count)
+        for update in request.updates {
+            let layout = layouts[update.id.entityIndex]
+            var slots = update.attributes.map { layout.attributeSlots[$0.index] }
+            slots += update.toOne.map { layout.relationshipSlots[$0.index] }
+            slots += update.changedToMany.map { layout.relationshipSlots[$0] }
+            commit.updated.append((update.id, slots))
+        }
+        commit.deleted = request.deletes.map(\.id)
+        return commit
+    }
+
+    /// Forgets the interned names: another connection may have deleted them.
+    func forgetNames() { stringKeys = [:] }
+
+    /// Records `commit` (invariant 1) and returns its transaction's key.
+    func record(_ commit: HistoryCommit, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {
+        let transaction = try PrimaryKeyAllocator.reserve(
+            1, rootEntityNumber: HistoryStatements.transactionEntityNumber,
+            floor: keyFloors[HistoryStatements.transactionEntityNumber] ?? 0, on: connection, known: known).lowerBound
+        let names = try [commit.author, bundleID, commit.contextName, processName].map { name -> HistoryStatements.Name in
+            guard let name else { return .none }
+            return tables.internsStrings ? .key(try internedKey(name, on: connection, known: known)) : .text(name)
+        }
+        try HistoryStatements.insertTransaction(
+            key: transaction, timestamp: Date(), names: names, internsStrings: tables.internsStrings, on: connection)
+        let ranged = commit.insertedRanges.reduce(0) { $0 + $1.keys.count }
+        let count = commit.inserted.count + ranged + commit.updated.count + commit.deleted.count
+        guard count > 0 else { return transaction }
+        var nextKey = try PrimaryKeyAllocator.reserve(
+            count, rootEntityNumber: HistoryStatements.changeEntityNumber,
+            floor: keyFloors[HistoryStatements.changeEntityNumber] ?? 0, on: connection, known: known).lowerBound
+
+        // A batch insert's rows, one statement per key range.
+        for range in commit.insertedRanges {
+            try HistoryStatements.insertInsertions(
+                table: entityTables[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: transaction,
+                on: connection)
+            nextKey += Int64(range.keys.count)
+        }
+
+        // Deletes with tombstones, one statement per entity table.
+        var plainDeletes: [ManagedObjectID] = []
+        var tombstoned: [Int: [Int64]] = [:]
+        for id in commit.deleted {
+            if tombstoneSources[id.entityIndex] != nil {
+                tombstoned[id.entityIndex, default: []].append(id.primaryKey)
+            } else {
+                plainDeletes.append(id)
+            }
+        }
+        for (entityIndex, keys) in tombstoned.sorted(by: { $0.key < $1.key }) {
+            guard let source = tombstoneSources[entityIndex] else { continue }
+            try HistoryStatements.insertTombstones(
+                table: source.table, columns: source.columns, firstKey: nextKey, transaction: transaction,
+                keys: "[" + keys.map(String.init).joined(separator: ",") + "]", on: connection)
+            nextKey += Int64(keys.count)
+        }
+
+        var rows = "["
+        var masks: [UInt8] = []
+        func append(_ type: HistoryStatements.ChangeType, _ id: ManagedObjectID, mask: [UInt8]) {
+            if rows.count > 1 { rows += "," }
+            let start = mask.isEmpty ? 0 : masks.count + 1
+            rows += "[\(type.rawValue),\(id.entityNumber),\(id.primaryKey),\(start),\(mask.count)]"
+            masks += mask
+        }
+        for id in commit.inserted { append(.insert, id, mask: []) }
+        for (id, slots) in commit.updated { append(.update, id, mask: layouts[id.entityIndex].mask(slots: slots)) }
+        for id in plainDeletes { append(.delete, id, mask: []) }
+        rows += "]"
+        if rows.count > 2 {
+            try HistoryStatements.insertChanges(firstKey: nextKey, transaction: transaction, rows: rows, masks: masks,
+                                                on: connection)
+        }
+        return transaction
+    }
+
+    private func internedKey(_ name: String, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {
+        if let key = stringKeys[name] { return key }
+        if let existing = try HistoryStatements.stringKey(name, on: connection) {
+            stringKeys[name] = existing
+            return existing
+        }
+        // Not cached until a later commit finds it: this transaction may roll back.
+        let key = try PrimaryKeyAllocator.reserve(
+            1, rootEntityNumber: HistoryStatements.stringEntityNumber,
+            floor: keyFloors[HistoryStatements.stringEntityNumber] ?? 0, on: connection, known: known).lowerBound
+        try HistoryStatements.insertString(name, key: key, on: connection)
+        return key
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// The recorder `mode` asks for on this store (its tables prepared in one
+    /// write transaction), or the refusal of every write when the store has
+    /// history tables that `mode` turns off.
+    static func history(
+        _ mode: HistoryMode, readOnly: Bool, model: CheckedModel, plans: [EntityStorePlan], location: StoreLocation,
+        on connection: Connection
+    ) throws -> (HistoryRecorder?, (any Error & Sendable)?) {
+        guard mode != .ignored, !readOnly else { return (nil, nil) }
+        let hasTables = try HistoryStatements.layout(on: connection) != nil
+        switch (mode, hasTables) {
+        case (.off, true):
+            let path = if case .file(let url) = location { url.path } else { ":memory:" }
+            return (nil, StoreError.persistentHistoryTrackingOff(path: path))
+        case (.on, _), (.automatic, true):
+            let recorder = try StoreWriter(migrating: connection).write { connection in
+                (try HistoryRecorder.prepare(model: model, plans: plans, on: connection), nil)
+            }.result
+            return (recorder, nil)
+        default:
+            return (nil, nil)
+        }
+    }
+}
