@@ -13,3 +13,14 @@ extension Connection {
         return status == SQLITE_OK ? version : nil
     }
 }
+
+extension Connection {
+    /// `PRAGMA data_version`, read now: unlike `dataVersion` it reads the
+    /// database (one statement), so it sees commits made since this
+    /// connection's last transaction — what a connection that only watches
+    /// for other connections' commits asks.
+    public func currentDataVersion() throws -> Int64? {
+        guard case .integer(let version)? = try scalar("PRAGMA data_version") else { return nil }
+        return version
+    }
+}

@@ -60,6 +60,7 @@ extension BatchExecutor {
             outcome.counters.rowsUpdated = deleter.changes.updatedObjectIDs.count
             outcome.touchedEntities = deleter.touched
             outcome.releasedFiles = deleter.releasedFiles
+            outcome.historyTransaction = deleter.historyTransaction
             outcome.objectIDs = named.map {
                 ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: $0.entityIndex, primaryKey: $0.key)
             }
@@ -84,6 +85,8 @@ struct BatchDeleter {
     /// Who deletes, for persistent history.
     var author: String?
     var contextName: String?
+    /// The persistent-history transaction that recorded the delete.
+    var historyTransaction: Int64?
     /// Rows whose relationships the delete rules changed, with the history
     /// slots of those relationships.
     private var nullifiedSlots: [ManagedObjectID: Set<Int>] = [:]
@@ -243,7 +246,7 @@ struct BatchDeleter {
         releasedFiles = try store.files(ownedBy: changes.deletedObjectIDs, on: connection)
         changes.updatedObjectIDs = Array(Set(updated.filter { !isDeleted(($0.primaryKey, $0.entityIndex)) }))
         // Before the rows go too: a tombstone is copied from its row.
-        try store.recordHistory(on: connection) { _ in
+        historyTransaction = try store.recordHistory(on: connection) { _ in
             HistoryCommit(author: author, contextName: contextName,
                           updated: changes.updatedObjectIDs.map { ($0, (nullifiedSlots[$0] ?? []).sorted()) },
                           deleted: changes.deletedObjectIDs)

@@ -57,6 +57,7 @@ struct BatchExecutor {
                 source: source, updated: Set(outcome.changes.updatedObjectIDs),
                 deleted: Set(outcome.changes.deletedObjectIDs))
             for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
+            changes.historyTransaction = outcome.historyTransaction
             return (outcome, CommittedChanges(changes: changes))
         }
         store.release(outcome.releasedFiles)

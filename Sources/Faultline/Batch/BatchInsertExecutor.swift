@@ -12,6 +12,8 @@ struct BatchOutcome: Sendable {
     var touchedEntities: Set<Int> = []
     /// Files beside the store that deleted rows owned: removed once the transaction commits.
     var releasedFiles: [URL] = []
+    /// The persistent-history transaction that recorded the request.
+    var historyTransaction: Int64?
 }
 
 extension BatchExecutor {
@@ -29,13 +31,14 @@ extension BatchExecutor {
         return try run(resultType: request.resultType) { connection in
             var inserter = try BatchInserter(request: request, plan: plan, store: store, connection: connection)
             try inserter.run(request.source)
-            let outcome = inserter.outcome
-            try store.recordHistory(on: connection) { history in
+            var outcome = inserter.outcome
+            let changes = outcome.changes
+            outcome.historyTransaction = try store.recordHistory(on: connection) { history in
                 // An upsert that updated a row rewrote every property the request sets.
                 let slots = history.layouts[entity.index].slots(named: plan.slotByName.keys, in: entity)
                 return HistoryCommit(author: author, contextName: contextName,
-                                     insertedRanges: outcome.changes.insertedRanges,
-                                     updated: outcome.changes.updatedObjectIDs.map { ($0, slots) })
+                                     insertedRanges: changes.insertedRanges,
+                                     updated: changes.updatedObjectIDs.map { ($0, slots) })
             }
             return outcome
         }

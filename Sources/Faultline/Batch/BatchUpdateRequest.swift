@@ -71,8 +71,9 @@ extension BatchExecutor {
             outcome.count = outcome.changes.updatedObjectIDs.count
             outcome.counters.rowsUpdated = outcome.count
             outcome.objectIDs = outcome.changes.updatedObjectIDs
-            try store.recordHistory(on: connection) { history in
-                HistoryCommit(author: author, contextName: contextName, updated: outcome.changes.updatedObjectIDs.map { id in
+            let updated = outcome.changes.updatedObjectIDs
+            outcome.historyTransaction = try store.recordHistory(on: connection) { history in
+                HistoryCommit(author: author, contextName: contextName, updated: updated.map { id in
                     (id, history.layouts[id.entityIndex].slots(named: request.propertiesToUpdate.keys, in: model.entities[id.entityIndex]))
                 })
             }

@@ -4,8 +4,14 @@ import Foundation
 /// notification and what other contexts merge (the store's published changes).
 public struct ContextDidSave: Sendable {
     let changes: StoreChanges
+    /// The persistent-history transaction the save recorded (Core Data's
+    /// `NSPersistentHistoryTokenKey`); nil when the store records no history.
+    public let historyToken: PersistentHistoryToken?
 
-    init(_ changes: StoreChanges) { self.changes = changes }
+    init(_ changes: StoreChanges, historyToken: PersistentHistoryToken? = nil) {
+        self.changes = changes
+        self.historyToken = historyToken
+    }
 
     public var insertedObjectIDs: Set<ManagedObjectID> { changes.inserted }
     public var updatedObjectIDs: Set<ManagedObjectID> { changes.updated }
@@ -79,7 +85,7 @@ extension ManagedObjectContext {
     /// Merges `pending` and posts one objects-did-change notification for
     /// them all (none when nothing registered here changed and nothing was
     /// inserted): what observers, fetched-results controllers among them, follow.
-    private func mergeAndAnnounce(_ pending: [StoreChanges]) {
+    func mergeAndAnnounce(_ pending: [StoreChanges]) {
         var updated = Set<ManagedObject>()
         var deleted = Set<ManagedObject>()
         var inserted = Set<ManagedObjectID>()

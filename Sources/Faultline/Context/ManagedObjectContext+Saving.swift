@@ -230,7 +230,11 @@ extension ManagedObjectContext {
         for object in saved.deleted { detach(object) }
 
         // The store told the other contexts when it committed (ChangePublisher).
-        let changes = ContextDidSave(result.changes ?? StoreChanges(source: ObjectIdentifier(self)))
+        let changes = ContextDidSave(
+            result.changes ?? StoreChanges(source: ObjectIdentifier(self)),
+            historyToken: result.historyTransaction.map {
+                PersistentHistoryToken(storeUUID: coordinator.storeUUID, transactionNumber: $0)
+            })
         // Not a dictionary literal: its temporary array of pairs is one more
         // allocation a save whenever the optimiser does not keep it on the stack.
         var userInfo = [AnyHashable: Any](minimumCapacity: 1)

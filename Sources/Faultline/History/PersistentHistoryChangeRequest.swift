@@ -97,7 +97,7 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    private var storePath: String {
+    var storePath: String {
         if case .file(let url) = location { return url.path }
         return ":memory:"
     }
@@ -119,39 +119,46 @@ extension PersistentStoreCoordinator {
         case .date(let date): afterTime = date.timeIntervalSinceReferenceDate
         case .transaction(let key): afterKey = key
         }
-        let layouts = history?.layouts ?? HistoryRecorder.layouts(of: model)
         return try withReader { connection in
-            guard let tables = try HistoryStatements.layout(on: connection) else { throw StoreError.noPersistentHistory(path: storePath) }
-            var transactions = try HistoryStatements.transactions(
-                afterKey: afterKey, afterTime: afterTime, internsStrings: tables.internsStrings, on: connection
-            ).map { row in
-                PersistentHistoryTransaction(
-                    transactionNumber: row.key, token: PersistentHistoryToken(storeUUID: storeUUID, transactionNumber: row.key),
-                    timestamp: Date(timeIntervalSinceReferenceDate: row.timestamp), author: row.author,
-                    contextName: row.contextName, bundleID: row.bundleID, processID: row.processID, changes: [],
-                    unreadableChangeCount: 0)
+            try historyTransactions(afterKey: afterKey, afterTime: afterTime, predicate: predicate, on: connection)
+        }
+    }
+
+    /// The transactions after `afterKey` and `afterTime` (nil: any), with
+    /// their changes, read on `connection`.
+    func historyTransactions(afterKey: Int64?, afterTime: Double? = nil, predicate: FetchPredicate? = nil,
+                             on connection: Connection) throws -> [PersistentHistoryTransaction] {
+        let layouts = history?.layouts ?? HistoryRecorder.layouts(of: model)
+        guard let tables = try HistoryStatements.layout(on: connection) else { throw StoreError.noPersistentHistory(path: storePath) }
+        var transactions = try HistoryStatements.transactions(
+            afterKey: afterKey, afterTime: afterTime, internsStrings: tables.internsStrings, on: connection
+        ).map { row in
+            PersistentHistoryTransaction(
+                transactionNumber: row.key, token: PersistentHistoryToken(storeUUID: storeUUID, transactionNumber: row.key),
+                timestamp: Date(timeIntervalSinceReferenceDate: row.timestamp), author: row.author,
+                contextName: row.contextName, bundleID: row.bundleID, processID: row.processID, changes: [],
+                unreadableChangeCount: 0)
+        }
+        if let predicate { transactions = try transactions.filter { try predicate.evaluate(with: $0) } }
+        guard let first = transactions.first, let last = transactions.last else { return [] }
+        var changes: [Int64: [PersistentHistoryChange]] = [:]
+        var unreadable: [Int64: Int] = [:]
+        for row in try HistoryStatements.changes(
+            transactions: first.transactionNumber, through: last.transactionNumber,
+            tombstoneColumns: tables.tombstoneColumns, on: connection)
+        {
+            guard let change = historyChange(row, layouts: layouts) else {
+                unreadable[row.transaction, default: 0] += 1
+                continue
             }
-            if let predicate { transactions = try transactions.filter { try predicate.evaluate(with: $0) } }
-            guard let first = transactions.first, let last = transactions.last else { return [] }
-            var changes: [Int64: [PersistentHistoryChange]] = [:]
-            var unreadable: [Int64: Int] = [:]
-            for row in try HistoryStatements.changes(
-                transactions: first.transactionNumber, through: last.transactionNumber,
-                tombstoneColumns: tables.tombstoneColumns, on: connection)
-            {
-                guard let change = historyChange(row, layouts: layouts) else {
-                    unreadable[row.transaction, default: 0] += 1
-                    continue
-                }
-                changes[row.transaction, default: []].append(change)
-            }
-            return transactions.map { transaction in
-                PersistentHistoryTransaction(
-                    transactionNumber: transaction.transactionNumber, token: transaction.token, timestamp: transaction.timestamp,
-                    author: transaction.author, contextName: transaction.contextName, bundleID: transaction.bundleID,
-                    processID: transaction.processID, changes: changes[transaction.transactionNumber] ?? [],
-                    unreadableChangeCount: unreadable[transaction.transactionNumber] ?? 0)
-            }
+            changes[row.transaction, default: []].append(change)
+        }
+        return transactions.map { transaction in
+            PersistentHistoryTransaction(
+                transactionNumber: transaction.transactionNumber, token: transaction.token, timestamp: transaction.timestamp,
+                author: transaction.author, contextName: transaction.contextName, bundleID: transaction.bundleID,
+                processID: transaction.processID, changes: changes[transaction.transactionNumber] ?? [],
+                unreadableChangeCount: unreadable[transaction.transactionNumber] ?? 0)
         }
     }
 

@@ -39,6 +39,14 @@ final class ChangePublisher: Sendable {
 
     /// The after-commit work (invariants 1–3); fills `changes.staleEntities`.
     func publish(_ changes: inout StoreChanges, caching rows: [(ManagedObjectID, RowSnapshot)]) {
+        if let transaction = changes.historyTransaction, changes.source != remoteSource,
+           tracksLocalTransactions.load(ordering: .relaxed) {
+            localTransactions.withLock { local in
+                local.insert(transaction)
+                // Bounded: a check that never comes again must not grow it forever.
+                if local.count > Self.localTransactionLimit { local = local.filter { $0 > transaction - Int64(Self.localTransactionLimit) } }
+            }
+        }
         rowCache.invalidate(changes.updated)
         rowCache.invalidate(changes.deleted)
         let touched = changes.touchedEntities
@@ -70,4 +78,27 @@ final class ChangePublisher: Sendable {
 
     /// How many times commits made elsewhere emptied the row cache.
     let externalCommitsSeen = Atomic<Int>(0)
+
+    /// The source of changes read from another process's history: told to
+    /// every context, and never counted as this store's own.
+    let remoteSource = ObjectIdentifier(RemoteSourceMarker.self)
+    private enum RemoteSourceMarker {}
+
+    /// History transactions this store's own commits recorded and no remote
+    /// check has passed yet: what a check of the history skips. Kept only
+    /// once a check has run (`tracksLocalTransactions`), and at most the
+    /// latest `localTransactionLimit`.
+    private let localTransactions = Locked<Set<Int64>>([])
+    let tracksLocalTransactions = Atomic<Bool>(false)
+    static let localTransactionLimit = 65_536
+
+    /// Takes the local transactions at or below `through` out of the set and
+    /// returns them.
+    func takeLocalTransactions(through: Int64) -> Set<Int64> {
+        localTransactions.withLock { local in
+            let taken = local.filter { $0 <= through }
+            local.subtract(taken)
+            return taken
+        }
+    }
 }

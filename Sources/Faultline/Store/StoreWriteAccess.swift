@@ -37,12 +37,13 @@ struct StoreWriteAccess: Sendable {
     /// Records a batch request's changes in the store's persistent history,
     /// inside its transaction; does nothing for a store that records none.
     /// `commit` is built only when there is history to record.
-    func recordHistory(on connection: Connection, _ commit: (HistoryRecorder) -> HistoryCommit) throws {
-        guard let history else { return }
+    /// Returns the transaction's key.
+    func recordHistory(on connection: Connection, _ commit: (HistoryRecorder) -> HistoryCommit) throws -> Int64? {
+        guard let history else { return nil }
         let changes = commit(history)
         // A request that changed nothing leaves no transaction, as a save without changes does.
-        if changes.isEmpty { return }
-        _ = try history.record(changes, on: connection, known: writer.keyCounters)
+        if changes.isEmpty { return nil }
+        return try history.record(changes, on: connection, known: writer.keyCounters)
     }
 
     /// Whether a value of `attribute` must pass through the store's value

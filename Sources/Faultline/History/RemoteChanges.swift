@@ -1,0 +1,169 @@
+import Foundation
+import FaultlineSQLite
+
+// Commits made by other processes (or other coordinators on the same file),
+// told to this coordinator's row cache and contexts.
+//
+// Invariants:
+// 1. A check costs one statement when nothing changed: `PRAGMA data_version`
+//    on the observer's own read-only connection, which moves with every
+//    commit any other connection makes — this coordinator's writer included.
+// 2. With persistent history, a changed version reads the transactions after
+//    the last one checked; those this coordinator's own commits recorded are
+//    skipped (ChangePublisher keeps their keys until a check passes them).
+//    Each remote transaction is published like a local commit — its updated
+//    and deleted rows leave the row cache, every context hears of it (those
+//    that merge automatically merge it) — and then announced with its token,
+//    one `persistentStoreRemoteChange` notification per transaction, in order.
+// 3. Without history it cannot tell which rows or whose commit: the whole row
+//    cache goes and one notification without a token is posted, unless every
+//    commit since the last check was this coordinator's own.
+// 4. Checks run one at a time (the observer's lock): on demand
+//    (`checkForRemoteChanges()`) or every interval once
+//    `startObservingRemoteChanges` is called; the timer holds the coordinator
+//    weakly and stops when the coordinator goes.
+
+extension Notification.Name {
+    /// Posted by a coordinator for each commit another process (or another
+    /// coordinator on the same file) made (Core Data's
+    /// `NSPersistentStoreRemoteChange`); `object` is the coordinator and
+    /// `userInfo` holds a `PersistentStoreRemoteChange` under its `userInfoKey`.
+    public static let persistentStoreRemoteChange = Notification.Name("FaultlinePersistentStoreRemoteChange")
+}
+
+/// The payload of `persistentStoreRemoteChange`.
+public struct PersistentStoreRemoteChange: Sendable {
+    public static let userInfoKey = "change"
+    /// The store's UUID.
+    public let storeUUID: String
+    /// The token of the remote transaction (Core Data's
+    /// `NSPersistentHistoryTokenKey`); nil for a store without history.
+    public let historyToken: PersistentHistoryToken?
+    /// The transaction itself, with its changes; nil without history.
+    public let transaction: PersistentHistoryTransaction?
+}
+
+/// A coordinator's watch on the store file (kept with the coordinator, see
+/// `attachment(_:make:)`).
+final class RemoteChangeObserver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connection: Connection?
+    private var lastVersion: Int64?
+    /// The key of the last history transaction checked.
+    private var lastTransaction: Int64?
+    /// Local commits counted at the last check (invariant 3).
+    private var localCommits = 0
+    private var timer: DispatchSourceTimer?
+
+    deinit { timer?.cancel() }
+
+    /// One check (invariants 1–3); returns the notifications to post, posted
+    /// by the caller once the lock is released.
+    fileprivate func check(_ coordinator: PersistentStoreCoordinator) throws -> [PersistentStoreRemoteChange] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case .file(let url) = coordinator.location else { return [] }
+        if connection == nil {
+            var configuration = Connection.Configuration()
+            configuration.readOnly = true
+            configuration.busyTimeoutMilliseconds = Int32(clamping: Int(coordinator.busyTimeout * 1_000))
+            connection = try Connection(.file(url.path), configuration: configuration)
+        }
+        guard let connection else { return [] }
+        if lastTransaction == nil, try HistoryStatements.layout(on: connection) != nil {
+            // Tracked before the read, so no local commit falls between them.
+            coordinator.changes.tracksLocalTransactions.store(true, ordering: .relaxed)
+            let latest = try HistoryStatements.latestTransaction(on: connection)
+            _ = coordinator.changes.takeLocalTransactions(through: latest)
+            lastTransaction = latest
+        }
+        guard let version = try connection.currentDataVersion() else { return [] }
+        let commitsNow = coordinator.writer.commitWatch.localCommits.load(ordering: .relaxed)
+        defer {
+            lastVersion = version
+            localCommits = commitsNow
+        }
+        guard let known = lastVersion, known != version else { return [] }
+
+        guard let after = lastTransaction, try HistoryStatements.layout(on: connection) != nil else {
+            if commitsNow != localCommits { return [] }
+            coordinator.changes.dropRowsChangedElsewhere()
+            return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
+        }
+        let transactions = try coordinator.historyTransactions(afterKey: after, on: connection)
+        guard let newest = transactions.last?.transactionNumber else { return [] }
+        lastTransaction = newest
+        let local = coordinator.changes.takeLocalTransactions(through: newest)
+        var announced: [PersistentStoreRemoteChange] = []
+        for transaction in transactions where !local.contains(transaction.transactionNumber) {
+            var changes = coordinator.storeChanges(of: transaction)
+            coordinator.changes.publish(&changes, caching: [])
+            announced.append(PersistentStoreRemoteChange(
+                storeUUID: coordinator.storeUUID, historyToken: transaction.token, transaction: transaction))
+        }
+        return announced
+    }
+
+    fileprivate func start(_ coordinator: PersistentStoreCoordinator, interval: TimeInterval) {
+        lock.lock()
+        defer { lock.unlock() }
+        timer?.cancel()
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "faultline.remote-changes"))
+        let nanoseconds = Int(max(interval, 0.001) * 1_000_000_000)
+        source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        source.setEventHandler { [weak coordinator] in _ = try? coordinator?.checkForRemoteChanges() }
+        timer = source
+        source.resume()
+    }
+
+    fileprivate func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        timer?.cancel()
+        timer = nil
+    }
+}
+
+extension PersistentStoreCoordinator {
+    private var remoteChanges: RemoteChangeObserver { attachment(RemoteChangeObserver.self) { RemoteChangeObserver() } }
+
+    /// Looks for commits other processes made since the last look (one
+    /// statement when there are none): their rows leave the row cache, the
+    /// contexts hear of them, and `persistentStoreRemoteChange` is posted for
+    /// each. Returns how many were found. The first call only takes note of
+    /// where the store is.
+    @discardableResult
+    public func checkForRemoteChanges() throws -> Int {
+        let found = try remoteChanges.check(self)
+        for change in found {
+            NotificationCenter.default.post(
+                name: .persistentStoreRemoteChange, object: self, userInfo: [PersistentStoreRemoteChange.userInfoKey: change])
+        }
+        return found.count
+    }
+
+    /// Checks for remote changes every `interval` seconds until stopped or
+    /// until the coordinator goes (Core Data posts its notification when
+    /// another process commits; a poll is Linux's stand-in for its file watch).
+    public func startObservingRemoteChanges(every interval: TimeInterval = 0.25) {
+        _ = try? remoteChanges.check(self)
+        remoteChanges.start(self, interval: interval)
+    }
+
+    public func stopObservingRemoteChanges() { remoteChanges.stop() }
+
+    /// A history transaction as a commit's published changes, told to every context.
+    func storeChanges(of transaction: PersistentHistoryTransaction) -> StoreChanges {
+        var changes = StoreChanges(source: self.changes.remoteSource)
+        for change in transaction.changes where change.changedObjectID.storeIdentifier == identifier {
+            switch change.changeType {
+            case .insert: changes.inserted.insert(change.changedObjectID)
+            case .update: changes.updated.insert(change.changedObjectID)
+            case .delete: changes.deleted.insert(change.changedObjectID)
+            }
+            changes.touch(change.changedObjectID.entityIndex, of: model.entities.count)
+        }
+        changes.historyTransaction = transaction.transactionNumber
+        return changes
+    }
+}
