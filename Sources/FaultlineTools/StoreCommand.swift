@@ -16,6 +16,7 @@ public enum StoreCommand {
     public static let usage = """
         usage: faultline-bench store inspect STORE [--model PATH]
                faultline-bench store migrate STORE --to MODEL [--dry-run]
+               faultline-bench store history STORE [--model PATH] [--after N] [--json]
           inspect  prints the entities of the Core Data SQLite store STORE with row counts,
                    its tables and indexes, Z_METADATA and the size of each table and index;
                    without --model, matches the store against the model cached in its
@@ -28,9 +29,16 @@ public enum StoreCommand {
             --dry-run  print the plan, a preflight over the existing rows (NULLs in
                        attributes made required, rows breaking new uniqueness constraints)
                        and the migration tried on a copy; write nothing
+          history  prints STORE's persistent history (ATRANSACTION, ACHANGE), oldest first:
+                   each transaction's number, time and who saved, and each change's object
+                   URI, type, changed properties and tombstone; the store is only read
+            --model PATH  read it with this model's current version, not the store's Z_MODELCACHE
+            --after N     only the transactions after N (a number, or a token UUID:N)
+            --json        one JSON object per transaction per line (a change feed)
         \(CommandLineHelp.usageLine)
         exit status: 0 success (inspect: match or mismatch; migrate: migrated, or would
-        migrate), 1 migrate refused (or would be), 2 bad usage, unreadable store or model
+        migrate), 1 migrate refused (or would be), 2 bad usage, unreadable store or model,
+        or a store without history
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
@@ -40,8 +48,9 @@ public enum StoreCommand {
         let storePath: String
         do {
             if arguments.first == "migrate" { return StoreMigrateCommand.run(arguments.dropFirst(), usage: usage, write: write) }
+            if arguments.first == "history" { return StoreHistoryCommand.run(arguments.dropFirst(), usage: usage, write: write) }
             guard arguments.first == "inspect" else {
-                throw UsageError(arguments.first.map { "unknown store command '\($0)' (inspect, migrate)" } ?? "no store command given")
+                throw UsageError(arguments.first.map { "unknown store command '\($0)' (inspect, migrate, history)" } ?? "no store command given")
             }
             var scanner = ArgumentScanner(arguments.dropFirst())
             while let argument = scanner.next() {

@@ -15,7 +15,8 @@ let usage = """
       predicate parse 'FORMAT' [ARG ...] [--var NAME=VALUE ...] [--model PATH --entity NAME]
         ARG: 42 integer, 4.2 double, true/false, nil, 'text' string; anything else a string
       model inspect PATH | model diff OLD NEW
-      store inspect STORE [--model PATH]
+      store inspect STORE [--model PATH] | store migrate STORE --to MODEL [--dry-run]
+      store history STORE [--model PATH] [--after N] [--json]
       -h, --help: this usage; `faultline-bench COMMAND --help`: that command's flags
     exit status: 0 success, 1 regression (compare, gate), 2 bad input
     """

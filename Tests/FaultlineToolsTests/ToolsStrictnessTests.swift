@@ -17,7 +17,7 @@ struct ToolsStrictnessTests {
         (StoreCommand.run, ["inspect", "s.sqlite", "--model", "a", "--model", "b"], "--model given twice"),
         (StoreCommand.run, ["inspect", "s.sqlite", "--bogus"], "unknown argument '--bogus'"),
         (StoreCommand.run, ["inspect", "s.sqlite", "t.sqlite"], "unexpected argument 't.sqlite'"),
-        (StoreCommand.run, ["dump", "s.sqlite"], "unknown store command 'dump' (inspect, migrate)"),
+        (StoreCommand.run, ["dump", "s.sqlite"], "unknown store command 'dump' (inspect, migrate, history)"),
         (PredicateCommand.run, ["parse", "a == 1", "--model", "--entity", "E"], "--model needs a value, got the option '--entity'"),
         (PredicateCommand.run, ["parse", "a == 1", "--bogus"], "unknown argument '--bogus'"),
         (PredicateCommand.run, ["parse", "a == 1", "--var", "LIMIT"], "--var needs NAME=VALUE, not 'LIMIT'"),

@@ -40,13 +40,18 @@ public struct CoreDataStoreOptions: Sendable {
     /// (`StoreError.persistentHistoryTrackingOff`), as Core Data opens such a
     /// store read-only.
     public var persistentHistoryTracking: Bool?
+    /// Opens every connection read-only, as `store inspect` does: never
+    /// switched to WAL, nothing prepared or written; every write is refused
+    /// with `CoreDataStoreError.openedReadOnly`.
+    public var readOnly: Bool
 
     /// How long a write waits for another writer before `StoreError.busy`.
     public var busyTimeout: TimeInterval
 
     public init(coreDataEntityVersionHashes: [String: Data]? = nil, rowCacheCapacity: Int = 100_000,
-                persistentHistoryTracking: Bool? = nil,
+                persistentHistoryTracking: Bool? = nil, readOnly: Bool = false,
                 busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout) {
+        self.readOnly = readOnly
         self.busyTimeout = busyTimeout
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
         self.rowCacheCapacity = rowCacheCapacity
@@ -133,7 +138,8 @@ extension PersistentStoreCoordinator {
     public static func openCoreDataStore(
         model: CheckedModel, url: URL, options: CoreDataStoreOptions = CoreDataStoreOptions()
     ) throws -> PersistentStoreCoordinator {
-        try openCoreDataStore(model: model, url: url, options: options, readOnly: nil)
+        try openCoreDataStore(model: model, url: url, options: options,
+                              readOnly: options.readOnly ? .openedReadOnly(path: url.path) : nil)
     }
 
     /// `readOnly`: why every write is refused, if it is.
@@ -148,7 +154,7 @@ extension PersistentStoreCoordinator {
             configuration: StoreConfiguration(
                 reads: .pooled, rowCacheCapacity: options.rowCacheCapacity, busyTimeout: options.busyTimeout,
                 valueAdapter: CoreDataValueAdapter(model: model, schema: schema, storeURL: url), writeRefusal: readOnly,
-                keyFloors: inspection.keyFloors, readOnly: readOnly == .inferredModelIsReadOnly(path: url.path),
+                keyFloors: inspection.keyFloors, readOnly: readOnly != nil,
                 history: HistoryMode(options.persistentHistoryTracking))
         ) { connection in
             try CoreDataTriggerFunctions.register(for: inspection.triggerFunctions, on: connection)

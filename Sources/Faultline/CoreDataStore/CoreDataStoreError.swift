@@ -62,6 +62,8 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// The store was opened with a model inferred from its schema, which is
     /// for reading only; nothing was written.
     case inferredModelIsReadOnly(path: String)
+    /// The store was opened with `CoreDataStoreOptions(readOnly: true)`; nothing was written.
+    case openedReadOnly(path: String)
 
     public var description: String {
         switch self {
@@ -76,6 +78,8 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
         case .unsupportedFunction(let name, let triggers):
             return "write refused: trigger \(triggers.joined(separator: ", ")) calls Core Data's SQL function \(name)(), "
                 + "which Faultline does not implement; the transaction was rolled back and the store is unchanged"
+        case .openedReadOnly(let path):
+            return "write refused: \(path) was opened read-only (CoreDataStoreOptions.readOnly); nothing was written"
         case .inferredModelIsReadOnly(let path):
             return "write refused: \(path) was opened with a model inferred from its schema (it carries none), which "
                 + "cannot know its booleans, inverses or validation rules; it is for reading only, and nothing was written"

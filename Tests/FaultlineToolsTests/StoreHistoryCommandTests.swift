@@ -1,0 +1,75 @@
+import Faultline
+import FixtureSupport
+import Foundation
+import Testing
+@testable import FaultlineTools
+
+/// `faultline-bench store history` on a real store's history (Apple Notes):
+/// one JSON object per transaction, every change row there, `--after`
+/// continuing from a transaction, the store never written, bad input exit 2.
+@Suite("Store history")
+struct StoreHistoryCommandTests {
+    static let notes = "log2timeline__plaso/ios/NoteStore.sqlite"
+
+    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        var output = ""
+        let status = StoreCommand.run(arguments) { output += $0 }
+        return (status, output)
+    }
+
+    @Test("--json prints one object per transaction with every change; --after continues after a transaction; the file is not written")
+    func notesHistory() throws {
+        let (directory, path) = try InspectFixtures.writableCopy(Self.notes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = run(["history", path, "--json"])
+        #expect(result.status == 0, "\(result.output.prefix(400))")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 84)
+        var numbers: [Int] = []
+        var changes = 0
+        var kinds: Set<String> = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            numbers.append(try #require(object["transaction"] as? Int))
+            let entries = try #require(object["changes"] as? [[String: Any]])
+            changes += entries.count
+            for entry in entries {
+                kinds.insert(try #require(entry["type"] as? String))
+                #expect((entry["object"] as? String)?.hasPrefix("x-coredata://") == true)
+                if entry["type"] as? String == "update" { #expect((entry["changed"] as? [String])?.isEmpty == false) }
+            }
+        }
+        #expect(numbers == numbers.sorted() && numbers.count == Set(numbers).count)
+        #expect(changes == 298)
+        #expect(kinds == ["insert", "update", "delete"])
+        #expect(lines.first?.contains("\"processID\":\"MobileNotes\"") == true || lines.dropFirst(2).first?.contains("MobileNotes") == true)
+
+        let later = run(["history", path, "--after", "80", "--json"])
+        #expect(later.status == 0)
+        #expect(later.output.split(separator: "\n").count == numbers.filter { $0 > 80 }.count)
+
+        let text = run(["history", path, "--after", "80"])
+        #expect(text.status == 0)
+        #expect(text.output.contains("transaction \(numbers.last ?? 0) at "))
+        #expect(text.output.contains("  update x-coredata://"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "store history wrote the store")
+    }
+
+    @Test("Bad input exits 2 with the reason: a bad --after, a missing store, a store without history")
+    func badInput() throws {
+        let (directory, path) = try InspectFixtures.writableCopy(Self.notes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = run(["history", path, "--after", "soon"])
+        #expect(bad.status == 2)
+        #expect(bad.output.contains("--after takes a transaction number"))
+        let missing = run(["history", directory.appendingPathComponent("none.sqlite").path])
+        #expect(missing.status == 2)
+        #expect(missing.output.contains("no store at"))
+        let (plainDirectory, plain) = try InspectFixtures.writableCopy("Karim-ezzedine__CartKit/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite")
+        defer { try? FileManager.default.removeItem(at: plainDirectory) }
+        let none = run(["history", plain])
+        #expect(none.status == 2, "\(none.output)")
+        #expect(none.output.contains("records no persistent history"))
+    }
+}
