@@ -12,9 +12,11 @@ final class InsertFixture {
     let context: ManagedObjectContext
     let categories: [ManagedObject]
 
-    init(withTriggers: Bool) throws {
+    /// `history`: the store records persistent history (Core Data's tables).
+    init(withTriggers: Bool, history: Bool = false) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-inserts-\(UUID().uuidString).sqlite")
-        container = try PersistentContainer(model: InsertsModel.model(withTriggers: withTriggers), location: .file(url))
+        container = try PersistentContainer(model: InsertsModel.model(withTriggers: withTriggers), location: .file(url),
+                                            persistentHistoryTracking: history ? true : nil)
         try container.register(Article.self, forEntityName: "Article")
         context = container.newBackgroundContext()
         let context = self.context

@@ -14,4 +14,14 @@ extension InsertFixture {
             count: InsertsModel.categoryCount, entity: try verifier.entityNumber("Category"),
             derived: withTriggers ? [CoreDataArticleTables.perCategory("ZARTICLECOUNT", counts)] : []))
     }
+
+    /// A history line's check: one insert change per article and category,
+    /// each naming its row, in `transactions` transactions after the categories'.
+    func verifyHistory(_ dataset: ArticleDataset, transactions: Int) throws {
+        let verifier = try StoreVerifier(path: url.path)
+        try verifier.expectCount("ACHANGE", dataset.count + InsertsModel.categoryCount, where: "ZCHANGETYPE = 0")
+        try verifier.expectCount("ACHANGE", dataset.count, where: "ZENTITY = \(try verifier.entityNumber("Article")) AND "
+            + "ZENTITYPK IN (SELECT Z_PK FROM ZARTICLE)")
+        try verifier.expectCount("ATRANSACTION", 1 + transactions)
+    }
 }

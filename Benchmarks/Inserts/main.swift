@@ -12,9 +12,13 @@ import Foundation
 // One save per object is compared with the C loop committing each row in a
 // transaction of its own (`raw.insert.commitEach`: BEGIN IMMEDIATE, INSERT,
 // COMMIT), the work a save cannot avoid.
+// The `.history` lines record persistent history (Core Data's ATRANSACTION and
+// ACHANGE rows, one change per article) against the same references: the cost
+// of history is their distance from the lines without it.
 // Every line, the raw ones too, verifies each iteration outside the clock: the
 // row counts, a sample of articles column by column, every category's name and
-// (with triggers) derived count and each sampled article's canonical title.
+// (with triggers) derived count and each sampled article's canonical title;
+// a history line also its change rows and transactions.
 
 let rowCounts = SuiteProfile.commandLine.pick(
     quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])
@@ -51,34 +55,47 @@ for rows in rowCounts {
                 verify: { fixture in try fixture.fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
                 tearDown: { fixture in fixture.fixture.remove() }))
         }
+        // History lines only without triggers: their distance from the plain
+        // line is the cost of history, which triggers do not change.
+        let histories = withTriggers ? [false] : [false, true]
         for (name, typed) in [("batch.typed", true), ("batch.dictionaries", false)] {
-            benchmarks.append(Benchmark(
-                name + suffix, parameters: parameters, items: rows, reference: reference,
-                setUp: { () throws -> InsertFixture in
-                    _ = datasets.rows(rows)
-                    return try InsertFixture(withTriggers: withTriggers)
-                },
-                measure: { fixture in
-                    if typed { try fixture.insertTyped(datasets.rows(rows)) } else {
-                        try fixture.insertDictionaries(datasets.rows(rows))
-                    }
-                },
-                verify: { fixture in try fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
-                tearDown: { fixture in fixture.remove() }))
+            for history in histories where !history || typed {
+                benchmarks.append(Benchmark(
+                    name + suffix + (history ? ".history" : ""), parameters: parameters, items: rows, reference: reference,
+                    setUp: { () throws -> InsertFixture in
+                        _ = datasets.rows(rows)
+                        return try InsertFixture(withTriggers: withTriggers, history: history)
+                    },
+                    measure: { fixture in
+                        if typed { try fixture.insertTyped(datasets.rows(rows)) } else {
+                            try fixture.insertDictionaries(datasets.rows(rows))
+                        }
+                    },
+                    verify: { fixture in
+                        try fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers)
+                        if history { try fixture.verifyHistory(datasets.rows(rows), transactions: 1) }
+                    },
+                    tearDown: { fixture in fixture.remove() }))
+            }
         }
         for (name, saveEvery) in [("perObject.saveAtEnd", 0), ("perObject.saveEvery1000", 1_000), ("perObject.saveEach", 1)] {
             if saveEvery == 1, rows > saveEachCap { continue }
-            benchmarks.append(Benchmark(
-                name + suffix, parameters: parameters, items: rows,
-                // One save per object commits per object: measured against the C loop that does too.
-                reference: saveEvery == 1 ? commitEachReference : reference,
-                setUp: { () throws -> InsertFixture in
-                    _ = datasets.rows(rows)
-                    return try InsertFixture(withTriggers: withTriggers)
-                },
-                measure: { fixture in try fixture.insertPerObject(datasets.rows(rows), saveEvery: saveEvery) },
-                verify: { fixture in try fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
-                tearDown: { fixture in fixture.remove() }))
+            for history in histories where !history || saveEvery != 1_000 {
+                benchmarks.append(Benchmark(
+                    name + suffix + (history ? ".history" : ""), parameters: parameters, items: rows,
+                    // One save per object commits per object: measured against the C loop that does too.
+                    reference: saveEvery == 1 ? commitEachReference : reference,
+                    setUp: { () throws -> InsertFixture in
+                        _ = datasets.rows(rows)
+                        return try InsertFixture(withTriggers: withTriggers, history: history)
+                    },
+                    measure: { fixture in try fixture.insertPerObject(datasets.rows(rows), saveEvery: saveEvery) },
+                    verify: { fixture in
+                        try fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers)
+                        if history { try fixture.verifyHistory(datasets.rows(rows), transactions: saveEvery == 1 ? rows : 1) }
+                    },
+                    tearDown: { fixture in fixture.remove() }))
+            }
         }
     }
 }

@@ -32,6 +32,10 @@ struct HistoryEntityLayout: Sendable {
     let relationshipSlots: [Int]
     /// Attribute indexes of the preserved attributes, in tombstone-column order.
     let tombstoneAttributes: [Int]
+    /// Derived attributes the store's triggers recompute when a property of
+    /// the same object changes: (the property's slot, the derived one's).
+    /// A `now()` derivation is recomputed by every update (source nil).
+    let derivedSlots: [(source: Int?, derived: Int)]
 
     init(entity: CheckedEntity, model: CheckedModel) {
         var toOnes: [(name: String, index: Int, polymorphic: Bool)] = []
@@ -70,6 +74,33 @@ struct HistoryEntityLayout: Sendable {
             .filter { $0.preservesValueInHistoryOnDeletion && $0.isStored && $0.keyPath.count == 1 }
             .sorted { $0.name < $1.name }
             .map(\.index)
+        var derived: [(source: Int?, derived: Int)] = []
+        for attribute in entity.attributes {
+            guard let derivation = attribute.derivation else { continue }
+            let target = slotByAttributeName[attribute.keyPath[0]] ?? 0
+            let source: String? = switch derivation {
+            case .keyPath(let path), .canonical(let path), .lowercase(let path), .uppercase(let path): path.first
+            case .aggregate(_, let relationship, _): relationship
+            case .now: nil
+            }
+            guard let source else {
+                derived.append((nil, target))
+                continue
+            }
+            let sourceSlot = slotByAttributeName[source]
+                ?? entity.relationships.first { $0.name == source }.map { relationshipSlots[$0.index] }
+            if let sourceSlot { derived.append((sourceSlot, target)) }
+        }
+        derivedSlots = derived
+    }
+
+    /// `slots` of an update, with the derived attributes its changes make
+    /// the store's triggers recompute (as Core Data's history names them).
+    func withDerived(_ slots: [Int]) -> [Int] {
+        guard !derivedSlots.isEmpty else { return slots }
+        var all = slots
+        for (source, derived) in derivedSlots where source.map(slots.contains) ?? true { all.append(derived) }
+        return all
     }
 
     var maskByteCount: Int { (slotNames.count + 7) / 8 }

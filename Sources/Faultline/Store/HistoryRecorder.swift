@@ -23,15 +23,14 @@ import FaultlineSQLite
 struct HistoryCommit {
     var author: String?
     var contextName: String?
-    var inserted: [ManagedObjectID] = []
-    /// Inserted rows by key range, of one concrete entity each (a batch
-    /// insert): recorded from the entity's table, with no list of keys.
+    /// Inserted rows by runs of keys in one entity's table (the entity may
+    /// share it with its hierarchy): recorded from the table, with no list of keys.
     var insertedRanges: [(entityIndex: Int, keys: ClosedRange<Int64>)] = []
     /// Each updated object with the slots of its changed properties.
     var updated: [(id: ManagedObjectID, slots: [Int])] = []
     var deleted: [ManagedObjectID] = []
 
-    var isEmpty: Bool { inserted.isEmpty && insertedRanges.isEmpty && updated.isEmpty && deleted.isEmpty }
+    var isEmpty: Bool { insertedRanges.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
 /// A store's history recording: its tables' layout, each entity's slots and
@@ -92,16 +91,29 @@ final class HistoryRecorder: @unchecked Sendable {
             keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection))
     }
 
-    /// The history rows of a save whose inserts got `insertedIDs`.
-    func commit(of request: SaveRequest, insertedIDs: [ManagedObjectID]) -> HistoryCommit {
-        var commit = HistoryCommit(author: request.author, contextName: request.contextName, inserted: insertedIDs)
+    /// The history rows of a save whose inserts got `insertedIDs`: the
+    /// inserts as runs of consecutive keys per hierarchy (a save's keys come
+    /// in one block per hierarchy), recorded from the rows once written.
+    func commit(of request: SaveRequest, insertedIDs: [ManagedObjectID], model: CheckedModel) -> HistoryCommit {
+        var commit = HistoryCommit(author: request.author, contextName: request.contextName)
+        // The latest run of each hierarchy, by root entity index.
+        var latestRun: [Int: Int] = [:]
+        for id in insertedIDs {
+            let root = model.entities[id.entityIndex].rootEntityIndex
+            if let run = latestRun[root], commit.insertedRanges[run].keys.upperBound &+ 1 == id.primaryKey {
+                commit.insertedRanges[run].keys = commit.insertedRanges[run].keys.lowerBound...id.primaryKey
+            } else {
+                latestRun[root] = commit.insertedRanges.count
+                commit.insertedRanges.append((id.entityIndex, id.primaryKey...id.primaryKey))
+            }
+        }
         commit.updated.reserveCapacity(request.updates.count)
         for update in request.updates {
             let layout = layouts[update.id.entityIndex]
             var slots = update.attributes.map { layout.attributeSlots[$0.index] }
             slots += update.toOne.map { layout.relationshipSlots[$0.index] }
             slots += update.changedToMany.map { layout.relationshipSlots[$0] }
-            commit.updated.append((update.id, slots))
+            commit.updated.append((update.id, layout.withDerived(slots)))
         }
         commit.deleted = request.deletes.map(\.id)
         return commit
@@ -110,31 +122,48 @@ final class HistoryRecorder: @unchecked Sendable {
     /// Forgets the interned names: another connection may have deleted them.
     func forgetNames() { stringKeys = [:] }
 
-    /// Records `commit` (invariant 1) and returns its transaction's key.
+    /// A commit whose rows are recorded but for its inserts, which are
+    /// recorded from their rows once written (`finish`).
+    struct Pending {
+        let transaction: Int64
+        fileprivate let nextKey: Int64
+        fileprivate let insertedRanges: [(entityIndex: Int, keys: ClosedRange<Int64>)]
+    }
+
+    /// Records `commit` whose rows are all written (a batch request; a
+    /// delete's rows must still be there) and returns its transaction's key.
     func record(_ commit: HistoryCommit, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {
+        let pending = try begin(commit, on: connection, known: known)
+        try finish(pending, on: connection)
+        return pending.transaction
+    }
+
+    /// Records the transaction and every change but the inserts, before the
+    /// commit writes any row (a tombstone is copied from its row).
+    func begin(_ commit: HistoryCommit, on connection: Connection, known: KnownKeyCounters) throws -> Pending {
         let transaction = try PrimaryKeyAllocator.reserve(
             1, rootEntityNumber: HistoryStatements.transactionEntityNumber,
             floor: keyFloors[HistoryStatements.transactionEntityNumber] ?? 0, on: connection, known: known).lowerBound
-        let names = try [commit.author, bundleID, commit.contextName, processName].map { name -> HistoryStatements.Name in
-            guard let name else { return .none }
-            return tables.internsStrings ? .key(try internedKey(name, on: connection, known: known)) : .text(name)
+        var names: [HistoryStatements.Name] = []
+        for name in [commit.author, bundleID, commit.contextName, processName] {
+            guard let name else {
+                names.append(.none)
+                continue
+            }
+            names.append(tables.internsStrings ? .key(try internedKey(name, on: connection, known: known)) : .text(name))
         }
         try HistoryStatements.insertTransaction(
             key: transaction, timestamp: Date(), names: names, internsStrings: tables.internsStrings, on: connection)
-        let ranged = commit.insertedRanges.reduce(0) { $0 + $1.keys.count }
-        let count = commit.inserted.count + ranged + commit.updated.count + commit.deleted.count
-        guard count > 0 else { return transaction }
+        var ranged = 0
+        for range in commit.insertedRanges { ranged += range.keys.count }
+        let count = ranged + commit.updated.count + commit.deleted.count
+        guard count > 0 else { return Pending(transaction: transaction, nextKey: 0, insertedRanges: []) }
         var nextKey = try PrimaryKeyAllocator.reserve(
             count, rootEntityNumber: HistoryStatements.changeEntityNumber,
             floor: keyFloors[HistoryStatements.changeEntityNumber] ?? 0, on: connection, known: known).lowerBound
-
-        // A batch insert's rows, one statement per key range.
-        for range in commit.insertedRanges {
-            try HistoryStatements.insertInsertions(
-                table: entityTables[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: transaction,
-                on: connection)
-            nextKey += Int64(range.keys.count)
-        }
+        // The inserts take the first keys, recorded last.
+        let insertsKey = nextKey
+        nextKey += Int64(ranged)
 
         // Deletes with tombstones, one statement per entity table.
         var plainDeletes: [ManagedObjectID] = []
@@ -154,23 +183,46 @@ final class HistoryRecorder: @unchecked Sendable {
             nextKey += Int64(keys.count)
         }
 
-        var rows = "["
-        var masks: [UInt8] = []
-        func append(_ type: HistoryStatements.ChangeType, _ id: ManagedObjectID, mask: [UInt8]) {
-            if rows.count > 1 { rows += "," }
-            let start = mask.isEmpty ? 0 : masks.count + 1
-            rows += "[\(type.rawValue),\(id.entityNumber),\(id.primaryKey),\(start),\(mask.count)]"
-            masks += mask
-        }
-        for id in commit.inserted { append(.insert, id, mask: []) }
-        for (id, slots) in commit.updated { append(.update, id, mask: layouts[id.entityIndex].mask(slots: slots)) }
-        for id in plainDeletes { append(.delete, id, mask: []) }
-        rows += "]"
-        if rows.count > 2 {
+        // Updates and the other deletes, one statement for all.
+        let rowCount = commit.updated.count + plainDeletes.count
+        if rowCount > 0, rowCount <= HistoryStatements.valuesRowLimit {
+            var rows: [(type: HistoryStatements.ChangeType, entity: Int, key: Int64, mask: [UInt8])] = []
+            rows.reserveCapacity(rowCount)
+            for (id, slots) in commit.updated {
+                rows.append((.update, id.entityNumber, id.primaryKey, layouts[id.entityIndex].mask(slots: slots)))
+            }
+            for id in plainDeletes { rows.append((.delete, id.entityNumber, id.primaryKey, [])) }
+            try HistoryStatements.insertChanges(firstKey: nextKey, transaction: transaction, rows: rows, on: connection)
+        } else if rowCount > 0 {
+            var rows = "["
+            var masks: [UInt8] = []
+            var first = true
+            func append(_ type: HistoryStatements.ChangeType, _ id: ManagedObjectID, mask: [UInt8]) {
+                if !first { rows += "," }
+                first = false
+                let start = mask.isEmpty ? 0 : masks.count + 1
+                rows += "[\(type.rawValue),\(id.entityNumber),\(id.primaryKey),\(start),\(mask.count)]"
+                masks += mask
+            }
+            for (id, slots) in commit.updated { append(.update, id, mask: layouts[id.entityIndex].mask(slots: slots)) }
+            for id in plainDeletes { append(.delete, id, mask: []) }
+            rows += "]"
             try HistoryStatements.insertChanges(firstKey: nextKey, transaction: transaction, rows: rows, masks: masks,
                                                 on: connection)
         }
-        return transaction
+        return Pending(transaction: transaction, nextKey: insertsKey, insertedRanges: commit.insertedRanges)
+    }
+
+    /// Records the inserts of `pending` from their rows, one statement per
+    /// run of keys.
+    func finish(_ pending: Pending, on connection: Connection) throws {
+        var nextKey = pending.nextKey
+        for range in pending.insertedRanges {
+            try HistoryStatements.insertInsertions(
+                table: entityTables[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: pending.transaction,
+                on: connection)
+            nextKey += Int64(range.keys.count)
+        }
     }
 
     private func internedKey(_ name: String, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {

@@ -127,6 +127,33 @@ enum HistoryStatements {
         try statement.execute()
     }
 
+    /// Up to this many change rows go in as one multi-row `VALUES` statement
+    /// (one cached text per row count), more as a JSON list: SQLite parses
+    /// JSON with allocations a small save need not pay.
+    static let valuesRowLimit = 16
+
+    /// Change rows without tombstones as one multi-row `VALUES` statement,
+    /// row `i` taking key `firstKey + i`; at most `valuesRowLimit` rows.
+    static func insertChanges(firstKey: Int64, transaction: Int64,
+                              rows: [(type: ChangeType, entity: Int, key: Int64, mask: [UInt8])],
+                              on connection: Connection) throws {
+        let tuples = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
+        let statement = try connection.cachedStatement(
+            "INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES \(tuples)")
+        var position: Int32 = 1
+        for (offset, row) in rows.enumerated() {
+            try statement.bind(firstKey + Int64(offset), at: position)
+            try statement.bind(Int64(changeEntityNumber), at: position + 1)
+            try statement.bind(row.type.rawValue, at: position + 2)
+            try statement.bind(Int64(row.entity), at: position + 3)
+            try statement.bind(row.key, at: position + 4)
+            try statement.bind(transaction, at: position + 5)
+            if row.mask.isEmpty { try statement.bindNull(at: position + 6) } else { try statement.bind(row.mask, at: position + 6) }
+            position += 7
+        }
+        try statement.execute()
+    }
+
     /// Every change row of a commit without tombstones, in one statement:
     /// `rows` is a JSON array of `[type, entity, key, maskStart, maskLength]`
     /// (the mask a slice of `masks`, 1-based; length 0 for none), row `i`

@@ -51,11 +51,13 @@ extension PersistentStoreCoordinator {
 
         var result = SaveResult()
         try reserveKeys(for: request.inserts, into: &result, on: connection)
-        // Before any row is written: a delete's tombstone is copied from its row.
-        if let history {
-            result.historyTransaction = try history.record(
-                history.commit(of: request, insertedIDs: result.insertedIDs), on: connection, known: writer.keyCounters)
+        // Before any row is written: a delete's tombstone is copied from its
+        // row. The inserts are recorded from their rows, once written.
+        let pendingHistory = try history.map { history in
+            try history.begin(history.commit(of: request, insertedIDs: result.insertedIDs, model: model), on: connection,
+                              known: writer.keyCounters)
         }
+        result.historyTransaction = pendingHistory?.transaction
         let resolve = { (id: ManagedObjectID) in result.resolve(id) }
 
         // Consecutive inserts of one entity share one statement lookup (it
@@ -87,6 +89,8 @@ extension PersistentStoreCoordinator {
             }
             try statement.execute()
         }
+
+        if let pendingHistory, let history { try history.finish(pendingHistory, on: connection) }
 
         var lockConflicts: [SaveConflict] = []
         for update in request.updates {

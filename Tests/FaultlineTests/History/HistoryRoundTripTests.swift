@@ -142,6 +142,34 @@ struct HistoryRoundTripTests {
         #expect(fifty == one)
     }
 
+    @Test("A save of more changes than one VALUES statement takes records them all through one JSON list, masks and order intact")
+    func manyChangesInOneSave() throws {
+        let (container, url) = try Self.container()
+        defer { Self.remove(url) }
+        let context = container.newBackgroundContext()
+        let count = HistoryStatements.valuesRowLimit * 2 + 3
+        let ids = try context.performAndWait {
+            let books = try (0..<count).map { number in
+                let book = try context.insertNewObject(forEntityName: "Book")
+                try book.setValue("Book \(number)", forKey: "title")
+                return book
+            }
+            try context.save()
+            for (number, book) in books.enumerated() { try book.setValue(Int64(number), forKey: "pages") }
+            try context.save()
+            for book in books.prefix(count / 2) { context.delete(book) }
+            try context.save()
+            return books.map(\.objectID)
+        }
+        let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        #expect(transactions.map(\.changes.count) == [count, count, count / 2])
+        #expect(Set(transactions[1].changes.map(\.changedObjectID)) == Set(ids))
+        #expect(transactions[1].changes.allSatisfy { $0.changeType == .update && $0.updatedProperties == ["pages"] })
+        #expect(transactions[2].changes.allSatisfy { $0.changeType == .delete && $0.tombstone?["title"] != nil })
+        let keys = transactions.flatMap(\.changes).map(\.changeID)
+        #expect(keys == Array(1...Int64(keys.count)), "change keys follow Z_MAX with no gap")
+    }
+
     @Test("A fetch after a token returns exactly the later transactions; a delete before one removes exactly the earlier ones, and keys keep growing after it")
     func fetchAndDelete() throws {
         let (container, url) = try Self.container()
@@ -227,6 +255,45 @@ struct HistoryRoundTripTests {
         #expect(transactions[2].changes.map(\.changeType) == [.delete, .delete])
         #expect(Set(transactions[2].changes.compactMap { $0.tombstone?["title"] }) == [.string("Book 98"), .string("Book 99")])
         #expect(try Self.raw(url).scalar("PRAGMA integrity_check") == .text("ok"))
+    }
+
+    @Test("An update names the derived attributes its changes make the triggers recompute: a canonical copy of a changed title, a count over a changed to-many")
+    func derivedAttributes() throws {
+        let model = ManagedObjectModel {
+            Entity("Shelf") {
+                Attribute("label", .string)
+                Derived("bookCount", .integer64, "books.@count")
+                Relationship("books", to: "Book", inverse: "shelf", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("pages", .integer64)
+                Derived("searchTitle", .string, "canonical:(title)")
+                Relationship("shelf", to: "Shelf", inverse: "books")
+            }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-history-\(UUID().uuidString).sqlite")
+        defer { Self.remove(url) }
+        let container = try PersistentContainer(model: model, location: .file(url), persistentHistoryTracking: true)
+        let context = container.newBackgroundContext()
+        let (shelf, book) = try context.performAndWait {
+            let shelf = try context.insertNewObject(forEntityName: "Shelf")
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("Émile", forKey: "title")
+            try context.save()
+            try book.setValue(shelf, forKey: "shelf")
+            try book.setValue("Emil", forKey: "title")
+            try context.save()
+            try book.setValue(Int64(3), forKey: "pages")
+            try context.save()
+            return (shelf.objectID, book.objectID)
+        }
+        let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        #expect(transactions.count == 3)
+        let moved = Dictionary(transactions[1].changes.map { ($0.changedObjectID, $0.updatedProperties) }, uniquingKeysWith: { $1 })
+        #expect(moved[book] == ["shelf", "title", "searchTitle"])
+        #expect(moved[shelf] == ["books", "bookCount"])
+        #expect(transactions[2].changes.first?.updatedProperties == ["pages"], "a change no derivation reads names nothing more")
     }
 
     @Test("Tokens survive JSON encoding, compare by transaction, and a token of another store is refused")
