@@ -137,6 +137,10 @@ public enum MigrationError: Error, CustomStringConvertible {
     case stageFailed(stage: Int, label: String, storeVersion: String, underlying: any Error)
     /// A store Core Data wrote that Faultline does not migrate (CoreDataStoreMigration.swift).
     case coreDataStoreUnsupported(reason: String)
+    /// A Faultline store that records persistent history: its change rows name
+    /// entities and properties by the old model's numbers and history slots,
+    /// which a migration does not rewrite yet.
+    case recordsPersistentHistory
 
     public var description: String {
         switch self {
@@ -154,6 +158,10 @@ public enum MigrationError: Error, CustomStringConvertible {
                 + "\(properties.joined(separator: ", ")): duplicated values \(values.joined(separator: ", "))"
         case .coreDataStoreUnsupported(let reason):
             return "this Core Data store is not migrated by Faultline: \(reason); the store is unchanged"
+        case .recordsPersistentHistory:
+            return "the store records persistent history, whose change rows name entities and properties by the old "
+                + "model's numbers and slots; Faultline does not rewrite them in a migration yet, so it does not migrate "
+                + "the store; it is unchanged"
         case .stageFailed(let stage, let label, let version, let underlying):
             return "migration stage \(stage) (\(label)) failed, the store stays at version \(version): \(underlying)"
         }

@@ -37,6 +37,7 @@ struct RecordedSchemaChecks: MigrationChecks {
 
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws {
+        if try HistoryStatements.layout(on: connection) != nil { throw MigrationError.recordsPersistentHistory }
         try SchemaRecord.verify(old, on: connection, metadata: metadata)
     }
 
