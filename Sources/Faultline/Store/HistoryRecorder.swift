@@ -10,11 +10,15 @@ import FaultlineSQLite
 //    with it; never one without the other.
 // 2. Statements per commit do not grow with its size: the transaction and
 //    change keys take one compare-and-set each (the writer's known counters),
-//    the transaction one insert, and every change without a tombstone one
-//    `INSERT … SELECT` over a JSON list; deletes of entities with preserved
-//    attributes add one `INSERT … SELECT` per entity table, copying the values
-//    from the rows about to go. Names are interned once per writer (the cache
-//    is dropped whenever another process or coordinator committed).
+//    the transaction one insert, the inserts one `INSERT … SELECT` per run of
+//    keys from the rows written, the updates and other deletes one statement
+//    (multi-row `VALUES`, or `INSERT … SELECT` over a JSON list); deletes of
+//    entities with preserved attributes add a key compare-and-set and one
+//    `INSERT … SELECT` per entity table, copying the values from the rows
+//    about to go; each derivation of another object the commit reaches, one
+//    `SELECT` (HistoryRecorder+DerivedObjects.swift). Names are interned once
+//    per writer (the cache is dropped whenever another process or
+//    coordinator committed).
 // 3. Transaction keys only grow, also across `deleteHistory`: they come from
 //    `Z_PRIMARYKEY` (16002), never from `max(Z_PK)`, so a token saved to disk
 //    never sees a later transaction with a smaller key.
@@ -45,15 +49,25 @@ final class HistoryRecorder: @unchecked Sendable {
     private let keyFloors: [Int: Int64]
     /// By entity index: its table.
     private let entityTables: [String]
+    /// By entity index: the root of its hierarchy.
+    let rootEntityIndexes: [Int]
+    /// Derived attributes reading other entities' rows (HistoryRecorder+DerivedObjects.swift).
+    let foreignDerivations: [ForeignDerivation]
+    /// The store's identifier, for the object IDs of rows found in SQL.
+    let storeIdentifier: UInt32
     /// Name → `ATRANSACTIONSTRING` key; used under the writer lock only.
     private var stringKeys: [String: Int64] = [:]
     private let bundleID = Bundle.main.bundleIdentifier
     private let processName = ProcessInfo.processInfo.processName
 
-    private init(tables: HistoryStatements.TablesLayout, layouts: [HistoryEntityLayout], entityTables: [String],
-                 tombstoneSources: [(table: String, columns: [String])?], keyFloors: [Int: Int64]) {
+    private init(tables: HistoryStatements.TablesLayout, model: CheckedModel, plans: [EntityStorePlan],
+                 layouts: [HistoryEntityLayout], tombstoneSources: [(table: String, columns: [String])?],
+                 keyFloors: [Int: Int64], storeIdentifier: UInt32) {
         self.tables = tables
-        self.entityTables = entityTables
+        entityTables = plans.map(\.mapping.table)
+        rootEntityIndexes = model.entities.map(\.rootEntityIndex)
+        foreignDerivations = Self.foreignDerivations(in: model, plans: plans, layouts: layouts)
+        self.storeIdentifier = storeIdentifier
         self.layouts = layouts
         self.tombstoneSources = tombstoneSources
         self.keyFloors = keyFloors
@@ -67,7 +81,8 @@ final class HistoryRecorder: @unchecked Sendable {
     /// Makes the store record history — creating Core Data's tables, adding
     /// tombstone columns the model needs, adding the key counters — inside
     /// the open transaction on `connection`, and returns its recorder.
-    static func prepare(model: CheckedModel, plans: [EntityStorePlan], on connection: Connection) throws -> HistoryRecorder {
+    static func prepare(model: CheckedModel, plans: [EntityStorePlan], storeIdentifier: UInt32,
+                        on connection: Connection) throws -> HistoryRecorder {
         let layouts = layouts(of: model)
         let needed = layouts.map(\.tombstoneAttributes.count).max() ?? 0
         if var existing = try HistoryStatements.layout(on: connection) {
@@ -87,8 +102,9 @@ final class HistoryRecorder: @unchecked Sendable {
             return (plan.mapping.table, layout.tombstoneAttributes.compactMap { plan.mapping.column(forAttributeAt: $0) })
         }
         return HistoryRecorder(
-            tables: tables, layouts: layouts, entityTables: plans.map(\.mapping.table), tombstoneSources: sources,
-            keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection))
+            tables: tables, model: model, plans: plans, layouts: layouts, tombstoneSources: sources,
+            keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection),
+            storeIdentifier: storeIdentifier)
     }
 
     /// The history rows of a save whose inserts got `insertedIDs`: the
@@ -122,24 +138,27 @@ final class HistoryRecorder: @unchecked Sendable {
     /// Forgets the interned names: another connection may have deleted them.
     func forgetNames() { stringKeys = [:] }
 
-    /// A commit whose rows are recorded but for its inserts, which are
-    /// recorded from their rows once written (`finish`).
+    /// A commit whose transaction row and tombstones are recorded; `finish`
+    /// records the rest once the commit's rows are written.
     struct Pending {
         let transaction: Int64
-        fileprivate let nextKey: Int64
-        fileprivate let insertedRanges: [(entityIndex: Int, keys: ClosedRange<Int64>)]
+        fileprivate let commit: HistoryCommit
+        fileprivate let plainDeletes: [ManagedObjectID]
+        /// Objects whose derived attributes the deletes' triggers recompute
+        /// (found while the deleted rows were still there).
+        fileprivate let derivedByDeletes: [ManagedObjectID: Set<Int>]
     }
 
     /// Records `commit` whose rows are all written (a batch request; a
     /// delete's rows must still be there) and returns its transaction's key.
     func record(_ commit: HistoryCommit, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {
         let pending = try begin(commit, on: connection, known: known)
-        try finish(pending, on: connection)
+        try finish(pending, on: connection, known: known)
         return pending.transaction
     }
 
-    /// Records the transaction and every change but the inserts, before the
-    /// commit writes any row (a tombstone is copied from its row).
+    /// Records the transaction and the deletes that keep tombstones, before
+    /// the commit writes any row: a tombstone is copied from its row.
     func begin(_ commit: HistoryCommit, on connection: Connection, known: KnownKeyCounters) throws -> Pending {
         let transaction = try PrimaryKeyAllocator.reserve(
             1, rootEntityNumber: HistoryStatements.transactionEntityNumber,
@@ -154,45 +173,63 @@ final class HistoryRecorder: @unchecked Sendable {
         }
         try HistoryStatements.insertTransaction(
             key: transaction, timestamp: Date(), names: names, internsStrings: tables.internsStrings, on: connection)
-        var ranged = 0
-        for range in commit.insertedRanges { ranged += range.keys.count }
-        let count = ranged + commit.updated.count + commit.deleted.count
-        guard count > 0 else { return Pending(transaction: transaction, nextKey: 0, insertedRanges: []) }
-        var nextKey = try PrimaryKeyAllocator.reserve(
-            count, rootEntityNumber: HistoryStatements.changeEntityNumber,
-            floor: keyFloors[HistoryStatements.changeEntityNumber] ?? 0, on: connection, known: known).lowerBound
-        // The inserts take the first keys, recorded last.
-        let insertsKey = nextKey
-        nextKey += Int64(ranged)
 
         // Deletes with tombstones, one statement per entity table.
         var plainDeletes: [ManagedObjectID] = []
         var tombstoned: [Int: [Int64]] = [:]
+        var tombstonedCount = 0
         for id in commit.deleted {
             if tombstoneSources[id.entityIndex] != nil {
                 tombstoned[id.entityIndex, default: []].append(id.primaryKey)
+                tombstonedCount += 1
             } else {
                 plainDeletes.append(id)
             }
         }
-        for (entityIndex, keys) in tombstoned.sorted(by: { $0.key < $1.key }) {
-            guard let source = tombstoneSources[entityIndex] else { continue }
-            try HistoryStatements.insertTombstones(
-                table: source.table, columns: source.columns, firstKey: nextKey, transaction: transaction,
-                keys: "[" + keys.map(String.init).joined(separator: ",") + "]", on: connection)
-            nextKey += Int64(keys.count)
+        if tombstonedCount > 0 {
+            var nextKey = try reserveChangeKeys(tombstonedCount, on: connection, known: known)
+            for (entityIndex, keys) in tombstoned.sorted(by: { $0.key < $1.key }) {
+                guard let source = tombstoneSources[entityIndex] else { continue }
+                try HistoryStatements.insertTombstones(
+                    table: source.table, columns: source.columns, firstKey: nextKey, transaction: transaction,
+                    keys: "[" + keys.map(String.init).joined(separator: ",") + "]", on: connection)
+                nextKey += Int64(keys.count)
+            }
         }
+        return Pending(transaction: transaction, commit: commit, plainDeletes: plainDeletes,
+                       derivedByDeletes: try objectsDerivingFrom(deleted: commit.deleted, on: connection))
+    }
 
-        // Updates and the other deletes, one statement for all.
-        let rowCount = commit.updated.count + plainDeletes.count
+    /// Records the inserts (from their rows, one statement per run of keys),
+    /// the updates — with the other objects whose derived attributes the
+    /// triggers recomputed — and the deletes without tombstones (one
+    /// statement for all), once the commit's rows are written.
+    func finish(_ pending: Pending, on connection: Connection, known: KnownKeyCounters) throws {
+        let commit = pending.commit
+        let updated = withDerivedObjects(
+            commit, pending.derivedByDeletes.merging(
+                try objectsDerivingFrom(inserted: commit.insertedRanges, updated: commit.updated, on: connection),
+                uniquingKeysWith: { $0.union($1) }))
+        var ranged = 0
+        for range in commit.insertedRanges { ranged += range.keys.count }
+        let count = ranged + updated.count + pending.plainDeletes.count
+        guard count > 0 else { return }
+        var nextKey = try reserveChangeKeys(count, on: connection, known: known)
+        for range in commit.insertedRanges {
+            try HistoryStatements.insertInsertions(
+                table: entityTables[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: pending.transaction,
+                on: connection)
+            nextKey += Int64(range.keys.count)
+        }
+        let rowCount = updated.count + pending.plainDeletes.count
         if rowCount > 0, rowCount <= HistoryStatements.valuesRowLimit {
             var rows: [(type: HistoryStatements.ChangeType, entity: Int, key: Int64, mask: [UInt8])] = []
             rows.reserveCapacity(rowCount)
-            for (id, slots) in commit.updated {
+            for (id, slots) in updated {
                 rows.append((.update, id.entityNumber, id.primaryKey, layouts[id.entityIndex].mask(slots: slots)))
             }
-            for id in plainDeletes { rows.append((.delete, id.entityNumber, id.primaryKey, [])) }
-            try HistoryStatements.insertChanges(firstKey: nextKey, transaction: transaction, rows: rows, on: connection)
+            for id in pending.plainDeletes { rows.append((.delete, id.entityNumber, id.primaryKey, [])) }
+            try HistoryStatements.insertChanges(firstKey: nextKey, transaction: pending.transaction, rows: rows, on: connection)
         } else if rowCount > 0 {
             var rows = "["
             var masks: [UInt8] = []
@@ -204,25 +241,18 @@ final class HistoryRecorder: @unchecked Sendable {
                 rows += "[\(type.rawValue),\(id.entityNumber),\(id.primaryKey),\(start),\(mask.count)]"
                 masks += mask
             }
-            for (id, slots) in commit.updated { append(.update, id, mask: layouts[id.entityIndex].mask(slots: slots)) }
-            for id in plainDeletes { append(.delete, id, mask: []) }
+            for (id, slots) in updated { append(.update, id, mask: layouts[id.entityIndex].mask(slots: slots)) }
+            for id in pending.plainDeletes { append(.delete, id, mask: []) }
             rows += "]"
-            try HistoryStatements.insertChanges(firstKey: nextKey, transaction: transaction, rows: rows, masks: masks,
+            try HistoryStatements.insertChanges(firstKey: nextKey, transaction: pending.transaction, rows: rows, masks: masks,
                                                 on: connection)
         }
-        return Pending(transaction: transaction, nextKey: insertsKey, insertedRanges: commit.insertedRanges)
     }
 
-    /// Records the inserts of `pending` from their rows, one statement per
-    /// run of keys.
-    func finish(_ pending: Pending, on connection: Connection) throws {
-        var nextKey = pending.nextKey
-        for range in pending.insertedRanges {
-            try HistoryStatements.insertInsertions(
-                table: entityTables[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: pending.transaction,
-                on: connection)
-            nextKey += Int64(range.keys.count)
-        }
+    private func reserveChangeKeys(_ count: Int, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {
+        try PrimaryKeyAllocator.reserve(
+            count, rootEntityNumber: HistoryStatements.changeEntityNumber,
+            floor: keyFloors[HistoryStatements.changeEntityNumber] ?? 0, on: connection, known: known).lowerBound
     }
 
     private func internedKey(_ name: String, on connection: Connection, known: KnownKeyCounters) throws -> Int64 {
@@ -246,7 +276,7 @@ extension PersistentStoreCoordinator {
     /// history tables that `mode` turns off.
     static func history(
         _ mode: HistoryMode, readOnly: Bool, model: CheckedModel, plans: [EntityStorePlan], location: StoreLocation,
-        on connection: Connection
+        storeIdentifier: UInt32, on connection: Connection
     ) throws -> (HistoryRecorder?, (any Error & Sendable)?) {
         guard mode != .ignored, !readOnly else { return (nil, nil) }
         let hasTables = try HistoryStatements.layout(on: connection) != nil
@@ -256,7 +286,7 @@ extension PersistentStoreCoordinator {
             return (nil, StoreError.persistentHistoryTrackingOff(path: path))
         case (.on, _), (.automatic, true):
             let recorder = try StoreWriter(migrating: connection).write { connection in
-                (try HistoryRecorder.prepare(model: model, plans: plans, on: connection), nil)
+                (try HistoryRecorder.prepare(model: model, plans: plans, storeIdentifier: storeIdentifier, on: connection), nil)
             }.result
             return (recorder, nil)
         default:

@@ -210,6 +210,36 @@ enum HistoryStatements {
         try statement.execute()
     }
 
+    /// The rows whose derived attributes read the rows with `keys` (a
+    /// derivation's reach, HistoryRecorder+DerivedObjects.swift): keys and entity numbers.
+    static func dependents(of reach: HistoryRecorder.ForeignDerivation.Reach, keys: [Int64],
+                           on connection: Connection) throws -> [(key: Int64, entityNumber: Int64)] {
+        try dependents(of: reach, condition: "IN (SELECT value FROM json_each(?))",
+                       [.text("[" + keys.map(String.init).joined(separator: ",") + "]")], on: connection)
+    }
+
+    /// The same for the rows with keys in `range` (a batch insert's).
+    static func dependents(of reach: HistoryRecorder.ForeignDerivation.Reach, range: ClosedRange<Int64>,
+                           on connection: Connection) throws -> [(key: Int64, entityNumber: Int64)] {
+        try dependents(of: reach, condition: "BETWEEN ? AND ?", [.integer(range.lowerBound), .integer(range.upperBound)],
+                       on: connection)
+    }
+
+    private static func dependents(of reach: HistoryRecorder.ForeignDerivation.Reach, condition: String, _ values: [SQLValue],
+                                   on connection: Connection) throws -> [(key: Int64, entityNumber: Int64)] {
+        let sql = switch reach {
+        case .owners(let memberTable, let ownerColumn, let ownerTable):
+            "SELECT DISTINCT o.Z_PK, o.Z_ENT FROM \(memberTable) m JOIN \(ownerTable) o ON o.Z_PK = m.\(ownerColumn) "
+                + "WHERE m.Z_PK \(condition)"
+        case .referrers(let table, let column):
+            "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) \(condition)"
+        }
+        return try connection.rows(sql, values).compactMap { row in
+            guard row.count == 2, case .integer(let key) = row[0], case .integer(let entity) = row[1] else { return nil }
+            return (key, entity)
+        }
+    }
+
     // MARK: - Reading and deleting
 
     /// One `ATRANSACTION` row, its names resolved.

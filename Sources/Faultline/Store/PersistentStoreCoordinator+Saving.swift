@@ -51,8 +51,7 @@ extension PersistentStoreCoordinator {
 
         var result = SaveResult()
         try reserveKeys(for: request.inserts, into: &result, on: connection)
-        // Before any row is written: a delete's tombstone is copied from its
-        // row. The inserts are recorded from their rows, once written.
+        // Before any row is written: a delete's tombstone is copied from its row.
         let pendingHistory = try history.map { history in
             try history.begin(history.commit(of: request, insertedIDs: result.insertedIDs, model: model), on: connection,
                               known: writer.keyCounters)
@@ -89,8 +88,6 @@ extension PersistentStoreCoordinator {
             }
             try statement.execute()
         }
-
-        if let pendingHistory, let history { try history.finish(pendingHistory, on: connection) }
 
         var lockConflicts: [SaveConflict] = []
         for update in request.updates {
@@ -155,6 +152,10 @@ extension PersistentStoreCoordinator {
                 continue
             }
         }
+
+        // Once every row is written: inserts are recorded from their rows,
+        // and the rows the triggers recomputed are found from them.
+        if let pendingHistory, let history { try history.finish(pendingHistory, on: connection, known: writer.keyCounters) }
 
         // Built only when some saved entity has derived attributes to re-read.
         let hasDerived: (ManagedObjectID) -> Bool = { !self.plans[$0.entityIndex].derivedAttributes.isEmpty }

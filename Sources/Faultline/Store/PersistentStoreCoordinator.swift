@@ -129,7 +129,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.changes = changes
         let (history, historyRefusal) = try Self.history(
             configuration.history, readOnly: configuration.readOnly || configuration.writeRefusal != nil,
-            model: model, plans: plans, location: location, on: connection)
+            model: model, plans: plans, location: location, storeIdentifier: identifier, on: connection)
         self.history = history
         self.writer = StoreWriter(
             connection, busyTimeout: configuration.busyTimeout, refusal: configuration.writeRefusal ?? historyRefusal,

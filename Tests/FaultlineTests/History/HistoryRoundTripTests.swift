@@ -257,8 +257,62 @@ struct HistoryRoundTripTests {
         #expect(try Self.raw(url).scalar("PRAGMA integrity_check") == .text("ok"))
     }
 
-    @Test("An update names the derived attributes its changes make the triggers recompute: a canonical copy of a changed title, a count over a changed to-many")
+    @Test("An update names the derived attributes its changes make the triggers recompute, on the object and on the others whose derivations read it: a canonical title, a count and a sum over a to-many, a key path through a to-one")
     func derivedAttributes() throws {
+        let model = ManagedObjectModel {
+            Entity("Shelf") {
+                Attribute("label", .string)
+                Derived("bookCount", .integer64, "books.@count")
+                Derived("totalPages", .integer64, "books.@sum.pages")
+                Relationship("books", to: "Book", inverse: "shelf", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("pages", .integer64)
+                Derived("searchTitle", .string, "canonical:(title)")
+                Derived("shelfLabel", .string, "shelf.label")
+                Relationship("shelf", to: "Shelf", inverse: "books")
+            }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-history-\(UUID().uuidString).sqlite")
+        defer { Self.remove(url) }
+        let container = try PersistentContainer(model: model, location: .file(url), persistentHistoryTracking: true)
+        let context = container.newBackgroundContext()
+        let (shelf, book, other) = try context.performAndWait {
+            let shelf = try context.insertNewObject(forEntityName: "Shelf")
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("Émile", forKey: "title")
+            let other = try context.insertNewObject(forEntityName: "Book")
+            try other.setValue("Sophie", forKey: "title")
+            try other.setValue(shelf, forKey: "shelf")
+            try context.save()                                  // 1: inserts only
+            try book.setValue(shelf, forKey: "shelf")
+            try book.setValue("Emil", forKey: "title")
+            try context.save()                                  // 2: a move onto the shelf
+            try book.setValue(Int64(3), forKey: "pages")
+            try context.save()                                  // 3: a member's summed attribute
+            try shelf.setValue("Top", forKey: "label")
+            try context.save()                                  // 4: the label its books copy
+            return (shelf.objectID, book.objectID, other.objectID)
+        }
+        let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        #expect(transactions.count == 4)
+        func changes(_ number: Int) -> [ManagedObjectID: Set<String>] {
+            Dictionary(transactions[number].changes.map { ($0.changedObjectID, $0.updatedProperties ?? []) }, uniquingKeysWith: { $1 })
+        }
+        #expect(transactions[0].changes.allSatisfy { $0.changeType == .insert }, "the inserted shelf gets no update row")
+        #expect(changes(1)[book] == ["shelf", "title", "searchTitle", "shelfLabel"])
+        #expect(changes(1)[shelf] == ["books", "bookCount", "totalPages"])
+        #expect(changes(2)[book] == ["pages"])
+        #expect(changes(2)[shelf] == ["totalPages"], "the shelf no save touched: its sum over the books changed")
+        #expect(changes(3)[shelf] == ["label"])
+        #expect(changes(3)[book] == ["shelfLabel"])
+        #expect(changes(3)[other] == ["shelfLabel"])
+        #expect(transactions[3].changes.count == 3)
+    }
+
+    @Test("A batch insert of members and a batch delete record their owners' recomputed counts")
+    func derivedByBatches() throws {
         let model = ManagedObjectModel {
             Entity("Shelf") {
                 Attribute("label", .string)
@@ -267,8 +321,6 @@ struct HistoryRoundTripTests {
             }
             Entity("Book") {
                 Attribute("title", .string)
-                Attribute("pages", .integer64)
-                Derived("searchTitle", .string, "canonical:(title)")
                 Relationship("shelf", to: "Shelf", inverse: "books")
             }
         }
@@ -276,24 +328,24 @@ struct HistoryRoundTripTests {
         defer { Self.remove(url) }
         let container = try PersistentContainer(model: model, location: .file(url), persistentHistoryTracking: true)
         let context = container.newBackgroundContext()
-        let (shelf, book) = try context.performAndWait {
+        let shelf = try context.performAndWait {
             let shelf = try context.insertNewObject(forEntityName: "Shelf")
-            let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue("Émile", forKey: "title")
+            try shelf.setValue("Low", forKey: "label")
             try context.save()
-            try book.setValue(shelf, forKey: "shelf")
-            try book.setValue("Emil", forKey: "title")
-            try context.save()
-            try book.setValue(Int64(3), forKey: "pages")
-            try context.save()
-            return (shelf.objectID, book.objectID)
+            return shelf.objectID
+        }
+        let rows: [[String: Any]] = (0..<5).map { ["title": "Book \($0)", "shelf": shelf] }
+        try context.performAndWait {
+            _ = try context.execute(BatchInsertRequest(entityName: "Book", in: container.model, objects: rows))
+            _ = try context.execute(BatchDeleteRequest(entityName: "Book", predicate: try FetchPredicate(format: "title == 'Book 0'")))
         }
         let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
         #expect(transactions.count == 3)
-        let moved = Dictionary(transactions[1].changes.map { ($0.changedObjectID, $0.updatedProperties) }, uniquingKeysWith: { $1 })
-        #expect(moved[book] == ["shelf", "title", "searchTitle"])
-        #expect(moved[shelf] == ["books", "bookCount"])
-        #expect(transactions[2].changes.first?.updatedProperties == ["pages"], "a change no derivation reads names nothing more")
+        let inserted = transactions[1].changes
+        #expect(inserted.filter { $0.changeType == .insert }.count == 5)
+        #expect(inserted.first { $0.changedObjectID == shelf }?.updatedProperties == ["bookCount"])
+        #expect(transactions[2].changes.first { $0.changedObjectID == shelf }?.updatedProperties?.contains("bookCount") == true)
+        #expect(try Self.raw(url).scalar("SELECT ZBOOKCOUNT FROM ZSHELF") == .integer(4))
     }
 
     @Test("Tokens survive JSON encoding, compare by transaction, and a token of another store is refused")
