@@ -9,7 +9,9 @@ import Foundation
 // `count`; one object by key, cold, for 10,000 random keys; the same rows as plain Swift structs (the floor under full
 // objects); a canonical search (`CONTAINS[cd]`, `BEGINSWITH[cd]` on a
 // `canonical:` column) against a `lower()`/`LIKE` scan; sorting with and
-// without an index; and prefetching 1,000 authors × 100 books. Every line is a
+// without an index; reading the persistent history a store recorded (every
+// change of `rows` inserts and a tenth as many updates); and prefetching 1,000
+// authors × 100 books. Every line is a
 // ratio to the SQLite C API doing the same reads in the same run; search and
 // sort lines record their query plans for the regression gate.
 // Every line verifies each iteration outside the clock: its count or checksum
@@ -20,7 +22,8 @@ let rowCounts = SuiteProfile.commandLine.pick(
     quick: [1_000, 10_000], standard: [1_000, 10_000, 100_000], full: [1_000, 10_000, 100_000, 1_000_000])
 
 let stores = ArticleStores()
-let prefetch = PrefetchBenchmarks(before: stores.removeAll)
+let historyStores = HistoryStores()
+let prefetch = PrefetchBenchmarks(before: { stores.removeAll(); historyStores.removeAll() })
 var benchmarks: [Benchmark] = []
 do {
     for rows in rowCounts {
@@ -28,6 +31,7 @@ do {
         benchmarks += LookupBenchmarks.make(rows: rows, stores: stores)
         benchmarks += SearchBenchmarks.make(rows: rows, stores: stores)
         benchmarks += SortBenchmarks.make(rows: rows, stores: stores)
+        benchmarks += HistoryBenchmarks.make(rows: rows, stores: historyStores)
     }
     benchmarks += try prefetch.make(shape: GraphShape(parents: 1_000, fanOuts: [100]))
 } catch {
