@@ -27,13 +27,16 @@ extension ManagedObjectContext {
     /// its difference from the one before. Kept current by a fetched-results
     /// controller on the context's queue (decided in memory, as the
     /// controller decides); cancelling the iterating task (or dropping the
-    /// sequence) stops it. A request without sort descriptors, or of an
-    /// unknown entity, finishes the sequence with the controller's error.
-    public func changes(of request: FetchRequest, sectionNameKeyPath: String? = nil)
+    /// sequence) stops it. With a `minimumInterval`, elements come at most
+    /// that often: the changes in between are coalesced into one element, its
+    /// difference taken from the element before. A request without sort
+    /// descriptors, or of an unknown entity, finishes the sequence with the
+    /// controller's error.
+    public func changes(of request: FetchRequest, sectionNameKeyPath: String? = nil, minimumInterval: TimeInterval = 0)
         -> AsyncThrowingStream<ObservedResults, any Error>
     {
         AsyncThrowingStream { continuation in
-            let observation = ResultsObservation(continuation: continuation)
+            let observation = ResultsObservation(continuation: continuation, minimumInterval: minimumInterval, queue: queue)
             continuation.onTermination = { [weak self] _ in
                 guard let self else { return }
                 Task { try? await self.perform { observation.stop() } }
@@ -57,12 +60,21 @@ final class ResultsObservation: FetchedResultsControllerDelegate, @unchecked Sen
     private let continuation: AsyncThrowingStream<ObservedResults, any Error>.Continuation
     private var controller: FetchedResultsController?
     private var stopped = false
+    /// The context's queue, where a coalesced element is delivered.
+    private let queue: DispatchQueue
+    private let minimumInterval: TimeInterval
+    /// The IDs of the last element and when it went; whether one is due.
+    private var delivered: (ids: [ManagedObjectID], at: DispatchTime) = ([], .now())
+    private var deliveryScheduled = false
     /// Observations running now, in the process: what a test reads to see a
     /// cancelled one gone.
     static let running = Atomic<Int>(0)
 
-    init(continuation: AsyncThrowingStream<ObservedResults, any Error>.Continuation) {
+    init(continuation: AsyncThrowingStream<ObservedResults, any Error>.Continuation, minimumInterval: TimeInterval,
+         queue: DispatchQueue) {
         self.continuation = continuation
+        self.minimumInterval = minimumInterval
+        self.queue = queue
     }
 
     func start(request: FetchRequest, sectionNameKeyPath: String?, in context: ManagedObjectContext) {
@@ -78,7 +90,12 @@ final class ResultsObservation: FetchedResultsControllerDelegate, @unchecked Sen
         }
         self.controller = controller
         Self.running.add(1, ordering: .relaxed)
-        continuation.yield(results(of: controller, difference: nil))
+        yield(results(of: controller, difference: nil))
+    }
+
+    private func yield(_ results: ObservedResults) {
+        delivered = (results.objectIDs, .now())
+        continuation.yield(results)
     }
 
     func stop() {
@@ -91,7 +108,23 @@ final class ResultsObservation: FetchedResultsControllerDelegate, @unchecked Sen
 
     func controller(_ controller: FetchedResultsController, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {
         guard !stopped else { return }
-        continuation.yield(results(of: controller, difference: difference))
+        guard minimumInterval > 0 else { return yield(results(of: controller, difference: difference)) }
+        guard !deliveryScheduled else { return }
+        let due = delivered.at + minimumInterval
+        if due <= .now() { return deliverCoalesced() }
+        deliveryScheduled = true
+        queue.asyncAfter(deadline: due) { [self] in
+            deliveryScheduled = false
+            deliverCoalesced()
+        }
+    }
+
+    /// The controller's state now, with its difference from the last element.
+    private func deliverCoalesced() {
+        guard !stopped, let controller else { return }
+        let now = results(of: controller, difference: nil)
+        let ids = now.objectIDs
+        yield(ObservedResults(sections: now.sections, difference: ids.difference(from: delivered.ids).inferringMoves()))
     }
 
     private func results(of controller: FetchedResultsController, difference: CollectionDifference<ManagedObjectID>?) -> ObservedResults {

@@ -60,6 +60,30 @@ struct ResultsObservationTests {
         #expect(third.objectIDs.applying(try #require(fourth.difference)) == fourth.objectIDs)
     }
 
+    @Test("With a minimum interval, saves in quick succession arrive as one element whose difference spans them all, no sooner than the interval")
+    func coalesced() async throws {
+        let (container, url) = try LibraryModel.container(FetchedResultsControllerTests.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        // Taken before the first element goes, so the interval after it is a lower bound.
+        let clock = ContinuousClock()
+        let start = clock.now
+        var results = context.changes(of: try FetchedResultsControllerTests.request(), minimumInterval: 0.3).makeAsyncIterator()
+        let first = try #require(try await results.next())
+        #expect(first.objectIDs.isEmpty)
+        try context.performAndWait {
+            for rank in 1...3 {
+                try Self.insert("A", Int64(rank), in: context)
+                try context.save()
+            }
+        }
+        let second = try #require(try await results.next())
+        #expect(clock.now - start >= .milliseconds(300))
+        #expect(second.objectIDs.count == 3, "three saves, one element")
+        #expect(first.objectIDs.applying(try #require(second.difference)) == second.objectIDs)
+        #expect(second.difference?.insertions.count == 3)
+    }
+
     @Test("Cancelling the consuming task ends the sequence and stops its controller")
     func cancellation() async throws {
         let (container, url) = try LibraryModel.container(FetchedResultsControllerTests.model())
