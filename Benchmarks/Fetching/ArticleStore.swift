@@ -96,19 +96,28 @@ final class ArticleStore {
     }
 }
 
+/// A store file built for one row count, removed when done.
+protocol SizedStore: AnyObject {
+    var rows: Int { get }
+    init(rows: Int) throws
+    func remove()
+}
+
+extension ArticleStore: SizedStore {}
+
 /// The store of one row count at a time, built on first use (so filtered-out
 /// sizes cost nothing). The suite runs size by size; asking for another size
-/// (or `removeAll`, before lines that use no article store) removes the store
+/// (or `removeAll`, before lines that use no such store) removes the store
 /// in use, so no line runs beside an earlier size's store, row cache and
-/// connections (the suite's peak resident memory: 204 MB with every store
-/// kept, 124 MB now).
-final class ArticleStores {
-    private var current: ArticleStore?
+/// connections (the suite's peak resident memory: 204 MB with every article
+/// store kept, 124 MB now).
+final class StoresBySize<Store: SizedStore> {
+    private var current: Store?
 
-    func store(_ rows: Int) throws -> ArticleStore {
+    func store(_ rows: Int) throws -> Store {
         if let current, current.rows == rows { return current }
         removeAll()
-        let store = try ArticleStore(rows: rows)
+        let store = try Store(rows: rows)
         current = store
         return store
     }
@@ -118,3 +127,5 @@ final class ArticleStores {
         current = nil
     }
 }
+
+typealias ArticleStores = StoresBySize<ArticleStore>

@@ -52,7 +52,7 @@ enum HistoryBenchmarks {
 }
 
 /// A store recording persistent history, filled once per size.
-final class HistoryStore {
+final class HistoryStore: SizedStore {
     let rows: Int
     let url: URL
     let container: PersistentContainer
@@ -103,20 +103,4 @@ final class HistoryStore {
     }
 }
 
-/// One history store at a time, as `ArticleStores` keeps its article stores.
-final class HistoryStores {
-    private var current: HistoryStore?
-
-    func store(_ rows: Int) throws -> HistoryStore {
-        if let current, current.rows == rows { return current }
-        removeAll()
-        let store = try HistoryStore(rows: rows)
-        current = store
-        return store
-    }
-
-    func removeAll() {
-        current?.remove()
-        current = nil
-    }
-}
+typealias HistoryStores = StoresBySize<HistoryStore>

@@ -83,7 +83,7 @@ extension PersistentStoreCoordinator {
                                            deletedTransactionCount: 0)
         case .delete(let bound):
             let deleted = try writer.write { connection -> (Int, CommittedChanges?) in
-                guard try HistoryStatements.layout(on: connection) != nil else { throw StoreError.noPersistentHistory(path: storePath) }
+                guard try HistoryStatements.layout(on: connection) != nil else { throw StoreError.noPersistentHistory(path: location.path) }
                 let first: Int64? = switch bound {
                 case .token(let token): try token.map { try ownKey(of: $0) + 1 }
                 case .date(let date): try HistoryStatements.firstTransaction(after: date, on: connection)
@@ -95,11 +95,6 @@ extension PersistentStoreCoordinator {
             }.result
             return PersistentHistoryResult(transactions: [], deletedTransactionCount: deleted)
         }
-    }
-
-    var storePath: String {
-        if case .file(let url) = location { return url.path }
-        return ":memory:"
     }
 
     private func ownKey(of token: PersistentHistoryToken) throws -> Int64 {

@@ -192,7 +192,7 @@ final class HistoryRecorder: @unchecked Sendable {
                 guard let source = tombstoneSources[entityIndex] else { continue }
                 try HistoryStatements.insertTombstones(
                     table: source.table, columns: source.columns, firstKey: nextKey, transaction: transaction,
-                    keys: "[" + keys.map(String.init).joined(separator: ",") + "]", on: connection)
+                    keys: keys, on: connection)
                 nextKey += Int64(keys.count)
             }
         }
@@ -282,8 +282,7 @@ extension PersistentStoreCoordinator {
         let hasTables = try HistoryStatements.layout(on: connection) != nil
         switch (mode, hasTables) {
         case (.off, true):
-            let path = if case .file(let url) = location { url.path } else { ":memory:" }
-            return (nil, StoreError.persistentHistoryTrackingOff(path: path))
+            return (nil, StoreError.persistentHistoryTrackingOff(path: location.path))
         case (.on, _), (.automatic, true):
             let recorder = try StoreWriter(migrating: connection).write { connection in
                 (try HistoryRecorder.prepare(model: model, plans: plans, storeIdentifier: storeIdentifier, on: connection), nil)

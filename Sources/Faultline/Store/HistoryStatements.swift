@@ -192,9 +192,8 @@ enum HistoryStatements {
 
     /// The delete rows of one entity table's objects with preserved
     /// attributes, their tombstones copied from the rows (so before the rows
-    /// go): `keys` is a JSON array of primary keys, the `i`th taking change
-    /// key `firstKey + i`.
-    static func insertTombstones(table: String, columns: [String], firstKey: Int64, transaction: Int64, keys: String,
+    /// go): the `i`th of `keys` takes change key `firstKey + i`.
+    static func insertTombstones(table: String, columns: [String], firstKey: Int64, transaction: Int64, keys: [Int64],
                                  on connection: Connection) throws {
         let tombstones = columns.indices.map { ", ZTOMBSTONE\($0)" }.joined()
         let values = columns.map { ", t.\(Connection.quotedIdentifier($0))" }.joined()
@@ -206,7 +205,7 @@ enum HistoryStatements {
         try statement.bind(firstKey, at: 1)
         try statement.bind(Int64(changeEntityNumber), at: 2)
         try statement.bind(transaction, at: 3)
-        try statement.bind(keys, at: 4)
+        try statement.bind(jsonKeyList(keys), at: 4)
         try statement.execute()
     }
 
@@ -214,8 +213,7 @@ enum HistoryStatements {
     /// derivation's reach, HistoryRecorder+DerivedObjects.swift): keys and entity numbers.
     static func dependents(of reach: HistoryRecorder.ForeignDerivation.Reach, keys: [Int64],
                            on connection: Connection) throws -> [(key: Int64, entityNumber: Int64)] {
-        try dependents(of: reach, condition: "IN (SELECT value FROM json_each(?))",
-                       [.text("[" + keys.map(String.init).joined(separator: ",") + "]")], on: connection)
+        try dependents(of: reach, condition: "IN (SELECT value FROM json_each(?))", [jsonKeyList(keys)], on: connection)
     }
 
     /// The same for the rows with keys in `range` (a batch insert's).
@@ -281,12 +279,14 @@ enum HistoryStatements {
         var entity: Int64
         var entityKey: Int64
         var columns: [UInt8]?
-        var tombstones: [SQLValue]
+        /// A delete's tombstone columns, read as attributes of the types given.
+        var tombstones: [AttributeValue]
     }
 
-    /// The changes of transactions `first...last`, by transaction then key.
+    /// The changes of transactions `first...last`, by transaction then key;
+    /// `tombstoneTypes` gives, by entity number, the types of its tombstone columns.
     static func changes(transactions first: Int64, through last: Int64, tombstoneColumns: Int,
-                        on connection: Connection) throws -> [ChangeRow] {
+                        tombstoneTypes: (Int64) -> [AttributeType], on connection: Connection) throws -> [ChangeRow] {
         let tombstones = (0..<tombstoneColumns).map { ", ZTOMBSTONE\($0)" }.joined()
         let statement = try connection.cachedStatement("""
             SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstones) FROM ACHANGE \
@@ -297,11 +297,16 @@ enum HistoryStatements {
         try statement.bind(last, at: 2)
         var rows: [ChangeRow] = []
         while try statement.step() {
+            let type = statement.int64(at: 2), entity = statement.int64(at: 3)
+            var tombstones: [AttributeValue] = []
+            if type == ChangeType.delete.rawValue {
+                for (column, attributeType) in tombstoneTypes(entity).prefix(tombstoneColumns).enumerated() {
+                    tombstones.append(ValueCoding.read(statement, at: Int32(6 + column), as: attributeType))
+                }
+            }
             rows.append(ChangeRow(
-                key: statement.int64(at: 0), transaction: statement.int64(at: 1), type: statement.int64(at: 2),
-                entity: statement.int64(at: 3), entityKey: statement.int64(at: 4),
-                columns: statement.data(at: 5).map { [UInt8]($0) },
-                tombstones: (0..<tombstoneColumns).map { statement.value(at: Int32(6 + $0)) }))
+                key: statement.int64(at: 0), transaction: statement.int64(at: 1), type: type, entity: entity,
+                entityKey: statement.int64(at: 4), columns: statement.data(at: 5).map { [UInt8]($0) }, tombstones: tombstones))
         }
         return rows
     }

@@ -61,10 +61,10 @@ public struct PersistentHistoryTransaction: Sendable {
     /// The saving process's name.
     public let processID: String?
     /// The transaction's changes, in the order they were recorded.
-    public let changes: [PersistentHistoryChange]
+    public internal(set) var changes: [PersistentHistoryChange]
     /// Change rows naming an entity the model does not have (history written
     /// by another model version), left out of `changes`.
-    public let unreadableChangeCount: Int
+    public internal(set) var unreadableChangeCount: Int
 }
 
 extension PersistentHistoryTransaction: PredicateSubject {

@@ -20,6 +20,14 @@ import FaultlineSQLite
 public enum StoreLocation: Sendable, Equatable {
     case inMemory
     case file(URL)
+
+    /// The file's path, or SQLite's name for an in-memory database: how errors name the store.
+    public var path: String {
+        switch self {
+        case .inMemory: ":memory:"
+        case .file(let url): url.path
+        }
+    }
 }
 
 /// A model bound to a store: connections, the statement caches, the row cache.
