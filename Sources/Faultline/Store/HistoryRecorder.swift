@@ -43,12 +43,13 @@ final class HistoryRecorder: @unchecked Sendable {
     let tables: HistoryStatements.TablesLayout
     /// By entity index.
     let layouts: [HistoryEntityLayout]
-    /// By entity index: the table and the tombstone attributes' columns.
-    private let tombstoneSources: [(table: String, columns: [String])?]
+    /// By entity index: the statement copying its deleted rows' tombstones;
+    /// nil for an entity that preserves no attribute.
+    private let tombstoneSQL: [String?]
     /// Key floors of the history tables (rows above `Z_MAX`), by entity number.
     private let keyFloors: [Int: Int64]
-    /// By entity index: its table.
-    private let entityTables: [String]
+    /// By entity index: the statement recording inserts from its table.
+    private let insertionSQL: [String]
     /// By entity index: the root of its hierarchy.
     let rootEntityIndexes: [Int]
     /// Derived attributes reading other entities' rows (HistoryRecorder+DerivedObjects.swift).
@@ -61,15 +62,15 @@ final class HistoryRecorder: @unchecked Sendable {
     private let processName = ProcessInfo.processInfo.processName
 
     private init(tables: HistoryStatements.TablesLayout, model: CheckedModel, plans: [EntityStorePlan],
-                 layouts: [HistoryEntityLayout], tombstoneSources: [(table: String, columns: [String])?],
+                 layouts: [HistoryEntityLayout], tombstoneSQL: [String?],
                  keyFloors: [Int: Int64], storeIdentifier: UInt32) {
         self.tables = tables
-        entityTables = plans.map(\.mapping.table)
+        insertionSQL = plans.map { HistoryStatements.insertionsSQL(table: $0.mapping.table) }
         rootEntityIndexes = model.entities.map(\.rootEntityIndex)
         foreignDerivations = Self.foreignDerivations(in: model, plans: plans, layouts: layouts)
         self.storeIdentifier = storeIdentifier
         self.layouts = layouts
-        self.tombstoneSources = tombstoneSources
+        self.tombstoneSQL = tombstoneSQL
         self.keyFloors = keyFloors
     }
 
@@ -97,12 +98,13 @@ final class HistoryRecorder: @unchecked Sendable {
         guard let tables = try HistoryStatements.layout(on: connection) else {
             throw StoreError.notAStore("its persistent-history tables could not be created")
         }
-        let sources = zip(layouts, plans).map { layout, plan -> (table: String, columns: [String])? in
+        let tombstoneSQL = zip(layouts, plans).map { layout, plan -> String? in
             guard !layout.tombstoneAttributes.isEmpty else { return nil }
-            return (plan.mapping.table, layout.tombstoneAttributes.compactMap { plan.mapping.column(forAttributeAt: $0) })
+            return HistoryStatements.tombstonesSQL(
+                table: plan.mapping.table, columns: layout.tombstoneAttributes.compactMap { plan.mapping.column(forAttributeAt: $0) })
         }
         return HistoryRecorder(
-            tables: tables, model: model, plans: plans, layouts: layouts, tombstoneSources: sources,
+            tables: tables, model: model, plans: plans, layouts: layouts, tombstoneSQL: tombstoneSQL,
             keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection),
             storeIdentifier: storeIdentifier)
     }
@@ -110,16 +112,15 @@ final class HistoryRecorder: @unchecked Sendable {
     /// The history rows of a save whose inserts got `insertedIDs`: the
     /// inserts as runs of consecutive keys per hierarchy (a save's keys come
     /// in one block per hierarchy), recorded from the rows once written.
-    func commit(of request: SaveRequest, insertedIDs: [ManagedObjectID], model: CheckedModel) -> HistoryCommit {
+    func commit(of request: SaveRequest, insertedIDs: [ManagedObjectID]) -> HistoryCommit {
         var commit = HistoryCommit(author: request.author, contextName: request.contextName)
-        // The latest run of each hierarchy, by root entity index.
-        var latestRun: [Int: Int] = [:]
         for id in insertedIDs {
-            let root = model.entities[id.entityIndex].rootEntityIndex
-            if let run = latestRun[root], commit.insertedRanges[run].keys.upperBound &+ 1 == id.primaryKey {
+            let root = rootEntityIndexes[id.entityIndex]
+            // The hierarchy's latest run: one run per hierarchy, so a short scan and no table.
+            if let run = commit.insertedRanges.lastIndex(where: { rootEntityIndexes[$0.entityIndex] == root }),
+               commit.insertedRanges[run].keys.upperBound &+ 1 == id.primaryKey {
                 commit.insertedRanges[run].keys = commit.insertedRanges[run].keys.lowerBound...id.primaryKey
             } else {
-                latestRun[root] = commit.insertedRanges.count
                 commit.insertedRanges.append((id.entityIndex, id.primaryKey...id.primaryKey))
             }
         }
@@ -179,7 +180,7 @@ final class HistoryRecorder: @unchecked Sendable {
         var tombstoned: [Int: [Int64]] = [:]
         var tombstonedCount = 0
         for id in commit.deleted {
-            if tombstoneSources[id.entityIndex] != nil {
+            if tombstoneSQL[id.entityIndex] != nil {
                 tombstoned[id.entityIndex, default: []].append(id.primaryKey)
                 tombstonedCount += 1
             } else {
@@ -189,10 +190,9 @@ final class HistoryRecorder: @unchecked Sendable {
         if tombstonedCount > 0 {
             var nextKey = try reserveChangeKeys(tombstonedCount, on: connection, known: known)
             for (entityIndex, keys) in tombstoned.sorted(by: { $0.key < $1.key }) {
-                guard let source = tombstoneSources[entityIndex] else { continue }
-                try HistoryStatements.insertTombstones(
-                    table: source.table, columns: source.columns, firstKey: nextKey, transaction: transaction,
-                    keys: keys, on: connection)
+                guard let sql = tombstoneSQL[entityIndex] else { continue }
+                try HistoryStatements.insertTombstones(sql: sql, firstKey: nextKey, transaction: transaction, keys: keys,
+                                                       on: connection)
                 nextKey += Int64(keys.count)
             }
         }
@@ -217,7 +217,7 @@ final class HistoryRecorder: @unchecked Sendable {
         var nextKey = try reserveChangeKeys(count, on: connection, known: known)
         for range in commit.insertedRanges {
             try HistoryStatements.insertInsertions(
-                table: entityTables[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: pending.transaction,
+                sql: insertionSQL[range.entityIndex], keys: range.keys, firstKey: nextKey, transaction: pending.transaction,
                 on: connection)
             nextKey += Int64(range.keys.count)
         }

@@ -175,13 +175,19 @@ enum HistoryStatements {
 
     /// The insert rows of a batch insert's key range of one entity table,
     /// change key `firstKey` for the range's first key.
-    static func insertInsertions(table: String, keys: ClosedRange<Int64>, firstKey: Int64, transaction: Int64,
+    /// Built once per entity table (a recorder keeps them): no text is built per commit.
+    static func insertionsSQL(table: String) -> String {
+        """
+        INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) \
+        SELECT ?1 + Z_PK - ?2, ?3, \(ChangeType.insert.rawValue), Z_ENT, Z_PK, ?4 FROM \(table) \
+        WHERE Z_PK BETWEEN ?2 AND ?5 ORDER BY Z_PK
+        """
+    }
+
+    /// Runs `sql` (`insertionsSQL` of the range's table).
+    static func insertInsertions(sql: String, keys: ClosedRange<Int64>, firstKey: Int64, transaction: Int64,
                                  on connection: Connection) throws {
-        let statement = try connection.cachedStatement("""
-            INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) \
-            SELECT ?1 + Z_PK - ?2, ?3, \(ChangeType.insert.rawValue), Z_ENT, Z_PK, ?4 FROM \(table) \
-            WHERE Z_PK BETWEEN ?2 AND ?5 ORDER BY Z_PK
-            """)
+        let statement = try connection.cachedStatement(sql)
         try statement.bind(firstKey, at: 1)
         try statement.bind(keys.lowerBound, at: 2)
         try statement.bind(Int64(changeEntityNumber), at: 3)
@@ -193,15 +199,21 @@ enum HistoryStatements {
     /// The delete rows of one entity table's objects with preserved
     /// attributes, their tombstones copied from the rows (so before the rows
     /// go): the `i`th of `keys` takes change key `firstKey + i`.
-    static func insertTombstones(table: String, columns: [String], firstKey: Int64, transaction: Int64, keys: [Int64],
-                                 on connection: Connection) throws {
+    /// Built once per entity (a recorder keeps them): `columns` are its preserved attributes' columns.
+    static func tombstonesSQL(table: String, columns: [String]) -> String {
         let tombstones = columns.indices.map { ", ZTOMBSTONE\($0)" }.joined()
         let values = columns.map { ", t.\(Connection.quotedIdentifier($0))" }.joined()
-        let statement = try connection.cachedStatement("""
+        return """
             INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID\(tombstones)) \
             SELECT ?1 + j.key, ?2, \(ChangeType.delete.rawValue), t.Z_ENT, t.Z_PK, ?3\(values) \
             FROM json_each(?4) AS j JOIN \(table) AS t ON t.Z_PK = j.value
-            """)
+            """
+    }
+
+    /// Runs `sql` (`tombstonesSQL` of the keys' entity).
+    static func insertTombstones(sql: String, firstKey: Int64, transaction: Int64, keys: [Int64],
+                                 on connection: Connection) throws {
+        let statement = try connection.cachedStatement(sql)
         try statement.bind(firstKey, at: 1)
         try statement.bind(Int64(changeEntityNumber), at: 2)
         try statement.bind(transaction, at: 3)

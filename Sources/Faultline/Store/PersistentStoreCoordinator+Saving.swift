@@ -53,7 +53,7 @@ extension PersistentStoreCoordinator {
         try reserveKeys(for: request.inserts, into: &result, on: connection)
         // Before any row is written: a delete's tombstone is copied from its row.
         let pendingHistory = try history.map { history in
-            try history.begin(history.commit(of: request, insertedIDs: result.insertedIDs, model: model), on: connection,
+            try history.begin(history.commit(of: request, insertedIDs: result.insertedIDs), on: connection,
                               known: writer.keyCounters)
         }
         result.historyTransaction = pendingHistory?.transaction
