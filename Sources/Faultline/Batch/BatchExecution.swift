@@ -57,6 +57,7 @@ struct BatchExecutor {
                 source: source, updated: Set(outcome.changes.updatedObjectIDs),
                 deleted: Set(outcome.changes.deletedObjectIDs))
             for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
+            changes.unlistedInserts = Set(outcome.changes.insertedRanges.map(\.entityIndex))
             changes.historyTransaction = outcome.historyTransaction
             return (outcome, CommittedChanges(changes: changes))
         }
@@ -122,6 +123,7 @@ extension ManagedObjectContext {
         var merged = StoreChanges(
             source: ObjectIdentifier(coordinator), updated: Set(changes.updatedObjectIDs), deleted: Set(changes.deletedObjectIDs))
         merged.staleEntities = changes.staleEntities
+        merged.unlistedInserts = Set(changes.insertedRanges.map(\.entityIndex))
         mergeChanges(fromContextDidSave: ContextDidSave(merged))
     }
 

@@ -41,19 +41,50 @@ extension ManagedObjectContext: StoreChangeSubscriber {
     }
 }
 
-/// What a merge changed in a context: the payload of
+/// What changed in a context: the payload of
 /// `managedObjectContextObjectsDidChange`, Core Data's
-/// `NSManagedObjectContextObjectsDidChange` (updated, deleted and inserted keys).
+/// `NSManagedObjectContextObjectsDidChange`. Posted after a merge of other
+/// saves and, while `reportsUnsavedChanges` is on, for the context's own
+/// changes at each `processPendingChanges()`.
 public struct ContextObjectsDidChange {
-    /// Registered objects another save changed; they now show its values.
+    /// Registered objects that changed: by this context, or by another save
+    /// (they then show its values).
     public let updatedObjects: Set<ManagedObject>
-    /// Registered objects another save deleted; they have left the context.
+    /// Objects deleted: by this context (not saved yet), or by another save
+    /// (they have left the context).
     public let deletedObjects: Set<ManagedObject>
+    /// Objects this context inserted (not saved yet).
+    public let insertedObjects: Set<ManagedObject>
     /// Objects another save inserted (not registered here yet).
     public let insertedObjectIDs: Set<ManagedObjectID>
+    /// Objects another save updated or deleted that this context had not
+    /// registered (a fetched-results controller over a batched fetch holds
+    /// such IDs).
+    public let updatedObjectIDs: Set<ManagedObjectID>
+    public let deletedObjectIDs: Set<ManagedObjectID>
+    /// Entities whose rows changed without a list of which (a batch request
+    /// that returned no IDs, derived values rewritten by the store): Core
+    /// Data's `NSInvalidatedAllObjectsKey`, by entity index.
+    let invalidatedEntities: Set<Int>
+
+    init(updatedObjects: Set<ManagedObject> = [], deletedObjects: Set<ManagedObject> = [],
+         insertedObjects: Set<ManagedObject> = [], insertedObjectIDs: Set<ManagedObjectID> = [],
+         updatedObjectIDs: Set<ManagedObjectID> = [], deletedObjectIDs: Set<ManagedObjectID> = [],
+         invalidatedEntities: Set<Int> = []) {
+        self.updatedObjects = updatedObjects
+        self.deletedObjects = deletedObjects
+        self.insertedObjects = insertedObjects
+        self.insertedObjectIDs = insertedObjectIDs
+        self.updatedObjectIDs = updatedObjectIDs
+        self.deletedObjectIDs = deletedObjectIDs
+        self.invalidatedEntities = invalidatedEntities
+    }
 
     public static let userInfoKey = "changes"
-    var isEmpty: Bool { updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjectIDs.isEmpty }
+    var isEmpty: Bool {
+        updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjects.isEmpty && insertedObjectIDs.isEmpty
+            && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && invalidatedEntities.isEmpty
+    }
 }
 
 extension Notification.Name {
@@ -70,6 +101,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         mergeInbox()
         try? propagateDeletes()
+        announceUnsavedChanges()
     }
 
     func mergeInbox() {
@@ -89,14 +121,21 @@ extension ManagedObjectContext {
         var updated = Set<ManagedObject>()
         var deleted = Set<ManagedObject>()
         var inserted = Set<ManagedObjectID>()
+        var updatedIDs = Set<ManagedObjectID>(), deletedIDs = Set<ManagedObjectID>()
+        var invalidated = Set<Int>()
         for changes in pending {
             let merged = merge(changes)
             updated.formUnion(merged.updated)
             deleted.formUnion(merged.deleted)
+            updatedIDs.formUnion(merged.unregisteredUpdates)
+            deletedIDs.formUnion(merged.unregisteredDeletes)
             inserted.formUnion(changes.inserted)
+            invalidated.formUnion(changes.staleEntities)
+            invalidated.formUnion(changes.unlistedInserts)
         }
         let change = ContextObjectsDidChange(
-            updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted)
+            updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted,
+            updatedObjectIDs: updatedIDs.subtracting(deletedIDs), deletedObjectIDs: deletedIDs, invalidatedEntities: invalidated)
         guard !change.isEmpty else { return }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange, object: self,
@@ -117,11 +156,18 @@ extension ManagedObjectContext {
         mergeAndAnnounce([changes.changes])
     }
 
-    private func merge(_ changes: StoreChanges) -> (updated: [ManagedObject], deleted: [ManagedObject]) {
+    private func merge(_ changes: StoreChanges) -> (
+        updated: [ManagedObject], deleted: [ManagedObject],
+        unregisteredUpdates: [ManagedObjectID], unregisteredDeletes: [ManagedObjectID]
+    ) {
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
+        var unregisteredUpdates: [ManagedObjectID] = [], unregisteredDeletes: [ManagedObjectID] = []
         for id in changes.updated {
-            guard let object = registered[id] else { continue }
+            guard let object = registered[id] else {
+                unregisteredUpdates.append(id)
+                continue
+            }
             refresh(object, mergeChanges: true)
             updated.append(object)
         }
@@ -132,13 +178,16 @@ extension ManagedObjectContext {
             }
         }
         for id in changes.deleted {
-            guard let object = registered.removeValue(forKey: id) else { continue }
+            guard let object = registered.removeValue(forKey: id) else {
+                unregisteredDeletes.append(id)
+                continue
+            }
             forgetChanges(of: object)
             object.isDeletedStorage = true
             object.isFaultStorage = true
             object.releaseStorage()
             deleted.append(object)
         }
-        return (updated, deleted)
+        return (updated, deleted, unregisteredUpdates, unregisteredDeletes)
     }
 }

@@ -213,6 +213,7 @@ extension ManagedObject {
         guard let contextHandle else { return }
         contextHandle.mutations &+= 1
         if !isTrackedAsChanged { contextHandle.context?.track(self) }
+        if contextHandle.recordsChanges, !isAwaitingAnnouncement { contextHandle.context?.recordChange(of: self) }
     }
 
     private func anyValue(of attribute: CheckedAttribute, stored: AttributeValue) -> Any? {

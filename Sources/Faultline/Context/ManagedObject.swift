@@ -73,6 +73,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var isDeletedStorage = false
     /// Whether the context lists the object among its changed ones.
     @exclusivity(unchecked) var isTrackedAsChanged = false
+    /// Whether the context lists the object among the changes its next
+    /// objects-did-change notification reports.
+    @exclusivity(unchecked) var isAwaitingAnnouncement = false
 
     /// Whether an attribute or relationship changed.
     var hasChangedProperties: Bool { !changedAttributes.isEmpty || !changedRelationships.isEmpty }
@@ -154,6 +157,9 @@ final class ContextHandle {
     /// already tracks counts without loading the context (a weak load and a
     /// side-table release, ~140 instructions a write).
     @exclusivity(unchecked) var mutations = 0
+    /// Whether changes are recorded for the next objects-did-change
+    /// notification (`ManagedObjectContext.reportsUnsavedChanges`).
+    @exclusivity(unchecked) var recordsChanges = false
 }
 
 /// A to-one relationship's state: a destination ID read from the store (not

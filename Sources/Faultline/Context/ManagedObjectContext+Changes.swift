@@ -127,6 +127,8 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave, deleted ones come
     /// back, updated ones return to their committed values.
     public func rollback() {
+        recordAllChanges()
+        defer { announceUnsavedChanges() }
         for object in changedInOrder {
             if object.isInsertedStorage {
                 registered[object.objectID] = nil
@@ -152,6 +154,8 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         registered.removeAll()
+        for object in unannounced { object.isAwaitingAnnouncement = false }
+        unannounced.removeAll()
         forgetAllChanges()
         pendingDeletes.removeAll()
         links.removeAll()

@@ -21,12 +21,14 @@ extension ManagedObjectContext {
         }
         mergeInbox()
         try propagateDeletes()
+        announceUnsavedChanges()
         guard hasChanges else { return }
         try resolveVanishedFaults()
         try runWillSave()
         try propagateDeletes()
         let issues = validate()
         if !issues.isEmpty { throw SaveError.validation(issues) }
+        announceUnsavedChanges()
         var attempts = 0
         while true {
             try resolveDuplicatesWithinContext()
@@ -106,6 +108,9 @@ extension ManagedObjectContext {
                     attributes: writtenAttributes(of: object), toOne: toOne)
                 if recordsHistory {
                     update.changedToMany = object.changedRelationships.setIndices.filter { runtime.isToMany[$0] }
+                }
+                if !object.isFaultStorage {
+                    update.row = (object.values, toOnes.window(runtime.isToMany.count) { runtime.isToMany[$0] ? nil : toOneID(object, $0) })
                 }
                 request.updates.append(update)
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
@@ -193,9 +198,12 @@ extension ManagedObjectContext {
         let savedCount = saved.inserted.count + saved.updated.count
         for position in 0..<savedCount {
             let object = position < saved.inserted.count ? saved.inserted[position] : saved.updated[position - saved.inserted.count]
-            // An insert whose row the cache took as written commits that very snapshot.
-            if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],
-               snapshot.values == object.values {
+            // A row the cache took as written is committed as that very snapshot.
+            let cached = position < saved.inserted.count
+                ? (position < result.insertedSnapshots.count ? result.insertedSnapshots[position] : nil)
+                : (position - saved.inserted.count < result.updatedSnapshots.count
+                    ? result.updatedSnapshots[position - saved.inserted.count] : nil)
+            if let snapshot = cached, snapshot.values == object.values {
                 object.committed = snapshot
                 object.resetChangeFlags()
                 continue

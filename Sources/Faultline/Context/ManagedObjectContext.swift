@@ -71,6 +71,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Deletions whose delete rules have not run yet.
     var pendingDeletes: [ManagedObject] = []
     let inbox = Locked<[StoreChanges]>([])
+    /// Objects changed since the last objects-did-change notification, while
+    /// `reportsUnsavedChanges` is on (ManagedObjectContext+UnsavedChanges.swift).
+    var unannounced: [ManagedObject] = []
+    /// Fetched-results controllers following this context.
+    var followers = 0
+    var reportsUnsavedChangesByRequest = false
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
@@ -123,6 +129,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         return try queue.sync {
             mergeInbox()
+            defer { announceUnsavedChanges() }
             return try body()
         }
     }
@@ -132,7 +139,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 self.mergeInbox()
-                continuation.resume(with: Swift.Result { try body() })
+                let result = Swift.Result { try body() }
+                self.announceUnsavedChanges()
+                continuation.resume(with: result)
             }
         }
     }
@@ -212,6 +221,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func noteChange(_ object: ManagedObject) {
         handle.mutations &+= 1
         track(object)
+        if handle.recordsChanges, !object.isAwaitingAnnouncement { recordChange(of: object) }
     }
 
     /// Lists `object` among the changed ones, once.

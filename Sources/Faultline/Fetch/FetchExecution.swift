@@ -80,7 +80,7 @@ extension ManagedObjectContext {
         return try coordinator.count(fetch)
     }
 
-    private func attach(_ batch: [ManagedObject], prefetching keyPaths: [String]) {
+    func attach(_ batch: [ManagedObject], prefetching keyPaths: [String]) {
         guard !batch.isEmpty else { return }
         let group = FaultBatch(batch, afterFiring: keyPaths.isEmpty ? nil : { context, members in
             context.prefetch(keyPaths, forBatch: members)

@@ -31,44 +31,9 @@ extension ManagedObjectContext {
         guard !added.isEmpty || !removed.isEmpty else { return objects }
         var result = objects.filter { !removed.contains(ObjectIdentifier($0)) } + added
         if !added.isEmpty, !request.sortDescriptors.isEmpty {
-            result = try sorted(result, by: request.sortDescriptors)
+            result = try InMemorySort(request.sortDescriptors).sorted(result)
         }
         if request.fetchLimit > 0, result.count > request.fetchLimit { result = Array(result.prefix(request.fetchLimit)) }
         return result
-    }
-
-    /// A stable in-memory sort with the store's order: nil first, strings by
-    /// UTF-8 bytes (or canonical form), numbers and dates by value.
-    func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) throws -> [ManagedObject] {
-        var keyed: [(object: ManagedObject, keys: [PredicateValue])] = []
-        for object in objects {
-            let evaluator = PredicateEvaluator(subject: object)
-            var keys: [PredicateValue] = []
-            for descriptor in descriptors {
-                let path = PredicateKeyPath(descriptor.key.split(separator: ".").map(String.init))
-                switch try evaluator.resolve(.keyPath(path)) {
-                case .value(let value): keys.append(value)
-                case .object(let destination): keys.append(.int(destination.predicateObjectID?.primaryKey ?? 0))
-                case .collection: keys.append(.null)
-                }
-            }
-            keyed.append((object, keys))
-        }
-        let indexed = keyed.enumerated().map { ($0.offset, $0.element) }
-        return indexed.sorted { first, second in
-            for (position, descriptor) in descriptors.enumerated() {
-                let a = first.1.keys[position], b = second.1.keys[position]
-                let options: PredicateComparisonOptions = descriptor.caseInsensitive ? [.caseInsensitive, .diacriticInsensitive] : []
-                let order: ComparisonResult
-                switch (a, b) {
-                case (.null, .null): order = .orderedSame
-                case (.null, _): order = .orderedAscending
-                case (_, .null): order = .orderedDescending
-                default: order = (PredicateValue.order(a, b, options) ?? .orderedSame) ?? .orderedSame
-                }
-                if order != .orderedSame { return (order == .orderedAscending) == descriptor.ascending }
-            }
-            return first.0 < second.0
-        }.map(\.1.object)
     }
 }

@@ -19,29 +19,55 @@ public enum FetchedResultsError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Core Data's `NSFetchedResultsController`: the results of a sorted fetch,
-/// in sections, kept current as its context saves and merges other saves,
-/// with a delegate told what changed.
+/// in sections, kept current as its context changes, saves and merges other
+/// saves, with a delegate told what changed.
 ///
-/// Design note. A change arrives as the objects a save or a merge inserted,
-/// updated and deleted; the controller decides in memory, with the predicate
-/// evaluator and the fetch's in-memory sort (the ones `includesPendingChanges`
-/// uses), which of them belong to the results and where — no fetch runs
-/// again. Reading an updated object's values may fire its fault (a merge
-/// turns another save's updates into faults); nothing else reads the store.
-/// Unsaved changes of the context itself are seen when it saves (Core Data
-/// also reports them as they happen; not yet here). Confined, like its
-/// context, to the context's queue: create it, fetch and read it there.
+/// Design note. The controller holds its results as IDs with each one's sort
+/// keys and section name (`FetchedResultsState`); objects are made when read,
+/// so with a `fetchBatchSize` it holds no objects and its first fetch reads
+/// only keys. A change arrives as the objects inserted, updated and deleted —
+/// the context's own as they happen (at each `processPendingChanges()`), its
+/// saves, merges of other contexts' saves, of batch requests and of other
+/// processes' history. Each changed object is decided in memory: the
+/// predicate evaluator says whether it belongs, a binary search on the kept
+/// keys where; no statement runs (reading a merged object's new values fires
+/// its fault, from the row cache the other save filled). Only what memory
+/// cannot decide goes to the store, and then narrowly: a predicate through a
+/// to-many, a quantifier, an aggregate or a subquery is asked of the store
+/// for the changed objects alone, in one statement; a change that names no
+/// objects (a batch request without IDs, derived values rewritten by
+/// triggers), a `fetchOffset`, or a `fetchLimit` left short re-reads the
+/// keys of the whole result, in one statement. Confined, like its context,
+/// to the context's queue: create it, fetch and read it there.
 public final class FetchedResultsController: @unchecked Sendable {
+    /// How the controller kept up: deterministic, for tests and benchmarks.
+    public struct Counters: Sendable, Equatable {
+        /// Changed objects decided in memory.
+        public var objectsDecidedInMemory = 0
+        /// Changed objects the store was asked about (a predicate memory cannot decide).
+        public var objectsAskedOfStore = 0
+        /// Statements asking about changed objects: one per change that had any.
+        public var keyedQueries = 0
+        /// Whole results read again.
+        public var requeries = 0
+    }
+
     public let fetchRequest: FetchRequest
     public let managedObjectContext: ManagedObjectContext
     /// The key path whose value names an object's section; sort by it first,
     /// so each section's objects are contiguous.
     public let sectionNameKeyPath: String?
     public weak var delegate: FetchedResultsControllerDelegate?
-    public private(set) var fetchedObjects: [ManagedObject]?
-    public private(set) var sections: [FetchedResultsSection]?
+    public private(set) var counters = Counters()
+
+    private var state: FetchedResultsState?
     /// Entity indexes whose objects the fetch returns.
     private var hierarchy: Set<Int> = []
+    private var readsCollections = false
+    private var sectionPath: PredicateKeyPath?
+    /// Unsaved objects among the results, by temporary ID: a save gives them
+    /// permanent IDs, which the results then take.
+    private var unsaved: [ManagedObjectID: ManagedObject] = [:]
     private var observers: [NSObjectProtocol] = []
 
     public init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
@@ -50,21 +76,44 @@ public final class FetchedResultsController: @unchecked Sendable {
         self.sectionNameKeyPath = sectionNameKeyPath
     }
 
-    deinit { for observer in observers { NotificationCenter.default.removeObserver(observer) } }
+    deinit {
+        for observer in observers { NotificationCenter.default.removeObserver(observer) }
+        if !observers.isEmpty { managedObjectContext.follow(false) }
+    }
 
-    /// Runs the fetch and starts following the context's saves and merges.
+    /// Every object, in order (nil before `performFetch()`).
+    public var fetchedObjects: FetchedObjects? {
+        state.map { objects(in: 0 ..< $0.count, of: $0) }
+    }
+
+    /// The sections, in order (nil before `performFetch()`); without a
+    /// section key path, one section holding every object.
+    public var sections: [FetchedResultsSection]? {
+        guard let state else { return nil }
+        guard sectionNameKeyPath != nil else { return [FetchedResultsSection(name: "", objects: objects(in: 0 ..< state.count, of: state))] }
+        return state.sections.map { FetchedResultsSection(name: $0.name, objects: objects(in: $0.start ..< $0.start + $0.count, of: state)) }
+    }
+
+    private func objects(in range: Range<Int>, of state: FetchedResultsState) -> FetchedObjects {
+        FetchedObjects(state.ids, range: range, context: managedObjectContext, batchSize: fetchRequest.fetchBatchSize,
+                       prefetching: fetchRequest.relationshipKeyPathsForPrefetching)
+    }
+
+    /// Runs the fetch and starts following the context's changes.
     public func performFetch() throws {
-        guard let entity = managedObjectContext.coordinator.model.entity(named: fetchRequest.entityName) else {
+        let model = managedObjectContext.coordinator.model
+        guard let entity = model.entity(named: fetchRequest.entityName) else {
             throw FetchedResultsError.unknownEntity(fetchRequest.entityName)
         }
         guard !fetchRequest.sortDescriptors.isEmpty else {
             throw FetchedResultsError.missingSortDescriptors(entity: fetchRequest.entityName)
         }
         hierarchy = Set(fetchRequest.includesSubentities ? entity.hierarchyIndexes : [entity.index])
-        let objects = try managedObjectContext.fetch(fetchRequest)
-        fetchedObjects = objects
-        sections = sectioned(objects)
-        if observers.isEmpty { observe() }
+        readsCollections = PredicateStoreReach.readsCollections(fetchRequest.predicate, from: entity, in: model)
+        sectionPath = sectionNameKeyPath.map { PredicateKeyPath($0.split(separator: ".").map(String.init)) }
+        unsaved = [:]
+        state = try load()
+        if observers.isEmpty { follow() }
     }
 
     public func object(at indexPath: IndexPath) throws -> ManagedObject {
@@ -76,90 +125,285 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     public func indexPath(forObject object: ManagedObject) -> IndexPath? {
-        guard let sections else { return nil }
-        for (sectionIndex, section) in sections.enumerated() {
-            if let item = section.objects.firstIndex(where: { $0 === object }) { return IndexPath(item: item, section: sectionIndex) }
+        guard let state, let index = state.position(of: object.objectID) else { return nil }
+        return state.indexPath(at: index)
+    }
+
+    /// A section as a change reports it: a deleted one by name alone.
+    func section(named name: String, at index: Int, type: FetchedResultsChangeType) -> FetchedResultsSection {
+        if type != .delete, let sections, sections.indices.contains(index) { return sections[index] }
+        return FetchedResultsSection(name: name, objects: FetchedObjects([], range: 0 ..< 0, context: managedObjectContext,
+                                                                         batchSize: 0, prefetching: []))
+    }
+
+    // MARK: Loading
+
+    private func load() throws -> FetchedResultsState {
+        let sort = InMemorySort(fetchRequest.sortDescriptors)
+        guard fetchRequest.fetchBatchSize == 0 else { return try loadKeys(sort) }
+        var request = fetchRequest
+        request.returnsObjectsAsFaults = false
+        var entries: [(id: ManagedObjectID, keys: [PredicateValue], section: String)] = []
+        for object in try managedObjectContext.fetch(request) {
+            entries.append((object.objectID, try sort.keys(of: object), try sectionName(of: object)))
+            if object.objectID.isTemporaryID { unsaved[object.objectID] = object }
         }
-        return nil
+        return FetchedResultsState(sort: sort, entries: entries)
+    }
+
+    /// The results from one statement reading each row's key, sort keys and
+    /// section key, with the context's unsaved changes placed in memory.
+    private func loadKeys(_ sort: InMemorySort) throws -> FetchedResultsState {
+        var keyPaths = fetchRequest.sortDescriptors.map(\.key)
+        if let sectionNameKeyPath { keyPaths.append(sectionNameKeyPath) }
+        let context = managedObjectContext
+        let count = sort.descriptors.count
+        var entries: [(id: ManagedObjectID, keys: [PredicateValue], section: String)] = []
+        for (id, values) in try context.fetchKeyedValues(fetchRequest, keyPaths: keyPaths)
+        where context.registeredObject(for: id)?.isDeletedStorage != true {
+            entries.append((id, Array(values[..<count]), sectionNameKeyPath == nil ? "" : Self.sectionText(values[count])))
+        }
+        var state = FetchedResultsState(sort: sort, entries: entries)
+        unsaved = [:]
+        if fetchRequest.includesPendingChanges {
+            let pending = context.changedInOrder.filter { hierarchy.contains($0.entityIndex) }
+            execute(try decide(changed: pending, deleted: [], in: state), on: &state)
+        }
+        return state
     }
 
     // MARK: Following changes
 
-    private func observe() {
+    private func follow() {
+        let context = managedObjectContext
+        context.follow(true)
         let center = NotificationCenter.default
-        observers.append(center.addObserver(forName: .managedObjectContextDidSave, object: managedObjectContext, queue: nil) {
+        observers.append(center.addObserver(forName: .managedObjectContextDidSave, object: context, queue: nil) {
             [weak self] note in
             guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave else { return }
-            let context = self.managedObjectContext
-            let changed = (saved.insertedObjectIDs.union(saved.updatedObjectIDs)).compactMap { context.registeredObject(for: $0) }
-            self.apply(changed: changed, deletedIDs: saved.deletedObjectIDs)
+            self.takePermanentIDs()
+            // The changes were reported as they happened; a save can still
+            // move objects (derived values the store rewrote), not update them.
+            let changed = saved.insertedObjectIDs.union(saved.updatedObjectIDs).compactMap { context.registeredObject(for: $0) }
+            self.apply(changed: changed, deletedIDs: saved.deletedObjectIDs, reportsUpdates: false)
         })
-        observers.append(center.addObserver(forName: .managedObjectContextObjectsDidChange, object: managedObjectContext, queue: nil) {
+        observers.append(center.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) {
             [weak self] note in
-            guard let self, let merged = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
-            let context = self.managedObjectContext
-            var changed = Array(merged.updatedObjects)
-            changed += merged.insertedObjectIDs.compactMap { try? context.object(with: $0) }
-            self.apply(changed: changed, deletedIDs: Set(merged.deletedObjects.map(\.objectID)))
+            guard let self, let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
+            var changed = Array(change.updatedObjects) + Array(change.insertedObjects)
+            // Another save's objects this context never registered: faults,
+            // filled from the row cache that save wrote.
+            for id in change.insertedObjectIDs.union(change.updatedObjectIDs) where self.hierarchy.contains(id.entityIndex) {
+                changed.append(context.object(owned: id))
+            }
+            self.apply(changed: changed, deleted: Array(change.deletedObjects), deletedIDs: change.deletedObjectIDs,
+                       invalidated: !change.invalidatedEntities.isDisjoint(with: self.hierarchy))
         })
     }
 
-    /// The results after `changed` objects (inserted or updated) and the
-    /// deletion of `deletedIDs`, decided in memory; the delegate is told
-    /// the difference. A predicate or sort key that cannot be read leaves the
-    /// results as they were.
-    func apply(changed: [ManagedObject], deletedIDs: Set<ManagedObjectID>) {
-        guard let old = fetchedObjects, let oldSections = sections else { return }
-        var next = old.filter { !$0.isDeleted && $0.managedObjectContext != nil && !deletedIDs.contains($0.objectID) }
-        var present = Set(next.map(ObjectIdentifier.init))
-        var updated = Set<ObjectIdentifier>()
+    /// Saved objects' entries take their permanent IDs. Nothing moved, so
+    /// only the snapshot callback hears of it: each as a removal of the old
+    /// ID and an insertion of the new one at the same offset.
+    private func takePermanentIDs() {
+        guard !unsaved.isEmpty, var next = state else { return }
+        state = nil
+        var steps: [CollectionDifference<ManagedObjectID>.Change] = []
+        for (temporary, object) in unsaved where !object.objectID.isTemporaryID {
+            guard let index = next.rename(temporary, to: object.objectID) else { continue }
+            steps.append(.remove(offset: index, element: temporary, associatedWith: nil))
+            steps.append(.insert(offset: index, element: object.objectID, associatedWith: nil))
+        }
+        unsaved = unsaved.filter { $0.value.objectID.isTemporaryID }
+        state = next
+        guard !steps.isEmpty, let difference = CollectionDifference(steps) else { return }
+        delegate?.controller(self, didChangeContentWith: difference)
+    }
+
+    /// The results after `changed` objects (inserted or updated), the
+    /// deletion of `deleted` objects and `deletedIDs`; the delegate is told
+    /// the difference. `invalidated`: rows changed that the change does not
+    /// list, so the results are read again.
+    func apply(changed: [ManagedObject], deleted: [ManagedObject] = [], deletedIDs: Set<ManagedObjectID> = [],
+               invalidated: Bool = false, reportsUpdates: Bool = true) {
+        guard var next = state else { return }
+        var known: [ManagedObjectID: ManagedObject] = [:]
+        for object in changed + deleted { known[object.objectID] = object }
+        let deletedIDs = deletedIDs.union(deleted.map(\.objectID))
+        guard !invalidated, fetchRequest.fetchOffset == 0 else {
+            return requery(changed: Set(known.keys), known: known, reportsUpdates: reportsUpdates)
+        }
+        let decisions: Decisions
         do {
-            for object in changed where hierarchy.contains(object.entityIndex) && !object.isDeleted {
-                let matches = try fetchRequest.predicate?.evaluate(with: object) ?? true
-                if matches {
-                    if present.insert(ObjectIdentifier(object)).inserted { next.append(object) } else { updated.insert(ObjectIdentifier(object)) }
-                } else if present.remove(ObjectIdentifier(object)) != nil {
-                    next.removeAll { $0 === object }
-                }
-            }
-            next = try managedObjectContext.sorted(next, by: fetchRequest.sortDescriptors)
+            decisions = try decide(changed: changed, deleted: deletedIDs, in: next)
         } catch {
+            return requery(changed: Set(known.keys), known: known, reportsUpdates: reportsUpdates)
+        }
+        guard !decisions.isEmpty else { return }
+        let changes: FetchedResultsChanges
+        if fetchRequest.fetchLimit > 0 {
+            let old = next
+            execute(decisions, on: &next)
+            while next.count > fetchRequest.fetchLimit, let last = next.ids.last { unsaved[last] = nil; next.remove(last) }
+            if next.count < fetchRequest.fetchLimit, old.count >= fetchRequest.fetchLimit {
+                // Rows past the old limit may now belong: only the store knows.
+                return requery(changed: Set(known.keys), known: known, reportsUpdates: reportsUpdates)
+            }
+            changes = FetchedResultsChanges(old: old, new: next, updated: decisions.changedInPlace)
+        } else {
+            state = nil
+            changes = execute(decisions, on: &next)
+        }
+        state = next
+        report(changes, known: known, reportsUpdates: reportsUpdates)
+    }
+
+    /// Reads the whole result again (keys only) and reports the difference.
+    private func requery(changed: Set<ManagedObjectID>, known: [ManagedObjectID: ManagedObject], reportsUpdates: Bool) {
+        guard let old = state else { return }
+        counters.requeries += 1
+        guard let new = try? loadKeys(old.sort) else { return }
+        state = new
+        let updated = changed.filter { old.contains($0) && new.contains($0) }
+        report(FetchedResultsChanges(old: old, new: new, updated: updated), known: known, reportsUpdates: reportsUpdates)
+    }
+
+    private func report(_ changes: FetchedResultsChanges, known: [ManagedObjectID: ManagedObject], reportsUpdates: Bool) {
+        var changes = reportsUpdates ? changes : changes.withoutUpdates()
+        if sectionNameKeyPath == nil { changes = changes.withoutSectionChanges() }
+        guard !changes.isEmpty, let delegate else { return }
+        let context = managedObjectContext
+        changes.report(to: delegate, from: self) { id in
+            known[id] ?? context.registeredObject(for: id) ?? context.object(owned: id)
+        }
+    }
+
+    // MARK: Deciding
+
+    /// What a change does to the results, entry by entry.
+    private struct Decisions {
+        var removals: [ManagedObjectID] = []
+        var insertions: [(object: ManagedObject, keys: [PredicateValue], section: String)] = []
+        var replacements: [(id: ManagedObjectID, keys: [PredicateValue], section: String, sectionChanged: Bool)] = []
+        var kept: [ManagedObjectID] = []
+
+        var isEmpty: Bool { removals.isEmpty && insertions.isEmpty && replacements.isEmpty && kept.isEmpty }
+        var changedInPlace: Set<ManagedObjectID> { Set(kept + replacements.map(\.id)) }
+    }
+
+    private func decide(changed: [ManagedObject], deleted: Set<ManagedObjectID>, in state: FetchedResultsState) throws -> Decisions {
+        var decisions = Decisions()
+        var seen = Set<ManagedObjectID>()
+        for id in deleted where state.contains(id) && seen.insert(id).inserted { decisions.removals.append(id) }
+        var askStore: [ManagedObject] = []
+        for object in changed where hierarchy.contains(object.entityIndex) {
+            let id = object.objectID
+            guard seen.insert(id).inserted else { continue }
+            if object.isDeletedStorage || object.managedObjectContext == nil {
+                if state.contains(id) { decisions.removals.append(id) }
+                continue
+            }
+            if readsCollections, !object.hasChanges, !id.isTemporaryID {
+                askStore.append(object)
+                continue
+            }
+            counters.objectsDecidedInMemory += 1
+            try decide(object, matches: try fetchRequest.predicate?.evaluate(with: object) ?? true, in: state, &decisions)
+        }
+        if !askStore.isEmpty {
+            let matching = try matchingInStore(askStore)
+            counters.keyedQueries += 1
+            counters.objectsAskedOfStore += askStore.count
+            for object in askStore { try decide(object, matches: matching.contains(object.objectID), in: state, &decisions) }
+        }
+        return decisions
+    }
+
+    private func decide(_ object: ManagedObject, matches: Bool, in state: FetchedResultsState, _ decisions: inout Decisions) throws {
+        let id = object.objectID
+        guard matches else {
+            if state.contains(id) { decisions.removals.append(id) }
             return
         }
-        if fetchRequest.fetchLimit > 0, next.count > fetchRequest.fetchLimit { next = Array(next.prefix(fetchRequest.fetchLimit)) }
-        let nextSections = sectioned(next)
-        let changes = FetchedResultsChanges(old: oldSections, new: nextSections, updated: updated)
-        fetchedObjects = next
-        sections = nextSections
-        guard !changes.isEmpty, let delegate else { return }
-        changes.report(to: delegate, from: self)
-    }
-
-    private func sectioned(_ objects: [ManagedObject]) -> [FetchedResultsSection] {
-        guard let sectionNameKeyPath else { return [FetchedResultsSection(name: "", objects: objects)] }
-        var result: [FetchedResultsSection] = []
-        var name: String?
-        var members: [ManagedObject] = []
-        for object in objects {
-            let current = Self.sectionName(of: object, at: sectionNameKeyPath)
-            if current != name, let name {
-                result.append(FetchedResultsSection(name: name, objects: members))
-                members = []
-            }
-            name = current
-            members.append(object)
+        let keys = try state.sort.keys(of: object)
+        let section = try sectionName(of: object)
+        guard let placed = state.placement(of: id) else {
+            decisions.insertions.append((object, keys, section))
+            return
         }
-        if let name { result.append(FetchedResultsSection(name: name, objects: members)) }
-        return result
+        if placed.section == section, state.sort.compare(placed.keys, keys[...]) == .orderedSame {
+            decisions.kept.append(id)
+        } else {
+            decisions.replacements.append((id, keys, section, placed.section != section))
+        }
     }
 
-    static func sectionName(of object: ManagedObject, at keyPath: String) -> String {
-        var value: Any? = object
-        for key in keyPath.split(separator: ".") { value = (value as? ManagedObject)?.value(forKey: String(key)) }
+    /// Which of `objects` match the predicate in the store: one statement,
+    /// `… WHERE (predicate) AND Z_PK IN (…)`.
+    private func matchingInStore(_ objects: [ManagedObject]) throws -> Set<ManagedObjectID> {
+        guard let predicate = fetchRequest.predicate else { return Set(objects.map(\.objectID)) }
+        var request = FetchRequest(entityName: fetchRequest.entityName)
+        request.includesSubentities = fetchRequest.includesSubentities
+        request.includesPendingChanges = false
+        let keys = try FetchPredicate(format: "self IN %@", objects.map(\.objectID))
+        request.predicate = FetchPredicate(.and([predicate.root, keys.root]))
+        return Set(try managedObjectContext.fetchObjectIDs(request))
+    }
+
+    /// Carries out `decisions` on `state`; returns the changes, each entry's
+    /// old place read before and its new place after.
+    @discardableResult
+    private func execute(_ decisions: Decisions, on state: inout FetchedResultsState) -> FetchedResultsChanges {
+        func place(_ id: ManagedObjectID, in state: FetchedResultsState) -> FetchedResultsChanges.Place? {
+            state.position(of: id).map { FetchedResultsChanges.Place(index: $0, path: state.indexPath(at: $0)) }
+        }
+        let oldSections = state.sections
+        let removedBefore = decisions.removals.compactMap { id in place(id, in: state).map { (id, $0) } }
+        let replacedBefore = decisions.replacements.compactMap { entry in place(entry.id, in: state).map { (entry, $0) } }
+        let keptBefore = decisions.kept.compactMap { id in place(id, in: state).map { (id, $0) } }
+        for id in decisions.removals {
+            state.remove(id)
+            unsaved[id] = nil
+        }
+        for entry in decisions.replacements { state.remove(entry.id) }
+        for entry in decisions.replacements { state.insert(entry.id, keys: entry.keys, section: entry.section) }
+        for entry in decisions.insertions {
+            let id = entry.object.objectID
+            state.insert(id, keys: entry.keys, section: entry.section)
+            if id.isTemporaryID { unsaved[id] = entry.object }
+        }
+        let inserted = decisions.insertions.compactMap { entry in place(entry.object.objectID, in: state).map { (entry.object.objectID, $0) } }
+        let replaced = replacedBefore.compactMap { entry, old in
+            place(entry.id, in: state).map { (id: entry.id, old: old, new: $0, sectionChanged: entry.sectionChanged) }
+        }
+        let kept = keptBefore.compactMap { id, old in place(id, in: state).map { (id, old, $0) } }
+        return FetchedResultsChanges(removed: removedBefore, inserted: inserted, replaced: replaced, kept: kept,
+                                     oldSections: oldSections, newSections: state.sections)
+    }
+
+    // MARK: Sections
+
+    private func sectionName(of object: ManagedObject) throws -> String {
+        guard let sectionPath else { return "" }
+        return Self.sectionText(try InMemorySort.value(at: sectionPath, with: PredicateEvaluator(subject: object)))
+    }
+
+    /// A section key's value as a section's name, as Core Data writes it
+    /// (`description` of the value): nil as "", a boolean as 1 or 0, a whole
+    /// double without its fraction.
+    static func sectionText(_ value: PredicateValue) -> String {
         switch value {
-        case nil, is NSNull: return ""
-        case let text as String: return text
-        case let some?: return String(describing: some)
+        case .null: ""
+        case .string(let text): text
+        case .bool(let flag): flag ? "1" : "0"
+        case .int(let number): String(number)
+        case .double(let number):
+            number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .decimal(let number): number.description
+        case .date(let date): String(describing: date)
+        case .uuid(let uuid): uuid.uuidString
+        case .data(let data): String(describing: data)
+        case .array(let values): values.map(sectionText).joined(separator: ", ")
+        case .objectID(let id): String(describing: id)
         }
     }
 }

@@ -26,3 +26,8 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController,
                            didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {}
 }
+
+/// What happened to an object or a section between two states of a controller.
+public enum FetchedResultsChangeType: Sendable, Equatable {
+    case insert, delete, move, update
+}

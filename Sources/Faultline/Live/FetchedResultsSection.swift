@@ -3,15 +3,12 @@
 /// `NSFetchedResultsSectionInfo`).
 public struct FetchedResultsSection {
     /// The section key path's value as text: a string as it is, nil as "",
+    /// a number as its digits (a boolean as 1 or 0, as `NSNumber` writes it),
     /// anything else as its description.
     public let name: String
     /// The name's first character, uppercased (Core Data's default index title).
     public var indexTitle: String? { name.first.map { String($0).uppercased() } }
-    public let objects: [ManagedObject]
+    /// The section's objects, made on access (a deleted section reports none).
+    public let objects: FetchedObjects
     public var numberOfObjects: Int { objects.count }
-}
-
-/// What happened to an object or a section between two states of a controller.
-public enum FetchedResultsChangeType: Sendable, Equatable {
-    case insert, delete, move, update
 }

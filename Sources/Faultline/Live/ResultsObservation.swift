@@ -129,7 +129,7 @@ final class ResultsObservation: FetchedResultsControllerDelegate, @unchecked Sen
 
     private func results(of controller: FetchedResultsController, difference: CollectionDifference<ManagedObjectID>?) -> ObservedResults {
         ObservedResults(
-            sections: (controller.sections ?? []).map { ObservedResults.Section(name: $0.name, objectIDs: $0.objects.map(\.objectID)) },
+            sections: (controller.sections ?? []).map { ObservedResults.Section(name: $0.name, objectIDs: Array($0.objects.objectIDs)) },
             difference: difference)
     }
 }

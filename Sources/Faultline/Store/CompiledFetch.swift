@@ -73,6 +73,13 @@ struct CompiledFetch: Sendable {
         return "SELECT \(distinct ? "DISTINCT " : "")\(list) FROM \(plan.table) t0\(clauses(in: plan))"
     }
 
+    /// `SELECT t0.Z_ENT, t0.Z_PK, t0.ZNAME …`: each row's key, then the
+    /// selected columns (a fetched-results controller's sort and section keys).
+    func keyedColumnsStatement(in plan: EntityStorePlan) -> String {
+        let list = columns.map { ", " + $0.expression }.joined()
+        return "SELECT t0.Z_ENT, t0.Z_PK\(list) FROM \(plan.table) t0\(clauses(in: plan))"
+    }
+
     /// Everything after `FROM <table> t0`: joins, WHERE, ORDER BY unless
     /// `sorted` is false, LIMIT.
     private func clauses(in plan: EntityStorePlan, sorted: Bool = true) -> String {

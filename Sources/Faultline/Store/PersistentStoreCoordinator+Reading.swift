@@ -189,29 +189,50 @@ extension PersistentStoreCoordinator {
     /// the order of `StoreFetch.selecting` per result: an attribute's value by
     /// its type, or a to-one key as the destination's ID.
     func fetchColumns(_ fetch: CompiledFetch) throws -> [[SelectedValue]] {
-        let columns = fetch.columns
         let sql = fetch.columnsStatement(in: plans[fetch.entityIndex])
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
             var rows: [[SelectedValue]] = []
+            while try statement.step() { rows.append(selectedValues(statement, fetch.columns, from: 0)) }
+            return rows
+        }
+    }
+
+    /// Each matching row's ID and selected columns, in one statement (rows of
+    /// an entity outside the hierarchy skipped, as `fetchIDs` skips them).
+    func fetchKeyedColumns(_ fetch: CompiledFetch) throws -> [(ManagedObjectID, [SelectedValue])] {
+        let plan = plans[fetch.entityIndex]
+        let sql = fetch.keyedColumnsStatement(in: plan)
+        return try withReader { connection in
+            let statement = try connection.cachedStatement(sql)
+            try statement.bind(fetch.bindings)
+            var rows: [(ManagedObjectID, [SelectedValue])] = []
             while try statement.step() {
-                var row: [SelectedValue] = []
-                row.reserveCapacity(columns.count)
-                for (position, column) in columns.enumerated() {
-                    let index = Int32(position)
-                    switch column.kind {
-                    case .attribute(let type):
-                        row.append(.value(ValueCoding.read(statement, at: index, as: type)))
-                    case .object(let destination):
-                        row.append(.object(statement.isNull(at: index) ? nil : ManagedObjectID(
-                            storeIdentifier: identifier, entityIndex: destination, primaryKey: statement.int64(at: index))))
-                    }
-                }
-                rows.append(row)
+                let entityIndex = statement.int(at: 0) - 1
+                guard plan.layout(forEntityIndex: entityIndex) != nil else { continue }
+                let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
+                rows.append((id, selectedValues(statement, fetch.columns, from: 2)))
             }
             return rows
         }
+    }
+
+    /// The columns of the current row from `offset` on, as `columns` reads them.
+    private func selectedValues(_ statement: Statement, _ columns: [SelectedColumn], from offset: Int32) -> [SelectedValue] {
+        var row: [SelectedValue] = []
+        row.reserveCapacity(columns.count)
+        for (position, column) in columns.enumerated() {
+            let index = offset + Int32(position)
+            switch column.kind {
+            case .attribute(let type):
+                row.append(.value(ValueCoding.read(statement, at: index, as: type)))
+            case .object(let destination):
+                row.append(.object(statement.isNull(at: index) ? nil : ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: destination, primaryKey: statement.int64(at: index))))
+            }
+        }
+        return row
     }
 }
 

@@ -30,6 +30,9 @@ extension PersistentStoreCoordinator {
                     for (position, id) in result.insertedIDs.enumerated() where changes.staleEntities.contains(id.entityIndex) {
                         result.insertedSnapshots[position] = nil
                     }
+                    for (position, update) in request.updates.enumerated() where changes.staleEntities.contains(update.id.entityIndex) {
+                        result.updatedSnapshots[position] = nil
+                    }
                 }
                 result.changes = changes
             }
@@ -262,6 +265,7 @@ extension PersistentStoreCoordinator {
             changes.updated.insert(update.id)
             changes.touch(update.id.entityIndex, of: entityCount)
         }
+
         changes.deleted.reserveCapacity(request.deletes.count)
         for delete in request.deletes {
             changes.deleted.insert(delete.id)
@@ -284,6 +288,14 @@ extension PersistentStoreCoordinator {
                 committed.rowsToCache.append((id, snapshot))
                 result.insertedSnapshots.append(snapshot)
             }
+        }
+        // Updated rows the context held whole, their to-ones resolved as the inserts' are.
+        result.updatedSnapshots = request.updates.map { update in
+            guard let row = update.row, resolved.refreshed[update.id] == nil, let version = resolved.versions[update.id] else { return nil }
+            let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(resolved.resolve) }
+            let snapshot = RowSnapshot(entityIndex: update.id.entityIndex, version: version, values: row.values, toOne: toOne)
+            committed.rowsToCache.append((update.id, snapshot))
+            return snapshot
         }
         return committed
     }

@@ -25,6 +25,10 @@ struct SaveRequest: Sendable {
         /// Changed to-many relationships, by index: filled only for a store
         /// that records persistent history, whose change rows name them.
         var changedToMany: [Int] = []
+        /// The whole row after the update, when the object held it (not a
+        /// fault): the row cache takes it, so another context merging the
+        /// update reads the new values without a statement.
+        var row: (values: AttributeValues, toOne: ToOneKeys)?
     }
 
     struct Delete: Sendable {
@@ -114,6 +118,8 @@ struct SaveResult: Sendable {
     /// order (nil where none was stored): the context commits the same one
     /// instead of building it again.
     var insertedSnapshots: [RowSnapshot?] = []
+    /// The same for each update, in the request's order.
+    var updatedSnapshots: [RowSnapshot?] = []
     /// What the commit changed, as published to the other contexts; its
     /// `staleEntities` are the entities whose derived attributes the triggers
     /// may have rewritten (the row cache dropped them, the context refreshes

@@ -11,6 +11,10 @@ struct StoreChanges: Sendable {
     /// Entities whose rows store triggers may have rewritten (derived
     /// attributes reading the touched ones); set when published.
     var staleEntities: Set<Int> = []
+    /// Entities a batch insert added rows to without listing them (its keys
+    /// are kept as ranges, which may be millions): a live result over them
+    /// reads itself again.
+    var unlistedInserts: Set<Int> = []
     /// The persistent-history transaction that recorded the commit, when the
     /// store records history.
     var historyTransaction: Int64?
@@ -26,7 +30,9 @@ struct StoreChanges: Sendable {
         self.deleted = deleted
     }
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty }
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty && unlistedInserts.isEmpty
+    }
 
     mutating func touch(_ entityIndex: Int, of entityCount: Int) {
         if touchedEntities.isEmpty { touchedEntities = Array(repeating: false, count: entityCount) }

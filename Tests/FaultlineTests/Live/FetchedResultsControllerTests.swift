@@ -33,31 +33,78 @@ struct FetchedResultsControllerTests {
             case section(String, Int, FetchedResultsChangeType)
             case object(ManagedObjectID, IndexPath?, FetchedResultsChangeType, IndexPath?)
         }
-        var events: [Event] = []
-        var difference: CollectionDifference<ManagedObjectID>?
+        /// Objects are kept, not their IDs: an object inserted and reported
+        /// before its save takes a permanent ID when saved.
+        private enum Recorded {
+            case event(Event)
+            case object(ManagedObject, IndexPath?, FetchedResultsChangeType, IndexPath?)
+        }
+        private var recorded: [Recorded] = []
+        /// Every snapshot difference, in order.
+        private(set) var differences: [CollectionDifference<ManagedObjectID>] = []
 
-        func controllerWillChangeContent(_ controller: FetchedResultsController) { events.append(.will) }
+        /// The callbacks, objects by their IDs now.
+        var events: [Event] {
+            recorded.map {
+                switch $0 {
+                case .event(let event): event
+                case .object(let object, let old, let type, let new): .object(object.objectID, old, type, new)
+                }
+            }
+        }
+
+        func reset() {
+            recorded = []
+            differences = []
+        }
+
+        func controllerWillChangeContent(_ controller: FetchedResultsController) { recorded.append(.event(.will)) }
         func controller(_ controller: FetchedResultsController, didChange section: FetchedResultsSection,
                         atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
-            events.append(.section(section.name, sectionIndex, type))
+            recorded.append(.event(.section(section.name, sectionIndex, type)))
         }
         func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
                         for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
-            events.append(.object(object.objectID, indexPath, type, newIndexPath))
+            recorded.append(.object(object, indexPath, type, newIndexPath))
         }
-        func controllerDidChangeContent(_ controller: FetchedResultsController) { events.append(.did) }
+        func controllerDidChangeContent(_ controller: FetchedResultsController) { recorded.append(.event(.did)) }
         func controller(_ controller: FetchedResultsController, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {
-            self.difference = difference
+            differences.append(difference)
         }
 
-        /// `old` (section names and their IDs) with the recorded batch applied.
+        /// `old` (section names and their IDs) with each recorded batch (from
+        /// a will-change to its did-change) applied in turn.
         func replay(on old: [(String, [ManagedObjectID])]) -> [(String, [ManagedObjectID])] {
+            var sections = old
+            var batch: [Event] = []
+            for event in events {
+                if event == .did {
+                    sections = Self.apply(batch, to: sections)
+                    batch = []
+                } else {
+                    batch.append(event)
+                }
+            }
+            return sections
+        }
+
+        /// The IDs of `old` with every difference applied in turn (nil when one does not apply).
+        func applyDifferences(to old: [ManagedObjectID]) -> [ManagedObjectID]? {
+            var ids = old
+            for difference in differences {
+                guard let next = ids.applying(difference) else { return nil }
+                ids = next
+            }
+            return ids
+        }
+
+        private static func apply(_ events: [Event], to old: [(String, [ManagedObjectID])]) -> [(String, [ManagedObjectID])] {
             var sections = old
             var removals: [IndexPath] = [], insertions: [(IndexPath, ManagedObjectID)] = []
             var sectionRemovals: [Int] = [], sectionInsertions: [(Int, String)] = []
             for event in events {
                 switch event {
-                case .section(let name, let index, .delete): sectionRemovals.append(index); _ = name
+                case .section(_, let index, .delete): sectionRemovals.append(index)
                 case .section(let name, let index, .insert): sectionInsertions.append((index, name))
                 case .object(_, let old?, .delete, _): removals.append(old)
                 case .object(let id, _, .insert, let new?): insertions.append((new, id))
@@ -135,13 +182,13 @@ struct FetchedResultsControllerTests {
             try context.save()
             #expect(recorder.events == [.will, .object(a1.objectID, IndexPath(item: 0, section: 0), .update, IndexPath(item: 0, section: 0)), .did])
 
-            recorder.events = []
+            recorder.reset()
             try a1.setValue(Int64(5), forKey: "rank")
             try context.save()
             #expect(recorder.events == [.will, .object(a1.objectID, IndexPath(item: 0, section: 0), .move, IndexPath(item: 1, section: 0)), .did])
             #expect(controller.sections?.first?.objects.map(\.objectID) == [a2.objectID, a1.objectID])
 
-            recorder.events = []
+            recorder.reset()
             let old = Self.state(controller)
             try b1.setValue("C", forKey: "group")
             let c2 = try item("C", 2)
@@ -157,8 +204,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("1,000 random saves, from its own context and merged from another: the controller equals a fresh fetch after each, and its callbacks replayed and its difference applied turn the old state into the new")
-    func randomSaves() throws {
+    @Test("1,000 random saves, from its own context and merged from another: the controller equals a fresh fetch after each, and its callbacks replayed and its difference applied turn the old state into the new",
+          arguments: [0, 16])
+    func randomSaves(batchSize: Int) throws {
         let (container, url) = try LibraryModel.container(Self.model())
         defer { LibraryModel.remove(url) }
         let context = container.newBackgroundContext()
@@ -174,8 +222,9 @@ struct FetchedResultsControllerTests {
             }
         }
         let groups = ["A", "B", "C", "D", "E"]
-        let controller = FetchedResultsController(fetchRequest: try Self.request(), managedObjectContext: context,
-                                                  sectionNameKeyPath: "group")
+        var request = try Self.request()
+        request.fetchBatchSize = batchSize
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "group")
         let recorder = Recorder()
         try context.performAndWait {
             controller.delegate = recorder
@@ -187,8 +236,7 @@ struct FetchedResultsControllerTests {
             let target = fromOther ? other : context
             let old = context.performAndWait { Self.state(controller) }
             let oldIDs = old.flatMap(\.1)
-            recorder.events = []
-            recorder.difference = nil
+            recorder.reset()
             try target.performAndWait {
                 target.processPendingChanges()
                 let existing = try target.fetch(FetchRequest(entityName: "Item"))
@@ -225,11 +273,7 @@ struct FetchedResultsControllerTests {
                 }
                 #expect(Self.same(now, expected), "step \(step): sections")
                 #expect(Self.same(recorder.replay(on: old), now), "step \(step): replayed callbacks")
-                if let difference = recorder.difference {
-                    #expect(oldIDs.applying(difference) == now.flatMap(\.1), "step \(step): difference")
-                } else {
-                    #expect(oldIDs == now.flatMap(\.1), "step \(step): no callback, no change")
-                }
+                #expect(recorder.applyDifferences(to: oldIDs) == now.flatMap(\.1), "step \(step): differences")
                 checked += 1
             }
         }

@@ -15,7 +15,7 @@ struct ResultsObservationTests {
         try item.setValue(visible, forKey: "visible")
     }
 
-    @Test("The first element is the current result; a save, another context's save and a batch delete each yield the next, with its difference")
+    @Test("The first element is the current result; an insert, its save, another context's save and a batch delete each yield the next, with its difference")
     func elements() async throws {
         let (container, url) = try LibraryModel.container(FetchedResultsControllerTests.model())
         defer { LibraryModel.remove(url) }
@@ -37,9 +37,15 @@ struct ResultsObservationTests {
             try Self.insert("A", 3, in: context)
             try context.save()
         }
+        // The insert is reported as it happens, under its temporary ID; the
+        // save then renames it.
+        let inserted = try #require(try await results.next())
+        #expect(inserted.sections.map(\.objectIDs.count) == [2, 1])
+        #expect(inserted.objectIDs.filter(\.isTemporaryID).count == 1)
+        #expect(first.objectIDs.applying(try #require(inserted.difference)) == inserted.objectIDs)
         let second = try #require(try await results.next())
-        #expect(second.sections.map(\.objectIDs.count) == [2, 1])
-        #expect(first.objectIDs.applying(try #require(second.difference)) == second.objectIDs)
+        #expect(second.objectIDs.allSatisfy { !$0.isTemporaryID })
+        #expect(inserted.objectIDs.applying(try #require(second.difference)) == second.objectIDs)
 
         let other = container.newBackgroundContext()
         try other.performAndWait {

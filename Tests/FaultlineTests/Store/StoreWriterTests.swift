@@ -52,7 +52,10 @@ struct StoreWriterTests {
         #expect(recorder.commits.last?.inserted == [])
         #expect(recorder.commits.last?.updated == [first])
         #expect(recorder.commits.last?.deleted == [second])
-        #expect(container.coordinator.rowCache.snapshot(for: first) == nil, "an updated row leaves the cache")
+        let cached = container.coordinator.rowCache.snapshot(for: first)
+        #expect(cached?.version == 2, "an updated row is cached as written, with its new version")
+        #expect(cached.map { Array($0.values) }?.contains(.string("Renamed")) == true)
+        #expect(container.coordinator.rowCache.snapshot(for: second) == nil, "a deleted row leaves the cache")
     }
 
     @Test("Four coordinators creating one new store at once: one bootstraps it, all open it, its bookkeeping is written once")

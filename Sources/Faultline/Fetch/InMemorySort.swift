@@ -1,0 +1,67 @@
+import Foundation
+
+/// A fetch's sort descriptors applied in memory, in the store's order: nil
+/// first, strings by UTF-8 bytes (or, case-insensitively, by canonical form),
+/// numbers and dates by value, a to-one by its destination's key. What
+/// `includesPendingChanges` sorts with, and what a fetched-results controller
+/// places a changed object by.
+struct InMemorySort {
+    let descriptors: [FetchSortDescriptor]
+    private let paths: [PredicateKeyPath]
+    private let options: [PredicateComparisonOptions]
+
+    init(_ descriptors: [FetchSortDescriptor]) {
+        self.descriptors = descriptors
+        paths = descriptors.map { PredicateKeyPath($0.key.split(separator: ".").map(String.init)) }
+        options = descriptors.map { $0.caseInsensitive ? [.caseInsensitive, .diacriticInsensitive] : [] }
+    }
+
+    /// The value of each sort key of `object`, in the descriptors' order.
+    func keys(of object: ManagedObject) throws -> [PredicateValue] {
+        let evaluator = PredicateEvaluator(subject: object)
+        return try paths.map { try Self.value(at: $0, with: evaluator) }
+    }
+
+    /// A key path's value as a sort or section key: a to-one as its
+    /// destination's key, a collection as nil.
+    static func value(at path: PredicateKeyPath, with evaluator: PredicateEvaluator) throws -> PredicateValue {
+        switch try evaluator.resolve(.keyPath(path)) {
+        case .value(let value): value
+        case .object(let destination): .int(destination.predicateObjectID?.primaryKey ?? 0)
+        case .collection: .null
+        }
+    }
+
+    /// How two objects' keys (each `descriptors.count` values, from `keys(of:)`
+    /// or read from the store) order.
+    func compare(_ first: ArraySlice<PredicateValue>, _ second: ArraySlice<PredicateValue>) -> ComparisonResult {
+        var a = first.startIndex, b = second.startIndex
+        for position in descriptors.indices {
+            let order: ComparisonResult
+            switch (first[a], second[b]) {
+            case (.null, .null): order = .orderedSame
+            case (.null, _): order = .orderedAscending
+            case (_, .null): order = .orderedDescending
+            case let (left, right): order = (PredicateValue.order(left, right, options[position]) ?? .orderedSame) ?? .orderedSame
+            }
+            if order != .orderedSame {
+                return (order == .orderedAscending) == descriptors[position].ascending ? .orderedAscending : .orderedDescending
+            }
+            a += 1
+            b += 1
+        }
+        return .orderedSame
+    }
+
+    /// `objects` sorted, stably.
+    func sorted(_ objects: [ManagedObject]) throws -> [ManagedObject] {
+        let keyed = try objects.map { ($0, try keys(of: $0)) }
+        return keyed.enumerated().sorted { first, second in
+            switch compare(first.element.1[...], second.element.1[...]) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: first.offset < second.offset
+            }
+        }.map(\.element.0)
+    }
+}
