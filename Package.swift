@@ -104,6 +104,11 @@ let package = Package(
             path: "Benchmarks/Migrations"
         ),
         .executableTarget(
+            name: "Observing",
+            dependencies: ["Faultline", "FaultlineBench", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData"],
+            path: "Benchmarks/Observing"
+        ),
+        .executableTarget(
             name: "Faulting",
             dependencies: [
                 "Faultline", "FaultlineBench", "FaultlineCommandLine", "FaultlineSQLite", "CSQLiteReference", "BenchmarkData",

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SUITES=(Reference Inserts Faulting Fetching Migrations Derived)
+SUITES=(Reference Inserts Faulting Fetching Migrations Derived Observing)
 # How the gate and its baselines run every suite: the same flags on both sides.
 GATE_RUN=(--profile quick --iterations 5 --warmup 1 --quiet)
 

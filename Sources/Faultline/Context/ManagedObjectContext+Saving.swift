@@ -198,12 +198,9 @@ extension ManagedObjectContext {
         let savedCount = saved.inserted.count + saved.updated.count
         for position in 0..<savedCount {
             let object = position < saved.inserted.count ? saved.inserted[position] : saved.updated[position - saved.inserted.count]
-            // A row the cache took as written is committed as that very snapshot.
-            let cached = position < saved.inserted.count
-                ? (position < result.insertedSnapshots.count ? result.insertedSnapshots[position] : nil)
-                : (position - saved.inserted.count < result.updatedSnapshots.count
-                    ? result.updatedSnapshots[position - saved.inserted.count] : nil)
-            if let snapshot = cached, snapshot.values == object.values {
+            // An insert whose row the cache took as written commits that very snapshot.
+            if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],
+               snapshot.values == object.values {
                 object.committed = snapshot
                 object.resetChangeFlags()
                 continue

@@ -35,7 +35,20 @@ struct InMemorySort {
     /// How two objects' keys (each `descriptors.count` values, from `keys(of:)`
     /// or read from the store) order.
     func compare(_ first: ArraySlice<PredicateValue>, _ second: ArraySlice<PredicateValue>) -> ComparisonResult {
-        var a = first.startIndex, b = second.startIndex
+        first.withContiguousStorageIfAvailable { a in
+            second.withContiguousStorageIfAvailable { b in compare(a, from: 0, b, from: 0) }
+        }.flatMap { $0 } ?? compare(Array(first), from: 0, Array(second), from: 0)
+    }
+
+    /// The same for keys stored in runs: `first[firstStart...]` against
+    /// `second[secondStart...]`, without making a slice of either.
+    func compare(_ first: [PredicateValue], from firstStart: Int, _ second: [PredicateValue], from secondStart: Int) -> ComparisonResult {
+        first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in compare(a, from: firstStart, b, from: secondStart) } }
+    }
+
+    private func compare(_ first: UnsafeBufferPointer<PredicateValue>, from firstStart: Int,
+                         _ second: UnsafeBufferPointer<PredicateValue>, from secondStart: Int) -> ComparisonResult {
+        var a = firstStart, b = secondStart
         for position in descriptors.indices {
             let order: ComparisonResult
             switch (first[a], second[b]) {

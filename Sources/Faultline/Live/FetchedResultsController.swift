@@ -202,7 +202,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     /// Saved objects' entries take their permanent IDs. Nothing moved, so
-    /// only the snapshot callback hears of it: each as a removal of the old
+    /// only a difference delegate hears of it: each as a removal of the old
     /// ID and an insertion of the new one at the same offset.
     private func takePermanentIDs() {
         guard !unsaved.isEmpty, var next = state else { return }
@@ -215,8 +215,9 @@ public final class FetchedResultsController: @unchecked Sendable {
         }
         unsaved = unsaved.filter { $0.value.objectID.isTemporaryID }
         state = next
-        guard !steps.isEmpty, let difference = CollectionDifference(steps) else { return }
-        delegate?.controller(self, didChangeContentWith: difference)
+        guard !steps.isEmpty, let delegate = delegate as? FetchedResultsControllerDifferenceDelegate,
+              let difference = CollectionDifference(steps) else { return }
+        delegate.controller(self, didChangeContentWith: difference)
     }
 
     /// The results after `changed` objects (inserted or updated), the

@@ -18,6 +18,8 @@ struct FetchedResultsState {
 
     let sort: InMemorySort
     private(set) var ids: [ManagedObjectID] = []
+    /// Each entry's slot, beside its ID: a binary search reads keys without hashing.
+    private var entrySlots: [Int32] = []
     private(set) var sections: [Section] = []
     /// Where each entry's keys and section name are kept.
     private var slots: [ManagedObjectID: Int] = [:]
@@ -66,6 +68,7 @@ struct FetchedResultsState {
             slotSections.append(entry.section)
             appendToSections(entry.section)
             ids.append(entry.id)
+            entrySlots.append(Int32(slot))
         }
     }
 
@@ -83,38 +86,34 @@ struct FetchedResultsState {
     /// a walk over the entries with equal keys.
     func position(of id: ManagedObjectID) -> Int? {
         guard let slot = slots[id] else { return nil }
-        let keys = slotKeys[slot * stride ..< (slot + 1) * stride]
-        var index = lowerBound(keys)
+        var index = lowerBound(slotKeys, from: slot * stride)
         while index < ids.count {
             if ids[index] == id { return index }
-            guard sort.compare(self.keys(at: index), keys) == .orderedSame else { break }
+            guard sort.compare(slotKeys, from: keysStart(at: index), slotKeys, from: slot * stride) == .orderedSame else { break }
             index += 1
         }
         return ids.firstIndex(of: id)
     }
 
-    private func keys(at index: Int) -> ArraySlice<PredicateValue> {
-        let slot = slots[ids[index]] ?? 0
-        return slotKeys[slot * stride ..< (slot + 1) * stride]
-    }
+    private func keysStart(at index: Int) -> Int { Int(entrySlots[index]) * stride }
 
-    /// The first index whose keys are not less than `keys`.
-    private func lowerBound(_ keys: ArraySlice<PredicateValue>) -> Int {
+    /// The first index whose keys are not less than `keys[start...]`.
+    private func lowerBound(_ keys: [PredicateValue], from start: Int) -> Int {
         var low = 0, high = ids.count
         while low < high {
             let middle = (low + high) / 2
-            if sort.compare(self.keys(at: middle), keys) == .orderedAscending { low = middle + 1 } else { high = middle }
+            if sort.compare(slotKeys, from: keysStart(at: middle), keys, from: start) == .orderedAscending { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
     /// The first index whose keys are greater than `keys`: where a new entry
     /// goes, after any with equal keys.
-    private func upperBound(_ keys: ArraySlice<PredicateValue>) -> Int {
+    private func upperBound(_ keys: [PredicateValue]) -> Int {
         var low = 0, high = ids.count
         while low < high {
             let middle = (low + high) / 2
-            if sort.compare(self.keys(at: middle), keys) == .orderedDescending { high = middle } else { low = middle + 1 }
+            if sort.compare(slotKeys, from: keysStart(at: middle), keys, from: 0) == .orderedDescending { high = middle } else { low = middle + 1 }
         }
         return low
     }
@@ -141,7 +140,8 @@ struct FetchedResultsState {
     mutating func remove(_ id: ManagedObjectID) -> Int? {
         guard let index = position(of: id), let slot = slots.removeValue(forKey: id) else { return nil }
         freeSlots.append(slot)
-        ids.remove(at: index)
+        Self.remove(at: index, from: &ids)
+        Self.remove(at: index, from: &entrySlots)
         let section = section(at: index)
         sections[section].count -= 1
         for later in sections.indices where later > section { sections[later].start -= 1 }
@@ -170,8 +170,9 @@ struct FetchedResultsState {
             slotSections.append(name)
         }
         slots[id] = slot
-        let index = upperBound(keys[...])
-        ids.insert(id, at: index)
+        let index = upperBound(keys)
+        Self.insert(id, at: index, into: &ids)
+        Self.insert(Int32(slot), at: index, into: &entrySlots)
         insertIntoSections(name, at: index)
         return index
     }
@@ -203,6 +204,29 @@ struct FetchedResultsState {
     private mutating func grow(_ section: Int, by count: Int) {
         sections[section].count += count
         for later in sections.indices where later > section { sections[later].start += count }
+    }
+
+    // `Array.remove(at:)` and `insert(_:at:)` move the tail element by element
+    // (the standard library's generic code, ~15 instructions an ID); the IDs
+    // are plain words, so one memmove does it.
+
+    private static func remove<Word: BitwiseCopyable>(at index: Int, from words: inout [Word]) {
+        let count = words.count
+        words.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, index + 1 < count else { return }
+            memmove(base + index, base + index + 1, (count - index - 1) * MemoryLayout<Word>.stride)
+        }
+        words.removeLast()
+    }
+
+    private static func insert<Word: BitwiseCopyable>(_ word: Word, at index: Int, into words: inout [Word]) {
+        words.append(word)
+        let count = words.count
+        words.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, index + 1 < count else { return }
+            memmove(base + index + 1, base + index, (count - index - 1) * MemoryLayout<Word>.stride)
+            base[index] = word
+        }
     }
 
     /// Renames an entry (a saved object's temporary ID became permanent);

@@ -56,7 +56,7 @@ extension ManagedObjectContext {
 
 /// A controller feeding one `changes(of:)` sequence. Confined to its
 /// context's queue, like the controller.
-final class ResultsObservation: FetchedResultsControllerDelegate, @unchecked Sendable {
+final class ResultsObservation: FetchedResultsControllerDifferenceDelegate, @unchecked Sendable {
     private let continuation: AsyncThrowingStream<ObservedResults, any Error>.Continuation
     private var controller: FetchedResultsController?
     private var stopped = false

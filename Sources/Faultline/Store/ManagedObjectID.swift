@@ -7,7 +7,7 @@ import Synchronization
 /// An object inserted and not yet saved has a *temporary* ID (a negative key,
 /// unique in the process); a save replaces it with the permanent one, keeping
 /// the object itself.
-public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+public struct ManagedObjectID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// Tells stores apart, so an ID from one coordinator never matches another's.
     let storeIdentifier: UInt32
     // 32 bits beside the store's, so an ID takes two words instead of three:

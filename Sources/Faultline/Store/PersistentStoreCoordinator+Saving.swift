@@ -30,9 +30,6 @@ extension PersistentStoreCoordinator {
                     for (position, id) in result.insertedIDs.enumerated() where changes.staleEntities.contains(id.entityIndex) {
                         result.insertedSnapshots[position] = nil
                     }
-                    for (position, update) in request.updates.enumerated() where changes.staleEntities.contains(update.id.entityIndex) {
-                        result.updatedSnapshots[position] = nil
-                    }
                 }
                 result.changes = changes
             }
@@ -272,7 +269,7 @@ extension PersistentStoreCoordinator {
             changes.touch(delete.id.entityIndex, of: entityCount)
         }
         var committed = CommittedChanges(changes: changes)
-        committed.rowsToCache.reserveCapacity(request.inserts.count)
+        committed.rowsToCache.reserveCapacity(request.inserts.count + request.updates.count)
         result.insertedSnapshots.reserveCapacity(request.inserts.count)
         var toOnes = RowArena<ManagedObjectID?>()
         let resolved = result
@@ -289,15 +286,23 @@ extension PersistentStoreCoordinator {
                 result.insertedSnapshots.append(snapshot)
             }
         }
-        // Updated rows the context held whole, their to-ones resolved as the inserts' are.
-        result.updatedSnapshots = request.updates.map { update in
-            guard let row = update.row, resolved.refreshed[update.id] == nil, let version = resolved.versions[update.id] else { return nil }
-            let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(resolved.resolve) }
-            let snapshot = RowSnapshot(entityIndex: update.id.entityIndex, version: version, values: row.values, toOne: toOne)
-            committed.rowsToCache.append((update.id, snapshot))
-            return snapshot
-        }
+        if !request.updates.isEmpty { cacheUpdatedRows(of: request, result: result, into: &committed, arena: &toOnes) }
         return committed
+    }
+
+    /// The rows of updates the context held whole, cached as written, their
+    /// to-ones resolved as the inserts' are.
+    private func cacheUpdatedRows(
+        of request: SaveRequest, result: SaveResult, into committed: inout CommittedChanges,
+        arena toOnes: inout RowArena<ManagedObjectID?>
+    ) {
+        let resolved = result
+        for update in request.updates {
+            guard let row = update.row, resolved.refreshed[update.id] == nil, let version = resolved.versions[update.id] else { continue }
+            let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(resolved.resolve) }
+            committed.rowsToCache.append(
+                (update.id, RowSnapshot(entityIndex: update.id.entityIndex, version: version, values: row.values, toOne: toOne)))
+        }
     }
 }
 

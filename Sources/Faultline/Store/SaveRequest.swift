@@ -118,8 +118,6 @@ struct SaveResult: Sendable {
     /// order (nil where none was stored): the context commits the same one
     /// instead of building it again.
     var insertedSnapshots: [RowSnapshot?] = []
-    /// The same for each update, in the request's order.
-    var updatedSnapshots: [RowSnapshot?] = []
     /// What the commit changed, as published to the other contexts; its
     /// `staleEntities` are the entities whose derived attributes the triggers
     /// may have rewritten (the row cache dropped them, the context refreshes

@@ -40,8 +40,6 @@ struct FetchedResultsControllerTests {
             case object(ManagedObject, IndexPath?, FetchedResultsChangeType, IndexPath?)
         }
         private var recorded: [Recorded] = []
-        /// Every snapshot difference, in order.
-        private(set) var differences: [CollectionDifference<ManagedObjectID>] = []
 
         /// The callbacks, objects by their IDs now.
         var events: [Event] {
@@ -53,10 +51,7 @@ struct FetchedResultsControllerTests {
             }
         }
 
-        func reset() {
-            recorded = []
-            differences = []
-        }
+        func reset() { recorded = [] }
 
         func controllerWillChangeContent(_ controller: FetchedResultsController) { recorded.append(.event(.will)) }
         func controller(_ controller: FetchedResultsController, didChange section: FetchedResultsSection,
@@ -68,9 +63,6 @@ struct FetchedResultsControllerTests {
             recorded.append(.object(object, indexPath, type, newIndexPath))
         }
         func controllerDidChangeContent(_ controller: FetchedResultsController) { recorded.append(.event(.did)) }
-        func controller(_ controller: FetchedResultsController, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {
-            differences.append(difference)
-        }
 
         /// `old` (section names and their IDs) with each recorded batch (from
         /// a will-change to its did-change) applied in turn.
@@ -86,16 +78,6 @@ struct FetchedResultsControllerTests {
                 }
             }
             return sections
-        }
-
-        /// The IDs of `old` with every difference applied in turn (nil when one does not apply).
-        func applyDifferences(to old: [ManagedObjectID]) -> [ManagedObjectID]? {
-            var ids = old
-            for difference in differences {
-                guard let next = ids.applying(difference) else { return nil }
-                ids = next
-            }
-            return ids
         }
 
         private static func apply(_ events: [Event], to old: [(String, [ManagedObjectID])]) -> [(String, [ManagedObjectID])] {
@@ -117,6 +99,33 @@ struct FetchedResultsControllerTests {
             for (index, name) in sectionInsertions.sorted(by: { $0.0 < $1.0 }) { sections.insert((name, []), at: index) }
             for (path, id) in insertions.sorted(by: { $0.0 < $1.0 }) { sections[path.section].1.insert(id, at: path.item) }
             return sections
+        }
+    }
+
+    /// Records the differences a difference delegate gets.
+    final class DifferenceRecorder: FetchedResultsControllerDifferenceDelegate {
+        private(set) var differences: [CollectionDifference<ManagedObjectID>] = []
+        /// Object callbacks, which a difference delegate must not get.
+        private(set) var objectCallbacks = 0
+
+        func controller(_ controller: FetchedResultsController, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {
+            differences.append(difference)
+        }
+        func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
+                        for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+            objectCallbacks += 1
+        }
+
+        func reset() { differences = [] }
+
+        /// The IDs of `old` with every difference applied in turn (nil when one does not apply).
+        func applyDifferences(to old: [ManagedObjectID]) -> [ManagedObjectID]? {
+            var ids = old
+            for difference in differences {
+                guard let next = ids.applying(difference) else { return nil }
+                ids = next
+            }
+            return ids
         }
     }
 
@@ -226,9 +235,14 @@ struct FetchedResultsControllerTests {
         request.fetchBatchSize = batchSize
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "group")
         let recorder = Recorder()
+        // A second controller over the same fetch, for a difference delegate.
+        let differencing = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "group")
+        let differences = DifferenceRecorder()
         try context.performAndWait {
             controller.delegate = recorder
             try controller.performFetch()
+            differencing.delegate = differences
+            try differencing.performFetch()
         }
         var checked = 0
         for step in 0..<1_000 {
@@ -237,6 +251,7 @@ struct FetchedResultsControllerTests {
             let old = context.performAndWait { Self.state(controller) }
             let oldIDs = old.flatMap(\.1)
             recorder.reset()
+            differences.reset()
             try target.performAndWait {
                 target.processPendingChanges()
                 let existing = try target.fetch(FetchRequest(entityName: "Item"))
@@ -273,11 +288,13 @@ struct FetchedResultsControllerTests {
                 }
                 #expect(Self.same(now, expected), "step \(step): sections")
                 #expect(Self.same(recorder.replay(on: old), now), "step \(step): replayed callbacks")
-                #expect(recorder.applyDifferences(to: oldIDs) == now.flatMap(\.1), "step \(step): differences")
+                #expect(Self.same(Self.state(differencing), now), "step \(step): the difference delegate's controller")
+                #expect(differences.applyDifferences(to: oldIDs) == now.flatMap(\.1), "step \(step): differences")
                 checked += 1
             }
         }
         #expect(checked == 1_000)
+        #expect(differences.objectCallbacks == 0, "a difference delegate gets no other callback")
     }
 
     @Test("A change among objects already in memory is decided without a statement")
