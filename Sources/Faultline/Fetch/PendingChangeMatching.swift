@@ -3,8 +3,9 @@ import Foundation
 /// `includesPendingChanges`: unsaved inserted and changed objects of the
 /// fetched entity are matched against the predicate in memory, with the
 /// evaluator, as Core Data does; changed objects that no longer match leave
-/// the result. When anything was added, the result is sorted again in memory
-/// by the sort descriptors and cut to `fetchLimit`.
+/// the result. When anything was added or a changed object stays, the result
+/// is sorted again in memory by the sort descriptors (a changed sort key
+/// moves it, as in Core Data) and cut to `fetchLimit`.
 extension ManagedObjectContext {
     func hasPendingChanges(for entity: CheckedEntity, _ request: FetchRequest) -> Bool {
         let hierarchy = request.includesSubentities ? entity.hierarchyIndexes : [entity.index]
@@ -19,18 +20,20 @@ extension ManagedObjectContext {
         var present = Set(objects.map(ObjectIdentifier.init))
         var removed = Set<ObjectIdentifier>()
         var added: [ManagedObject] = []
+        // A changed object the store returned may sort elsewhere now.
+        var keptChanged = false
         for object in changedInOrder where hierarchy.contains(object.entityIndex) && !object.isDeletedStorage {
             guard object.isInsertedStorage || object.hasChanges else { continue }
             let matches = try request.predicate?.evaluate(with: object) ?? true
             if matches {
-                if present.insert(ObjectIdentifier(object)).inserted { added.append(object) }
+                if present.insert(ObjectIdentifier(object)).inserted { added.append(object) } else { keptChanged = true }
             } else if !object.isInsertedStorage {
                 removed.insert(ObjectIdentifier(object))
             }
         }
-        guard !added.isEmpty || !removed.isEmpty else { return objects }
+        guard !added.isEmpty || !removed.isEmpty || keptChanged else { return objects }
         var result = objects.filter { !removed.contains(ObjectIdentifier($0)) } + added
-        if !added.isEmpty, !request.sortDescriptors.isEmpty {
+        if !added.isEmpty || keptChanged, !request.sortDescriptors.isEmpty {
             result = try InMemorySort(request.sortDescriptors).sorted(result)
         }
         if request.fetchLimit > 0, result.count > request.fetchLimit { result = Array(result.prefix(request.fetchLimit)) }

@@ -67,11 +67,19 @@ struct FetchedResultsControllerTests {
         /// `old` (section names and their IDs) with each recorded batch (from
         /// a will-change to its did-change) applied in turn.
         func replay(on old: [(String, [ManagedObjectID])]) -> [(String, [ManagedObjectID])] {
+            replay(on: old, key: \.objectID)
+        }
+
+        /// The same with objects named by `key` (their identity, say, when
+        /// unsaved ones take permanent IDs in between).
+        func replay<Key>(on old: [(String, [Key])], key: (ManagedObject) -> Key) -> [(String, [Key])] {
             var sections = old
             var batch: [Event] = []
+            var objects: [ManagedObjectID: ManagedObject] = [:]
+            for case .object(let object, _, _, _) in recorded { objects[object.objectID] = object }
             for event in events {
                 if event == .did {
-                    sections = Self.apply(batch, to: sections)
+                    sections = Self.apply(batch, to: sections) { objects[$0].map(key)! }
                     batch = []
                 } else {
                     batch.append(event)
@@ -80,17 +88,17 @@ struct FetchedResultsControllerTests {
             return sections
         }
 
-        private static func apply(_ events: [Event], to old: [(String, [ManagedObjectID])]) -> [(String, [ManagedObjectID])] {
+        private static func apply<Key>(_ events: [Event], to old: [(String, [Key])], key: (ManagedObjectID) -> Key) -> [(String, [Key])] {
             var sections = old
-            var removals: [IndexPath] = [], insertions: [(IndexPath, ManagedObjectID)] = []
+            var removals: [IndexPath] = [], insertions: [(IndexPath, Key)] = []
             var sectionRemovals: [Int] = [], sectionInsertions: [(Int, String)] = []
             for event in events {
                 switch event {
                 case .section(_, let index, .delete): sectionRemovals.append(index)
                 case .section(let name, let index, .insert): sectionInsertions.append((index, name))
                 case .object(_, let old?, .delete, _): removals.append(old)
-                case .object(let id, _, .insert, let new?): insertions.append((new, id))
-                case .object(let id, let old?, .move, let new?): removals.append(old); insertions.append((new, id))
+                case .object(let id, _, .insert, let new?): insertions.append((new, key(id)))
+                case .object(let id, let old?, .move, let new?): removals.append(old); insertions.append((new, key(id)))
                 default: break
                 }
             }
@@ -353,6 +361,7 @@ struct FetchedResultsControllerTests {
             #expect(controller.sections?.map(\.name) == ["B"])
             #expect(recorder.events.contains(.section("A", 0, .delete)))
             #expect(recorder.events.filter { if case .object(_, _, .delete, _) = $0 { true } else { false } }.count == 2)
+            #expect(recorder.events.filter { $0 == .will }.count == 1, "reported once")
         }
     }
 }

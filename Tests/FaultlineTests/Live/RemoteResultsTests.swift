@@ -32,7 +32,7 @@ struct RemoteResultsTests {
         }
     }
 
-    @Test("parent: after one check the controller equals a fresh fetch, and its callbacks replayed turn the old sections into the new")
+    @Test("parent: after one check the controller equals a fresh fetch, each change reported once, and its callbacks replayed turn the old sections into the new")
     func followsAnotherProcess() throws {
         guard ProcessInfo.processInfo.environment[Self.variable] == nil else { return }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
@@ -73,6 +73,13 @@ struct RemoteResultsTests {
             #expect(now.flatMap(\.1).count == 4)
             #expect(FetchedResultsControllerTests.same(recorder.replay(on: old), now))
             #expect(recorder.events.contains(.will) && recorder.events.contains(.did))
+            // Each change reached the controller once: two inserts, one delete,
+            // and the re-ranked item as an update (it stays first in its section
+            // once the item after it is deleted), however the two transactions were batched.
+            func count(_ type: FetchedResultsChangeType) -> Int {
+                recorder.events.filter { if case .object(_, _, type, _) = $0 { true } else { false } }.count
+            }
+            #expect(count(.insert) == 2 && count(.delete) == 1 && count(.update) == 1 && count(.move) == 0)
         }
     }
 }
