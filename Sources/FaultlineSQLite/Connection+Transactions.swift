@@ -54,6 +54,25 @@ extension Connection {
         return result
     }
 
+    /// Opens a read transaction and takes its snapshot now (in WAL mode a
+    /// deferred `BEGIN` takes none until the first read, so one is made): every
+    /// read on this connection sees the database as it is at this moment
+    /// until `endReadSnapshot()`.
+    public func beginReadSnapshot() throws {
+        try execute(TransactionKind.deferred.begin)
+        do {
+            _ = try scalar("SELECT COUNT(*) FROM sqlite_master")
+        } catch {
+            rollbackQuietly("ROLLBACK TRANSACTION")
+            throw error
+        }
+    }
+
+    /// Ends the read transaction `beginReadSnapshot()` opened.
+    public func endReadSnapshot() {
+        if !isAutocommit { rollbackQuietly("ROLLBACK TRANSACTION") }
+    }
+
     /// Runs `body` inside a savepoint: released when it returns, rolled back
     /// (undoing only what the body did) when it throws. Savepoints nest.
     public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {

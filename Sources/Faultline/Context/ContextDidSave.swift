@@ -118,6 +118,7 @@ extension ManagedObjectContext {
     /// them all (none when nothing registered here changed and nothing was
     /// inserted): what observers, fetched-results controllers among them, follow.
     func mergeAndAnnounce(_ pending: [StoreChanges]) {
+        advanceQueryGeneration()
         var updated = Set<ManagedObject>()
         var deleted = Set<ManagedObject>()
         var inserted = Set<ManagedObjectID>()

@@ -160,5 +160,6 @@ extension ManagedObjectContext {
         pendingDeletes.removeAll()
         links.removeAll()
         transformedValues.removeAll()
+        advanceQueryGeneration()
     }
 }

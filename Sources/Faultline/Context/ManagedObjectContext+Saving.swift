@@ -35,6 +35,7 @@ extension ManagedObjectContext {
             let (request, saved) = buildRequest()
             switch try coordinator.write(request, source: ObjectIdentifier(self)) {
             case .success(let result):
+                advanceQueryGeneration()
                 finish(result, saved: saved, request: request)
                 return
             case .failure(let list):

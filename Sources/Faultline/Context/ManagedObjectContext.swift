@@ -77,6 +77,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Fetched-results controllers following this context.
     var followers = 0
     var reportsUnsavedChangesByRequest = false
+    /// The query generation the context reads, if pinned (QueryGenerations.swift).
+    var pinnedGeneration: PinnedReader?
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
@@ -117,6 +119,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     deinit {
         for object in registered.values { object.releaseStorage() }
+        // The main queue outlives its context: it must not keep the generation.
+        if pinnedGeneration != nil { queue.setSpecific(key: PinnedReader.key, value: nil) }
     }
 
     /// Runs `body` on the context's queue and waits for it.
@@ -277,7 +281,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             defer { batch.afterFiring?(self, members) }
             for member in batch.objects where member.isFaultStorage {
                 member.batch = nil
-                if let snapshot = coordinator.rowCache.snapshot(for: member.objectID, maximumAge: maximumAge) {
+                if pinnedGeneration == nil, let snapshot = coordinator.rowCache.snapshot(for: member.objectID, maximumAge: maximumAge) {
                     materialize(member, from: snapshot)
                 } else {
                     missing.append(member)
@@ -297,7 +301,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             return !object.isFaultStorage
         }
-        if let snapshot = coordinator.rowCache.snapshot(for: object.objectID, maximumAge: maximumAge) {
+        if pinnedGeneration == nil, let snapshot = coordinator.rowCache.snapshot(for: object.objectID, maximumAge: maximumAge) {
             counters.faultsFulfilledFromCache += 1
             materialize(object, from: snapshot)
             return true

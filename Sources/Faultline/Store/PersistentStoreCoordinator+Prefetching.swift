@@ -45,7 +45,7 @@ extension PersistentStoreCoordinator {
             }
             return prefetched
         }
-        rowCache.store(prefetched.rows)
+        cache(prefetched.rows)
         return prefetched
     }
 }

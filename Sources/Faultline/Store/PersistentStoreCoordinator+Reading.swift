@@ -89,7 +89,7 @@ extension PersistentStoreCoordinator {
             try statement.bind(fetch.bindings)
             return try decodeRows(statement, plan: plan)
         }
-        rowCache.store(rows)
+        cache(rows)
         return rows
     }
 
@@ -129,7 +129,7 @@ extension PersistentStoreCoordinator {
     /// `… WHERE t0.Z_PK = ?` for one ID) and caches them.
     func rows(for ids: [ManagedObjectID]) throws -> [(ManagedObjectID, RowSnapshot)] {
         let result = try withReader { try readRows(ids, on: $0) }
-        rowCache.store(result)
+        cache(result)
         return result
     }
 
@@ -181,7 +181,7 @@ extension PersistentStoreCoordinator {
             try statement.bind(source.primaryKey, at: 1)
             return try decodeRows(statement, plan: plan)
         }
-        rowCache.store(rows)
+        cache(rows)
         return rows.map(\.0)
     }
 

@@ -51,6 +51,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// State layers above keep per coordinator (`attachment(_:make:)`).
     private let attachments = Locked<[ObjectIdentifier: any Sendable]>([:])
     private let readers = Locked<[ConnectionBox]>([])
+    /// The work of reads made in pinned query generations (PinnedReader.swift).
+    private let pinnedCounters = Locked(SQLiteCounters())
     /// Where reads run (StoreConfiguration.Reads).
     private let readConnections: StoreConfiguration.Reads
     /// How long a connection of this store waits for another writer.
@@ -228,6 +230,13 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Runs `body` with a reader connection (the writer for an in-memory store).
     func withReader<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+        if let pinned = PinnedReader.current(for: self) {
+            return try pinned.withConnection { connection in
+                let before = connection.counters
+                defer { pinnedCounters.withLock { $0 = $0 + (connection.counters - before) } }
+                return try writer.translatingBusy { try body(connection) }
+            }
+        }
         if readConnections == .onWriter { return try writer.withConnection(body) }
         let box = try readers.withLock { $0.popLast() } ?? newReader()
         defer { readers.withLock { $0.append(box) } }
@@ -235,6 +244,17 @@ public final class PersistentStoreCoordinator: Sendable {
         defer { noteReaderVersion(of: box, localCommitsBefore: localCommits) }
         return try writer.translatingBusy { try body(box.connection) }
     }
+
+    /// Rows just read, into the row cache — unless a pinned query generation
+    /// read them: a snapshot older than the store's must not serve anyone else.
+    func cache(_ rows: some Sequence<(ManagedObjectID, RowSnapshot)>) {
+        guard PinnedReader.current(for: self) == nil else { return }
+        rowCache.store(rows)
+    }
+
+    /// Whether queries may be pinned to a generation: a store file, read
+    /// through pooled connections (WAL), not an in-memory store.
+    var supportsQueryGenerations: Bool { readConnections == .pooled }
 
     /// A new pooled reader. Its set-up pragmas are not counted: the counters
     /// describe the work asked of the store, not connection housekeeping.
@@ -246,7 +266,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Statements, rows and cache figures of every connection of this store.
     public var sqlCounters: SQLiteCounters {
-        var total = writer.counters
+        var total = writer.counters + pinnedCounters.withLock { $0 }
         for reader in readers.withLock({ $0 }) { total = total + reader.connection.counters }
         return total
     }
@@ -255,6 +275,7 @@ public final class PersistentStoreCoordinator: Sendable {
     public func resetCounters() {
         writer.resetCounters()
         readers.withLock { pool in pool.forEach { $0.connection.resetCounters() } }
+        pinnedCounters.withLock { $0 = SQLiteCounters() }
         rowCache.resetCounters()
     }
 }

@@ -27,6 +27,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case persistentHistoryTrackingOff(path: String)
     /// The store has no persistent-history tables to read.
     case noPersistentHistory(path: String)
+    /// Query generations need a store file read through its own connections
+    /// (write-ahead logging); an in-memory store has one connection.
+    case queryGenerationsUnavailable(reason: String)
+    /// A query-generation token of another store's context.
+    case foreignQueryGeneration
 
     public var description: String {
         switch self {
@@ -49,6 +54,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 + "written. Open it with persistentHistoryTracking nil (the default) or true"
         case .noPersistentHistory(let path):
             return "\(path) records no persistent history; open it with persistentHistoryTracking: true to record it"
+        case .queryGenerationsUnavailable(let reason):
+            return "query generations are unavailable: \(reason)"
+        case .foreignQueryGeneration:
+            return "the query-generation token belongs to another store's context"
         }
     }
 }
