@@ -51,6 +51,24 @@ extension ManagedObjectContext {
         return object
     }
 
+    /// Core Data's `obtainPermanentIDs(for:)`: gives this context's unsaved
+    /// inserted `objects` their permanent IDs now — keys reserved in one write
+    /// transaction — so the IDs can be handed to other contexts, kept in a
+    /// snapshot or put in a URI before the save, which then writes the rows
+    /// under them. Objects already saved, of another context, or deleted are
+    /// left alone. Until the save, another context finds no row for such an
+    /// ID, as in Core Data.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let targets = objects.filter { $0.contextHandle === handle && $0.objectID.isTemporaryID && !$0.isDeletedStorage }
+        guard !targets.isEmpty else { return }
+        let permanent = try coordinator.reservePermanentIDs(for: targets.map(\.objectID))
+        for (object, id) in zip(targets, permanent) {
+            registered[object.objectID] = nil
+            registered[id] = object
+            object.objectID = id
+        }
+    }
+
     /// Marks `object` for deletion; its delete rules run at the next save or
     /// `processPendingChanges()`. A never-saved object simply leaves.
     public func delete(_ object: ManagedObject) {

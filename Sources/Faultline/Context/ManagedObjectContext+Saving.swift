@@ -187,7 +187,8 @@ extension ManagedObjectContext {
         registered.reserveStored(saved.inserted.count)
         for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
             let permanent = result.insertedIDs[position]
-            promoted.append(object.objectID)
+            // An object given its key before the save (`obtainPermanentIDs`) is registered under it already.
+            if object.objectID.isTemporaryID { promoted.append(object.objectID) }
             registered[permanent] = object
             object.objectID = permanent
             object.isInsertedStorage = false

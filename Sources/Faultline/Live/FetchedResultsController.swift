@@ -83,12 +83,14 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// Every object, in order (nil before `performFetch()`).
     public var fetchedObjects: FetchedObjects? {
-        state.map { objects(in: 0 ..< $0.count, of: $0) }
+        takePermanentIDs()
+        return state.map { objects(in: 0 ..< $0.count, of: $0) }
     }
 
     /// The sections, in order (nil before `performFetch()`); without a
     /// section key path, one section holding every object.
     public var sections: [FetchedResultsSection]? {
+        takePermanentIDs()
         guard let state else { return nil }
         guard sectionNameKeyPath != nil else { return [FetchedResultsSection(name: "", objects: objects(in: 0 ..< state.count, of: state))] }
         return state.sections.map { FetchedResultsSection(name: $0.name, objects: objects(in: $0.start ..< $0.start + $0.count, of: state)) }
@@ -125,6 +127,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     public func indexPath(forObject object: ManagedObject) -> IndexPath? {
+        takePermanentIDs()
         guard let state, let index = state.position(of: object.objectID) else { return nil }
         return state.indexPath(at: index)
     }
@@ -190,6 +193,8 @@ public final class FetchedResultsController: @unchecked Sendable {
         observers.append(center.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) {
             [weak self] note in
             guard let self, let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
+            // IDs obtained since (`obtainPermanentIDs`) are taken first.
+            self.takePermanentIDs()
             var changed = Array(change.updatedObjects) + Array(change.insertedObjects)
             // Another save's objects this context never registered: faults,
             // filled from the row cache that save wrote.
@@ -201,11 +206,12 @@ public final class FetchedResultsController: @unchecked Sendable {
         })
     }
 
-    /// Saved objects' entries take their permanent IDs. Nothing moved, so
+    /// Unsaved objects' entries take the permanent IDs a save or
+    /// `obtainPermanentIDs` gave them. Nothing moved, so
     /// only a difference delegate hears of it: each as a removal of the old
     /// ID and an insertion of the new one at the same offset.
     private func takePermanentIDs() {
-        guard !unsaved.isEmpty, var next = state else { return }
+        guard unsaved.values.contains(where: { !$0.objectID.isTemporaryID }), var next = state else { return }
         state = nil
         var steps: [CollectionDifference<ManagedObjectID>.Change] = []
         for (temporary, object) in unsaved where !object.objectID.isTemporaryID {

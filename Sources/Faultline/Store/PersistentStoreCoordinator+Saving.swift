@@ -196,13 +196,14 @@ extension PersistentStoreCoordinator {
                 result.permanentIDs[temporary] = permanent
             }
         }
-        // Most saves insert into one hierarchy: one block, no grouping.
+        // Most saves insert into one hierarchy, none of it given keys before
+        // (`obtainPermanentIDs`): one block, no grouping.
         let firstRoot = model.entities[first.id.entityIndex].rootEntityIndex
-        if inserts.allSatisfy({ model.entities[$0.id.entityIndex].rootEntityIndex == firstRoot }) {
+        if inserts.allSatisfy({ $0.id.isTemporaryID && model.entities[$0.id.entityIndex].rootEntityIndex == firstRoot }) {
             return try assignKeys(to: inserts.indices, root: firstRoot)
         }
         var byRoot: [Int: [Int]] = [:]
-        for (position, insert) in inserts.enumerated() {
+        for (position, insert) in inserts.enumerated() where insert.id.isTemporaryID {
             byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(position)
         }
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) { try assignKeys(to: positions, root: root) }
