@@ -31,10 +31,11 @@ extension ManagedObjectContext {
         return object
     }
 
-    func insertObject(entityIndex: Int) throws -> ManagedObject {
+    /// `id`: a child context's insert, saved into this parent, keeps its temporary ID.
+    func insertObject(entityIndex: Int, id given: ManagedObjectID? = nil, awakes: Bool = true) throws -> ManagedObject {
         let runtime = runtimes[entityIndex]
         if runtime.entity.isAbstract { throw ObjectAccessError.abstractEntity(runtime.entity.name) }
-        let id = ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
+        let id = given ?? ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
         let object = makeObject(id: id, entityIndex: entityIndex)
         object.values = runtime.defaults
         for index in object.toOne.indices { object.toOne[index] = .object(nil) }
@@ -47,7 +48,7 @@ extension ManagedObjectContext {
         object.isInsertedStorage = true
         registered[id] = object
         noteChange(object)
-        object.awakeFromInsert()
+        if awakes { object.awakeFromInsert() }
         return object
     }
 

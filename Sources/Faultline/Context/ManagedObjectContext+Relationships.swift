@@ -107,7 +107,8 @@ extension ManagedObjectContext {
             return
         }
         counters.relationshipFaultsFired += 1
-        let ids = (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
+        let ids = parentMembers(of: object.objectID, at: index)
+            ?? (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
         let relationship = relationship(object, index)
         var members = ids.map { self.object(owned: $0) }
         // Members whose in-memory inverse now points elsewhere have moved.

@@ -29,6 +29,7 @@ extension ManagedObjectContext {
         let issues = validate()
         if !issues.isEmpty { throw SaveError.validation(issues) }
         announceUnsavedChanges()
+        if let parent { return try saveIntoParent(parent) }
         var attempts = 0
         while true {
             try resolveDuplicatesWithinContext()
@@ -68,7 +69,7 @@ extension ManagedObjectContext {
         var discarded: [ManagedObject] = []
     }
 
-    private func toOneID(_ object: ManagedObject, _ index: Int) -> ManagedObjectID? {
+    func toOneID(_ object: ManagedObject, _ index: Int) -> ManagedObjectID? {
         switch object.toOne[index] {
         case .committed: return object.committedDestination(at: index)
         case .id(let id): return id

@@ -100,7 +100,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// inline (Core Data's is reentrant) instead of deadlocking in `sync`.
     private let queueMark = DispatchSpecificKey<ObjectIdentifier>()
 
-    init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?) {
+    /// The context this one reads through and saves into (Core Data's
+    /// `parent`); nil for a context of the store (ManagedObjectContext+Parent.swift).
+    public let parent: ManagedObjectContext?
+
+    init(coordinator: PersistentStoreCoordinator, classes: ClassRegistry, queue: DispatchQueue?, name: String?,
+         parent: ManagedObjectContext? = nil) {
+        self.parent = parent
         self.coordinator = coordinator
         self.classes = classes
         self.runtimes = EntityRuntimes.of(coordinator)
@@ -271,6 +277,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func fulfill(_ object: ManagedObject) -> Bool {
         guard object.isFaultStorage else { return true }
         counters.faultsFired += 1
+        if parent != nil, let fromParent = fulfillFromParent(object) { return fromParent }
         if object.objectID.isTemporaryID { return false }
         let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
         // A fault's batch has not fired: firing and materialising clear it.

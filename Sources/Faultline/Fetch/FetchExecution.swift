@@ -45,6 +45,7 @@ extension ManagedObjectContext {
                 try prefetch(request.relationshipKeyPathsForPrefetching, for: objects, entity: entity)
             }
         }
+        if parent != nil { objects = try mergingAncestorChanges(into: objects, request, entity) }
         if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
         return objects
     }
@@ -54,6 +55,11 @@ extension ManagedObjectContext {
         mergeInbox()
         let (fetch, entity) = try compiledFetch(request)
         let ids = try coordinator.fetchIDs(fetch).filter { registeredObject(for: $0)?.isDeletedStorage != true }
+        if parent != nil {
+            var objects = try mergingAncestorChanges(into: ids.map { object(owned: $0) }, request, entity)
+            if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
+            return objects.map(\.objectID)
+        }
         guard request.includesPendingChanges, hasPendingChanges(for: entity, request) else { return ids }
         let objects = try mergingPendingChanges(into: ids.map { object(owned: $0) }, request, entity)
         return objects.map(\.objectID)
@@ -74,7 +80,7 @@ extension ManagedObjectContext {
     public func count(for request: FetchRequest) throws -> Int {
         mergeInbox()
         let (fetch, entity) = try compiledFetch(request)
-        if request.includesPendingChanges, hasPendingChanges(for: entity, request) {
+        if parent != nil || (request.includesPendingChanges && hasPendingChanges(for: entity, request)) {
             return try fetchObjectIDs(request).count
         }
         return try coordinator.count(fetch)

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Child contexts: Core Data's `parent`. A child reads through its parent —
+/// its faults take the parent's current values, its fetches see the parent's
+/// unsaved inserts, changes and deletions (and those of the parent's parent) —
+/// and its `save()` pushes its changes into the parent, writing nothing to the
+/// store; the parent's save writes them. Dropping, resetting or rolling back a
+/// child leaves the parent as it was.
+///
+/// Design note. The parent's objects stay on the parent's queue: a child asks
+/// it through `performAndWait`, for one row (a fault), one relationship's
+/// members, or the IDs its pending changes touch (a fetch), and pushes a save
+/// through the parent's own setters — so the parent tracks, announces and
+/// keeps inverses of the pushed changes as of any other. An insert keeps its
+/// temporary ID in the parent, as in Core Data.
+extension ManagedObjectContext {
+    /// A new context, on a queue of its own, whose parent is this context.
+    public func newChildContext(name: String? = "child") -> ManagedObjectContext {
+        ManagedObjectContext(coordinator: coordinator, classes: classes, queue: DispatchQueue(label: "faultline.child"),
+                             name: name, parent: self)
+    }
+
+    /// What a parent knows of an object: nothing (read the store), that it is
+    /// deleted, or its current row.
+    enum ParentRow {
+        case unknown
+        case deleted
+        case row(values: AttributeValues, toOne: [ManagedObjectID?], version: Int64)
+    }
+
+    /// On the parent's queue: the object's current state here, else what this
+    /// context's own parent knows.
+    func rowForChild(_ id: ManagedObjectID) -> ParentRow {
+        if let object = registered[id] {
+            if object.isDeletedStorage { return .deleted }
+            if !object.isFaultStorage {
+                let isToMany = object.runtime.isToMany
+                return .row(values: object.values, toOne: object.toOne.indices.map { isToMany[$0] ? nil : toOneID(object, $0) },
+                            version: object.committed?.version ?? 1)
+            }
+        }
+        guard let parent else { return .unknown }
+        return parent.performAndWait { parent.rowForChild(id) }
+    }
+
+    /// A fault filled from the parent chain: true when it was, false when the
+    /// object is deleted there, nil when no ancestor holds it (read the store).
+    func fulfillFromParent(_ object: ManagedObject) -> Bool? {
+        guard let parent else { return nil }
+        let id = object.objectID
+        switch parent.performAndWait({ parent.rowForChild(id) }) {
+        case .unknown: return nil
+        case .deleted: return false
+        case .row(let values, let toOneIDs, let version):
+            var arena = RowArena<ManagedObjectID?>()
+            let toOne = arena.window(toOneIDs.count) { toOneIDs[$0] }
+            materialize(object, from: RowSnapshot(entityIndex: id.entityIndex, version: version, values: values, toOne: toOne))
+            return true
+        }
+    }
+
+    /// On the parent's queue: the members of `id`'s to-many at `index` here,
+    /// when this context (or its parent) holds the object.
+    func membersForChild(_ id: ManagedObjectID, at index: Int) -> [ManagedObjectID]? {
+        if let object = registered[id], !object.isFaultStorage {
+            return object.members(at: index).map(\.objectID)
+        }
+        guard let parent else { return nil }
+        return parent.performAndWait { parent.membersForChild(id, at: index) }
+    }
+
+    /// A to-many's members as the parent chain holds them, or nil (read the store).
+    func parentMembers(of id: ManagedObjectID, at index: Int) -> [ManagedObjectID]? {
+        guard let parent else { return nil }
+        return parent.performAndWait { parent.membersForChild(id, at: index) }
+    }
+
+    /// On the parent's queue: the objects of `hierarchy` this context and its
+    /// ancestors changed (inserted or updated) and deleted, unsaved.
+    func pendingForChild(in hierarchy: Set<Int>) -> (changed: [ManagedObjectID], deleted: Set<ManagedObjectID>) {
+        var pending: (changed: [ManagedObjectID], deleted: Set<ManagedObjectID>) = ([], [])
+        if let parent { pending = parent.performAndWait { parent.pendingForChild(in: hierarchy) } }
+        for object in changedInOrder where hierarchy.contains(object.entityIndex) {
+            if object.isDeletedStorage {
+                pending.deleted.insert(object.objectID)
+            } else {
+                pending.changed.append(object.objectID)
+                pending.deleted.remove(object.objectID)
+            }
+        }
+        return pending
+    }
+
+    /// A child's save: its changes pushed into the parent through the parent's
+    /// setters (inserts keep their temporary IDs), then taken as this
+    /// context's new baseline. Nothing reaches the store.
+    func saveIntoParent(_ parent: ManagedObjectContext) throws {
+        let objects = changedInOrder
+        let inserted = objects.filter { $0.isInsertedStorage && !$0.isDeletedStorage }
+        let deleted = objects.filter { $0.isDeletedStorage && !$0.isInsertedStorage }
+        let discarded = objects.filter { $0.isDeletedStorage && $0.isInsertedStorage }
+        let updated = objects.filter { !$0.isInsertedStorage && !$0.isDeletedStorage && $0.hasChangedProperties }
+        try parent.performAndWait {
+            for object in inserted where parent.registeredObject(for: object.objectID) == nil {
+                _ = try parent.insertObject(entityIndex: object.entityIndex, id: object.objectID, awakes: false)
+            }
+            func counterpart(_ object: ManagedObject) -> ManagedObject { parent.object(owned: object.objectID) }
+            for object in inserted + updated {
+                let target = counterpart(object)
+                let isNew = object.isInsertedStorage
+                for index in object.values.indices where isNew || object.changedAttributes[index] {
+                    target.setAttributeValue(object.values[index], at: index)
+                }
+                let relationships = object.runtime.entity.relationships
+                for (index, relationship) in relationships.enumerated() where isNew || object.changedRelationships[index] {
+                    if relationship.isToMany {
+                        // Its to-one inverse carries the change, without loading this side.
+                        if relationship.inverseIndex != nil, relationship.inverseIsToMany == false { continue }
+                        try target.replaceMembers(object.members(at: index).map(counterpart), at: index)
+                    } else {
+                        try target.setDestination(object.destination(at: index).map(counterpart), at: index)
+                    }
+                }
+            }
+            for object in deleted { parent.delete(counterpart(object)) }
+        }
+        finishSaveIntoParent(inserted: inserted, updated: updated, deleted: deleted + discarded)
+    }
+
+    /// The pushed objects' values become this context's baseline; deleted ones
+    /// leave; `didSave` runs and the did-save notification goes out, as after
+    /// a save to the store.
+    private func finishSaveIntoParent(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        var arena = RowArena<ManagedObjectID?>()
+        for object in inserted + updated {
+            let isToMany = object.runtime.isToMany
+            object.committed = RowSnapshot(
+                entityIndex: object.entityIndex, version: object.committed?.version ?? 1, values: object.values,
+                toOne: arena.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) })
+            object.isInsertedStorage = false
+            object.resetChangeFlags()
+        }
+        forgetAllChanges()
+        links.removeAll()
+        pendingDeletes.removeAll()
+        for object in inserted + updated + deleted { object.didSave() }
+        for object in deleted { detach(object) }
+        let changes = StoreChanges(
+            source: ObjectIdentifier(self), inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
+            deleted: Set(deleted.map(\.objectID)))
+        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self,
+                                        userInfo: [ContextDidSave.userInfoKey: ContextDidSave(changes)])
+    }
+}
