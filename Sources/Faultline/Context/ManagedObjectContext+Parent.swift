@@ -150,5 +150,26 @@ extension ManagedObjectContext {
             deleted: Set(deleted.map(\.objectID)))
         NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self,
                                         userInfo: [ContextDidSave.userInfoKey: ContextDidSave(changes)])
+        if let parent {
+            NotificationCenter.default.post(name: Self.childDidSaveIntoParent, object: parent,
+                                            userInfo: [ContextDidSave.userInfoKey: ContextDidSave(changes)])
+        }
+    }
+
+    /// Posted, with the parent as its object, when a child saves into it.
+    static let childDidSaveIntoParent = Notification.Name("FaultlineChildDidSaveIntoParent")
+
+    /// A child that merges automatically merges what its siblings save into
+    /// their parent (the parent's own saves reach it as any store commit does):
+    /// their objects' new values are the parent's now, so its unchanged
+    /// copies turn back into faults that the parent fills.
+    func followSiblingSaves() {
+        siblingSaves = NotificationCenter.default.addObserver(forName: Self.childDidSaveIntoParent, object: parent, queue: nil) {
+            [weak self] note in
+            guard let self, self.automaticallyMergesChangesFromParent,
+                  let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
+                  saved.changes.source != ObjectIdentifier(self) else { return }
+            self.queue.async { [weak self] in self?.mergeAndAnnounce([saved.changes]) }
+        }
     }
 }

@@ -79,6 +79,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var reportsUnsavedChangesByRequest = false
     /// The query generation the context reads, if pinned (QueryGenerations.swift).
     var pinnedGeneration: PinnedReader?
+    /// A child's observation of the saves its siblings push into its parent.
+    var siblingSaves: NSObjectProtocol?
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
@@ -116,6 +118,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         handle.context = self
         if !isMainQueue { self.queue.setSpecific(key: queueMark, value: ObjectIdentifier(self)) }
         coordinator.changes.subscribe(self)
+        if parent != nil { followSiblingSaves() }
     }
 
     /// Whether the caller runs on this context's queue now.
@@ -127,6 +130,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for object in registered.values { object.releaseStorage() }
         // The main queue outlives its context: it must not keep the generation.
         if pinnedGeneration != nil { queue.setSpecific(key: PinnedReader.key, value: nil) }
+        if let siblingSaves { NotificationCenter.default.removeObserver(siblingSaves) }
     }
 
     /// Runs `body` on the context's queue and waits for it.

@@ -159,4 +159,33 @@ struct ChildContextTests {
         let fresh = container.newBackgroundContext()
         try fresh.performAndWait { () throws in #expect(try Self.names(fresh) == ["Ann", "Robert"]) }
     }
+
+    @Test("A child that merges automatically follows what a sibling saves into their parent, and what the parent saves to the store")
+    func siblingsMerge() throws {
+        let (container, url, parent) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        let editor = parent.newChildContext(), viewer = parent.newChildContext()
+        viewer.automaticallyMergesChangesFromParent = true
+        let annID = try viewer.performAndWait {
+            let ann = try Self.author("Ann", in: viewer)
+            #expect(ann.value(forKey: "name") as? String == "Ann")
+            return ann.objectID
+        }
+        try editor.performAndWait {
+            try editor.existingObject(with: annID).setValue("Annie", forKey: "name")
+            try editor.save()
+        }
+        try viewer.performAndWait { () throws in
+            #expect(try viewer.existingObject(with: annID).value(forKey: "name") as? String == "Annie")
+        }
+        try parent.performAndWait {
+            try Self.author("Annie", in: parent).setValue("Anne", forKey: "name")
+            try parent.save()
+        }
+        try viewer.performAndWait { () throws in
+            viewer.processPendingChanges()
+            #expect(try viewer.existingObject(with: annID).value(forKey: "name") as? String == "Anne")
+        }
+        _ = container
+    }
 }
