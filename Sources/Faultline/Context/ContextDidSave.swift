@@ -8,9 +8,15 @@ public struct ContextDidSave: Sendable {
     /// `NSPersistentHistoryTokenKey`); nil when the store records no history.
     public let historyToken: PersistentHistoryToken?
 
-    init(_ changes: StoreChanges, historyToken: PersistentHistoryToken? = nil) {
+    /// Temporary → permanent ID of each object the save inserted: what child
+    /// contexts holding those objects under their temporary IDs adopt.
+    let permanentIDs: [ManagedObjectID: ManagedObjectID]
+
+    init(_ changes: StoreChanges, historyToken: PersistentHistoryToken? = nil,
+         permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]) {
         self.changes = changes
         self.historyToken = historyToken
+        self.permanentIDs = permanentIDs
     }
 
     public var insertedObjectIDs: Set<ManagedObjectID> { changes.inserted }

@@ -164,12 +164,40 @@ extension ManagedObjectContext {
     /// their objects' new values are the parent's now, so its unchanged
     /// copies turn back into faults that the parent fills.
     func followSiblingSaves() {
+        adoptAncestorsPermanentIDs()
         siblingSaves = NotificationCenter.default.addObserver(forName: Self.childDidSaveIntoParent, object: parent, queue: nil) {
             [weak self] note in
             guard let self, self.automaticallyMergesChangesFromParent,
                   let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
                   saved.changes.source != ObjectIdentifier(self) else { return }
             self.queue.async { [weak self] in self?.mergeAndAnnounce([saved.changes]) }
+        }
+    }
+
+    /// Objects a child pushed into its parent keep their temporary IDs there
+    /// until the store save at the top of the chain gives them permanent ones;
+    /// the child takes the same, on its own queue, so its next save still finds
+    /// them in the parent.
+    private func adoptAncestorsPermanentIDs() {
+        var ancestor = parent
+        while let context = ancestor {
+            ancestorSaves.append(NotificationCenter.default.addObserver(
+                forName: .managedObjectContextDidSave, object: context, queue: nil
+            ) { [weak self] note in
+                guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
+                      !saved.permanentIDs.isEmpty else { return }
+                self.queue.async { [weak self] in self?.adoptPermanentIDs(saved.permanentIDs) }
+            })
+            ancestor = context.parent
+        }
+    }
+
+    func adoptPermanentIDs(_ permanentIDs: [ManagedObjectID: ManagedObjectID]) {
+        for (temporary, permanent) in permanentIDs {
+            guard let object = registered[temporary], !object.isInsertedStorage else { continue }
+            registered[temporary] = nil
+            registered[permanent] = object
+            object.objectID = permanent
         }
     }
 }

@@ -242,7 +242,8 @@ extension ManagedObjectContext {
             result.changes ?? StoreChanges(source: ObjectIdentifier(self)),
             historyToken: result.historyTransaction.map {
                 PersistentHistoryToken(storeUUID: coordinator.storeUUID, transactionNumber: $0)
-            })
+            },
+            permanentIDs: result.permanentIDs)
         // Not a dictionary literal: its temporary array of pairs is one more
         // allocation a save whenever the optimiser does not keep it on the stack.
         var userInfo = [AnyHashable: Any](minimumCapacity: 1)

@@ -79,8 +79,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var reportsUnsavedChangesByRequest = false
     /// The query generation the context reads, if pinned (QueryGenerations.swift).
     var pinnedGeneration: PinnedReader?
-    /// A child's observation of the saves its siblings push into its parent.
+    /// A child's observations: the saves its siblings push into its parent,
+    /// and its ancestors' saves (for the permanent IDs of their inserts).
     var siblingSaves: NSObjectProtocol?
+    var ancestorSaves: [NSObjectProtocol] = []
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
     let classes: ClassRegistry
@@ -131,6 +133,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // The main queue outlives its context: it must not keep the generation.
         if pinnedGeneration != nil { queue.setSpecific(key: PinnedReader.key, value: nil) }
         if let siblingSaves { NotificationCenter.default.removeObserver(siblingSaves) }
+        for observer in ancestorSaves { NotificationCenter.default.removeObserver(observer) }
     }
 
     /// Runs `body` on the context's queue and waits for it.

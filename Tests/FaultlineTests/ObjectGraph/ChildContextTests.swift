@@ -188,4 +188,29 @@ struct ChildContextTests {
         }
         _ = container
     }
+
+    @Test("An editor keeps going after the parent saves: the child's objects take the permanent IDs, and its next save still reaches them")
+    func editAfterParentSave() throws {
+        let (container, url, parent) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        let child = parent.newChildContext()
+        let dee = try child.performAndWait {
+            let dee = try child.insertNewObject(forEntityName: "Author")
+            try dee.setValue("Dee", forKey: "name")
+            try child.save()
+            return dee
+        }
+        try parent.performAndWait { try parent.save() }
+        try child.performAndWait {
+            #expect(!dee.objectID.isTemporaryID, "the child took the permanent ID")
+            try dee.setValue("Deirdre", forKey: "name")
+            try child.save()
+        }
+        try parent.performAndWait {
+            #expect(parent.registeredObject(for: dee.objectID)?.value(forKey: "name") as? String == "Deirdre")
+            try parent.save()
+        }
+        let fresh = container.newBackgroundContext()
+        try fresh.performAndWait { () throws in #expect(try Self.names(fresh) == ["Ann", "Bob", "Deirdre"]) }
+    }
 }
