@@ -25,7 +25,7 @@ extension ManagedObjectContext {
     enum ParentRow {
         case unknown
         case deleted
-        case row(values: AttributeValues, toOne: [ManagedObjectID?], version: Int64)
+        case row(RowSnapshot)
     }
 
     /// On the parent's queue: the object's current state here, else what this
@@ -33,14 +33,17 @@ extension ManagedObjectContext {
     func rowForChild(_ id: ManagedObjectID) -> ParentRow {
         if let object = registered[id] {
             if object.isDeletedStorage { return .deleted }
-            if !object.isFaultStorage {
-                let isToMany = object.runtime.isToMany
-                return .row(values: object.values, toOne: object.toOne.indices.map { isToMany[$0] ? nil : toOneID(object, $0) },
-                            version: object.committed?.version ?? 1)
-            }
+            if !object.isFaultStorage { return .row(currentSnapshot(of: object)) }
         }
         guard let parent else { return .unknown }
         return parent.performAndWait { parent.rowForChild(id) }
+    }
+
+    /// The object's state now as a row snapshot, with its committed version.
+    private func currentSnapshot(of object: ManagedObject) -> RowSnapshot {
+        var arena = RowArena<ManagedObjectID?>()
+        return RowSnapshot(entityIndex: object.entityIndex, version: object.committed?.version ?? 1, values: object.values,
+                           toOne: currentToOnes(of: object, in: &arena))
     }
 
     /// A fault filled from the parent chain: true when it was, false when the
@@ -51,10 +54,8 @@ extension ManagedObjectContext {
         switch parent.performAndWait({ parent.rowForChild(id) }) {
         case .unknown: return nil
         case .deleted: return false
-        case .row(let values, let toOneIDs, let version):
-            var arena = RowArena<ManagedObjectID?>()
-            let toOne = arena.window(toOneIDs.count) { toOneIDs[$0] }
-            materialize(object, from: RowSnapshot(entityIndex: id.entityIndex, version: version, values: values, toOne: toOne))
+        case .row(let snapshot):
+            materialize(object, from: snapshot)
             return true
         }
     }
@@ -131,12 +132,8 @@ extension ManagedObjectContext {
     /// leave; `didSave` runs and the did-save notification goes out, as after
     /// a save to the store.
     private func finishSaveIntoParent(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        var arena = RowArena<ManagedObjectID?>()
         for object in inserted + updated {
-            let isToMany = object.runtime.isToMany
-            object.committed = RowSnapshot(
-                entityIndex: object.entityIndex, version: object.committed?.version ?? 1, values: object.values,
-                toOne: arena.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) })
+            object.committed = currentSnapshot(of: object)
             object.isInsertedStorage = false
             object.resetChangeFlags()
         }
@@ -156,6 +153,13 @@ extension ManagedObjectContext {
         }
     }
 
+    /// A child follows its siblings' saves into its parent and its ancestors'
+    /// store saves (set up when it is made).
+    func followAncestors() {
+        followSiblingSaves()
+        adoptAncestorsPermanentIDs()
+    }
+
     /// Posted, with the parent as its object, when a child saves into it.
     static let childDidSaveIntoParent = Notification.Name("FaultlineChildDidSaveIntoParent")
 
@@ -163,8 +167,7 @@ extension ManagedObjectContext {
     /// their parent (the parent's own saves reach it as any store commit does):
     /// their objects' new values are the parent's now, so its unchanged
     /// copies turn back into faults that the parent fills.
-    func followSiblingSaves() {
-        adoptAncestorsPermanentIDs()
+    private func followSiblingSaves() {
         siblingSaves = NotificationCenter.default.addObserver(forName: Self.childDidSaveIntoParent, object: parent, queue: nil) {
             [weak self] note in
             guard let self, self.automaticallyMergesChangesFromParent,

@@ -69,6 +69,14 @@ extension ManagedObjectContext {
         var discarded: [ManagedObject] = []
     }
 
+    /// The object's to-one destinations now, as a window of `arena`: what a
+    /// snapshot of its current state holds (nil at to-many indexes).
+    @inline(__always)
+    func currentToOnes(of object: ManagedObject, in arena: inout RowArena<ManagedObjectID?>) -> ToOneKeys {
+        let isToMany = object.runtime.isToMany
+        return arena.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) }
+    }
+
     func toOneID(_ object: ManagedObject, _ index: Int) -> ManagedObjectID? {
         switch object.toOne[index] {
         case .committed: return object.committedDestination(at: index)
@@ -94,7 +102,7 @@ extension ManagedObjectContext {
                 saved.inserted.append(object)
                 request.inserts.append(SaveRequest.Insert(
                     id: object.objectID, values: object.values,
-                    toOne: toOnes.window(runtime.isToMany.count) { runtime.isToMany[$0] ? nil : toOneID(object, $0) }))
+                    toOne: currentToOnes(of: object, in: &toOnes)))
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: false) }
             } else if object.isDeletedStorage {
                 saved.deleted.append(object)
@@ -112,7 +120,7 @@ extension ManagedObjectContext {
                     update.changedToMany = object.changedRelationships.setIndices.filter { runtime.isToMany[$0] }
                 }
                 if !object.isFaultStorage {
-                    update.row = (object.values, toOnes.window(runtime.isToMany.count) { runtime.isToMany[$0] ? nil : toOneID(object, $0) })
+                    update.row = (object.values, currentToOnes(of: object, in: &toOnes))
                 }
                 request.updates.append(update)
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
@@ -211,11 +219,9 @@ extension ManagedObjectContext {
             if let refreshed = result.refreshed[object.objectID] {
                 for index in coordinator.plans[object.entityIndex].derivedAttributes { object.values[index] = refreshed.values[index] }
             }
-            let isToMany = object.runtime.isToMany
             object.committed = RowSnapshot(
                 entityIndex: object.entityIndex, version: result.versions[object.objectID] ?? (object.committed?.version ?? 1),
-                values: object.values,
-                toOne: toOnes.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) })
+                values: object.values, toOne: currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
         // Deleted objects leave the registry now, so nothing below refreshes

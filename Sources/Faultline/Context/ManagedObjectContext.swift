@@ -120,7 +120,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         handle.context = self
         if !isMainQueue { self.queue.setSpecific(key: queueMark, value: ObjectIdentifier(self)) }
         coordinator.changes.subscribe(self)
-        if parent != nil { followSiblingSaves() }
+        if parent != nil { followAncestors() }
     }
 
     /// Whether the caller runs on this context's queue now.

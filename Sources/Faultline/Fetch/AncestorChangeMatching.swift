@@ -12,23 +12,13 @@ extension ManagedObjectContext {
         let hierarchy = Set(request.includesSubentities ? entity.hierarchyIndexes : [entity.index])
         let pending = parent.performAndWait { parent.pendingForChild(in: hierarchy) }
         guard !pending.changed.isEmpty || !pending.deleted.isEmpty else { return objects }
-        var result = objects.filter { !pending.deleted.contains($0.objectID) }
-        var present = Set(result.map(ObjectIdentifier.init))
-        var removed = Set<ObjectIdentifier>()
+        var changed: [ManagedObject] = []
         for id in pending.changed {
             let object = self.object(owned: id)
             // Read here from the store, it shows the ancestors' values instead.
             if !object.hasChanges, !object.isFaultStorage { refresh(object, mergeChanges: false) }
-            guard fulfill(object) else { continue }
-            if try request.predicate?.evaluate(with: object) ?? true {
-                present.insert(ObjectIdentifier(object)).inserted ? result.append(object) : ()
-            } else if present.contains(ObjectIdentifier(object)) {
-                removed.insert(ObjectIdentifier(object))
-            }
+            if fulfill(object) { changed.append(object) }
         }
-        result.removeAll { removed.contains(ObjectIdentifier($0)) }
-        if !request.sortDescriptors.isEmpty { result = try InMemorySort(request.sortDescriptors).sorted(result) }
-        if request.fetchLimit > 0, result.count > request.fetchLimit { result = Array(result.prefix(request.fetchLimit)) }
-        return result
+        return try matching(changed, into: objects.filter { !pending.deleted.contains($0.objectID) }, request)
     }
 }

@@ -35,9 +35,7 @@ struct InMemorySort {
     /// How two objects' keys (each `descriptors.count` values, from `keys(of:)`
     /// or read from the store) order.
     func compare(_ first: ArraySlice<PredicateValue>, _ second: ArraySlice<PredicateValue>) -> ComparisonResult {
-        first.withContiguousStorageIfAvailable { a in
-            second.withContiguousStorageIfAvailable { b in compare(a, from: 0, b, from: 0) }
-        }.flatMap { $0 } ?? compare(Array(first), from: 0, Array(second), from: 0)
+        first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in compare(a, from: 0, b, from: 0) } }
     }
 
     /// The same for keys stored in runs: `first[firstStart...]` against

@@ -17,17 +17,28 @@ extension ManagedObjectContext {
     ) throws -> [ManagedObject] {
         guard hasPendingChanges(for: entity, request) else { return objects }
         let hierarchy = Set(request.includesSubentities ? entity.hierarchyIndexes : [entity.index])
+        let changed = changedInOrder.lazy.filter {
+            hierarchy.contains($0.entityIndex) && !$0.isDeletedStorage && ($0.isInsertedStorage || $0.hasChanges)
+        }
+        return try matching(changed, into: objects, request)
+    }
+
+    /// `objects` (what the store returned) with `changed` objects matched in
+    /// memory: one that matches joins, one that no longer does leaves; when
+    /// anything joined or a changed one stayed (its sort key may have moved
+    /// it), the result is sorted again; then cut to `fetchLimit`. What a
+    /// fetch's own pending changes and a child's ancestors' changes share.
+    func matching(_ changed: some Sequence<ManagedObject>, into objects: [ManagedObject], _ request: FetchRequest) throws
+        -> [ManagedObject]
+    {
         var present = Set(objects.map(ObjectIdentifier.init))
         var removed = Set<ObjectIdentifier>()
         var added: [ManagedObject] = []
-        // A changed object the store returned may sort elsewhere now.
         var keptChanged = false
-        for object in changedInOrder where hierarchy.contains(object.entityIndex) && !object.isDeletedStorage {
-            guard object.isInsertedStorage || object.hasChanges else { continue }
-            let matches = try request.predicate?.evaluate(with: object) ?? true
-            if matches {
+        for object in changed {
+            if try request.predicate?.evaluate(with: object) ?? true {
                 if present.insert(ObjectIdentifier(object)).inserted { added.append(object) } else { keptChanged = true }
-            } else if !object.isInsertedStorage {
+            } else if present.contains(ObjectIdentifier(object)) {
                 removed.insert(ObjectIdentifier(object))
             }
         }

@@ -237,13 +237,13 @@ public final class FetchedResultsController: @unchecked Sendable {
         for object in changed + deleted { known[object.objectID] = object }
         let deletedIDs = deletedIDs.union(deleted.map(\.objectID))
         guard !invalidated, fetchRequest.fetchOffset == 0 else {
-            return requery(changed: Set(known.keys), known: known, reportsUpdates: reportsUpdates)
+            return requery(known: known, reportsUpdates: reportsUpdates)
         }
         let decisions: Decisions
         do {
             decisions = try decide(changed: changed, deleted: deletedIDs, in: next)
         } catch {
-            return requery(changed: Set(known.keys), known: known, reportsUpdates: reportsUpdates)
+            return requery(known: known, reportsUpdates: reportsUpdates)
         }
         guard !decisions.isEmpty else { return }
         let changes: FetchedResultsChanges
@@ -253,7 +253,7 @@ public final class FetchedResultsController: @unchecked Sendable {
             while next.count > fetchRequest.fetchLimit, let last = next.ids.last { unsaved[last] = nil; next.remove(last) }
             if next.count < fetchRequest.fetchLimit, old.count >= fetchRequest.fetchLimit {
                 // Rows past the old limit may now belong: only the store knows.
-                return requery(changed: Set(known.keys), known: known, reportsUpdates: reportsUpdates)
+                return requery(known: known, reportsUpdates: reportsUpdates)
             }
             changes = FetchedResultsChanges(old: old, new: next, updated: decisions.changedInPlace)
         } else {
@@ -264,13 +264,14 @@ public final class FetchedResultsController: @unchecked Sendable {
         report(changes, known: known, reportsUpdates: reportsUpdates)
     }
 
-    /// Reads the whole result again (keys only) and reports the difference.
-    private func requery(changed: Set<ManagedObjectID>, known: [ManagedObjectID: ManagedObject], reportsUpdates: Bool) {
+    /// Reads the whole result again (keys only) and reports the difference;
+    /// the `known` changed objects present before and after are updates.
+    private func requery(known: [ManagedObjectID: ManagedObject], reportsUpdates: Bool) {
         guard let old = state else { return }
         counters.requeries += 1
         guard let new = try? loadKeys(old.sort) else { return }
         state = new
-        let updated = changed.filter { old.contains($0) && new.contains($0) }
+        let updated = Set(known.keys.filter { old.contains($0) && new.contains($0) })
         report(FetchedResultsChanges(old: old, new: new, updated: updated), known: known, reportsUpdates: reportsUpdates)
     }
 

@@ -181,30 +181,38 @@ extension PersistentStoreCoordinator {
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {
         result.insertedIDs = inserts.map(\.id)
-        guard let first = inserts.first else { return }
+        guard !inserts.isEmpty else { return }
         result.permanentIDs.reserveCapacity(inserts.count)
-        /// One key block for the inserts at `positions`, all of the hierarchy rooted at `root`.
+        try reservePermanentKeys(count: inserts.count, id: { inserts[$0].id }, on: connection) { position, permanent in
+            result.insertedIDs[position] = permanent
+            result.permanentIDs[inserts[position].id] = permanent
+        }
+    }
+
+    /// A permanent ID for each temporary one of the `count` IDs `id` gives
+    /// (an ID already permanent — `obtainPermanentIDs` — keeps its key), from
+    /// one key block per inheritance root; `assign` takes each with its position.
+    func reservePermanentKeys(
+        count: Int, id: (Int) -> ManagedObjectID, on connection: Connection, assign: (Int, ManagedObjectID) -> Void
+    ) throws {
+        guard count > 0 else { return }
         func assignKeys(to positions: some Collection<Int>, root: Int) throws {
             let keys = try PrimaryKeyAllocator.reserve(
                 positions.count, rootEntityNumber: root + 1, floor: keyFloors[root + 1] ?? 0, on: connection,
                 known: writer.keyCounters)
             for (offset, position) in positions.enumerated() {
-                let temporary = inserts[position].id
-                let permanent = ManagedObjectID(
-                    storeIdentifier: identifier, entityIndex: temporary.entityIndex, primaryKey: keys.lowerBound + Int64(offset))
-                result.insertedIDs[position] = permanent
-                result.permanentIDs[temporary] = permanent
+                assign(position, ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: id(position).entityIndex, primaryKey: keys.lowerBound + Int64(offset)))
             }
         }
-        // Most saves insert into one hierarchy, none of it given keys before
-        // (`obtainPermanentIDs`): one block, no grouping.
-        let firstRoot = model.entities[first.id.entityIndex].rootEntityIndex
-        if inserts.allSatisfy({ $0.id.isTemporaryID && model.entities[$0.id.entityIndex].rootEntityIndex == firstRoot }) {
-            return try assignKeys(to: inserts.indices, root: firstRoot)
+        // Most saves insert into one hierarchy, none of it given keys before: one block, no grouping.
+        let firstRoot = model.entities[id(0).entityIndex].rootEntityIndex
+        if (0 ..< count).allSatisfy({ id($0).isTemporaryID && model.entities[id($0).entityIndex].rootEntityIndex == firstRoot }) {
+            return try assignKeys(to: 0 ..< count, root: firstRoot)
         }
         var byRoot: [Int: [Int]] = [:]
-        for (position, insert) in inserts.enumerated() where insert.id.isTemporaryID {
-            byRoot[model.entities[insert.id.entityIndex].rootEntityIndex, default: []].append(position)
+        for position in 0 ..< count where id(position).isTemporaryID {
+            byRoot[model.entities[id(position).entityIndex].rootEntityIndex, default: []].append(position)
         }
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) { try assignKeys(to: positions, root: root) }
     }
