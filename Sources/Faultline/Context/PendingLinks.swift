@@ -4,11 +4,14 @@
 ///
 /// Invariants:
 /// 1. A join row is keyed by its join table and the objects in its first and
-///    second columns, so both sides of a pair agree on it: `A.add(B)` then
-///    `B.remove(A)` cancel, and a reflexive relationship's (A, B) and (B, A)
-///    stay two rows.
-/// 2. Adding a row that is pending removal only cancels the removal (and the
-///    reverse): the store already has, or lacks, the row.
+///    second columns, so both sides of a pair agree on it: after `A.add(B)`
+///    then `B.remove(A)` the row is removed, and a reflexive relationship's
+///    (A, B) and (B, A) stay two rows.
+/// 2. A pair's last change wins: the save deletes the row or inserts it
+///    (`INSERT OR IGNORE`), each harmless when the store already agrees. A
+///    change to a relationship that was not loaded cannot know whether the
+///    store has the row, so cancelling an add against an earlier removal
+///    (or the reverse) would lose a row the store never had.
 /// 3. A member's hidden key is its last assignment: one owner or none.
 /// 4. Nothing here holds SQL: rows name the relationship that recorded them,
 ///    and the store's plans know the statements.
@@ -50,8 +53,10 @@ struct PendingLinks {
         let key = JoinRowKey(table: table, first: ObjectIdentifier(first), second: ObjectIdentifier(second))
         let row = JoinRow(entityIndex: entityIndex, relationship: relationship, first: first, second: second)
         if added {
-            if joinDeletes.removeValue(forKey: key) == nil { joinInserts[key] = row }
-        } else if joinInserts.removeValue(forKey: key) == nil {
+            joinDeletes[key] = nil
+            joinInserts[key] = row
+        } else {
+            joinInserts[key] = nil
             joinDeletes[key] = row
         }
     }

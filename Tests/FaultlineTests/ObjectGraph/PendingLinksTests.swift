@@ -28,15 +28,18 @@ struct PendingLinksTests {
         try context.performAndWait { try body(context, container) }
     }
 
-    @Test("Adding from one side and removing from the other cancel: nothing is written")
-    func bothSidesCancel() throws {
+    @Test("Adding from one side and removing from the other agree on one pair: its last change, a removal, which a new pair never writes")
+    func bothSidesAgree() throws {
         try withContext { context, _ in
             let a = try context.insertNewObject(forEntityName: "Item")
             let b = try context.insertNewObject(forEntityName: "Item")
             try a.addObject(b, toRelationship: "blocking")
             #expect(context.links.joinInserts.count == 1)
             try b.removeObject(a, fromRelationship: "blockedBy")
-            #expect(context.links.isEmpty)
+            #expect(context.links.joinInserts.isEmpty)
+            #expect(context.links.joinDeletes.count == 1)
+            let (request, _) = context.buildRequest()
+            #expect(request.joinInserts.isEmpty && request.joinDeletes.isEmpty, "no row of an unsaved object is deleted")
         }
     }
 
@@ -60,9 +63,9 @@ struct PendingLinksTests {
         }
     }
 
-    @Test("Removing a saved pair, then adding it back, cancels the removal")
-    func removalThenAddCancels() throws {
-        try withContext { context, _ in
+    @Test("Removing a saved pair, then adding it back, leaves the row: the removal gives way to an insert the store ignores")
+    func removalThenAddKeepsRow() throws {
+        try withContext { context, container in
             let a = try context.insertNewObject(forEntityName: "Item")
             let b = try context.insertNewObject(forEntityName: "Item")
             try a.addObject(b, toRelationship: "blocking")
@@ -70,8 +73,35 @@ struct PendingLinksTests {
             try a.removeObject(b, fromRelationship: "blocking")
             #expect(context.links.joinDeletes.count == 1)
             try b.addObject(a, toRelationship: "blockedBy")
-            #expect(context.links.isEmpty)
+            #expect(context.links.joinDeletes.isEmpty)
+            #expect(context.links.joinInserts.count == 1)
+            try context.save()
+            let rows = try container.coordinator.writer.withConnection { try $0.rows("SELECT * FROM Z_1BLOCKING") }
+            #expect(rows.count == 1)
         }
+    }
+
+    @Test("A pair removed while neither side was loaded, then added, reaches the store (a cancelled add lost it)")
+    func unloadedRemovalThenAdd() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for name in ["a", "b"] { try writer.insertNewObject(forEntityName: "Item").setValue(name, forKey: "name") }
+            try writer.save()
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            func item(_ name: String) throws -> ManagedObject {
+                try #require(try context.fetch(FetchRequest(entityName: "Item", predicate: try FetchPredicate(format: "name == %@", name))).first)
+            }
+            let a = try item("a"), b = try item("b")
+            try a.removeObject(b, fromRelationship: "blocking")
+            try a.addObject(b, toRelationship: "blocking")
+            try context.save()
+        }
+        let rows = try container.coordinator.writer.withConnection { try $0.rows("SELECT * FROM Z_1BLOCKING") }
+        #expect(rows.count == 1)
     }
 
     @Test("A to-many without inverse keeps the member's last owner as its hidden key")
