@@ -106,8 +106,7 @@ extension ManagedObjectContext {
     /// and objects stay as they were until refreshed).
     public func processPendingChanges() {
         mergeInbox()
-        try? propagateDeletes()
-        announceUnsavedChanges()
+        endEvent()
     }
 
     func mergeInbox() {

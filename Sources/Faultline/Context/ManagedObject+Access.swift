@@ -206,6 +206,7 @@ extension ManagedObject {
     func setAttributeValue(_ value: AttributeValue, at index: Int) {
         fireFault()
         guard index < values.count, values[index] != value else { return }
+        if let contextHandle, contextHandle.recordsUndo { contextHandle.context?.captureForUndo(self) }
         values[index] = value
         let committedValue = committed.map { $0.values[index] } ?? .null
         let isChanged = isInsertedStorage || value != committedValue

@@ -110,6 +110,9 @@ extension ManagedObject {
         guard runtime.entity.relationships[index].isOrdered, let state = loadedToMany(at: index) else { return }
         var seen = Set<ObjectIdentifier>()
         let order = objects.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        if context.handle.recordsUndo, let members = state.members, !members.elementsEqual(order, by: ===) {
+            context.captureToManyForUndo(self, index)
+        }
         if state.reorder(order) { context.markRelationshipChanged(self, index) }
     }
 

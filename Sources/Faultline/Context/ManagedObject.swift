@@ -160,6 +160,8 @@ final class ContextHandle {
     /// Whether changes are recorded for the next objects-did-change
     /// notification (`ManagedObjectContext.reportsUnsavedChanges`).
     @exclusivity(unchecked) var recordsChanges = false
+    /// Whether changes are taken for undo (`ManagedObjectContext.undoManager`).
+    @exclusivity(unchecked) var recordsUndo = false
 }
 
 /// A to-one relationship's state: a destination ID read from the store (not
@@ -228,7 +230,9 @@ final class ToManyState {
     func add(_ object: ManagedObject) -> Bool {
         let key = ObjectKey(object)
         guard members != nil else {
-            pendingRemoves.remove(key)
+            // A pending removal stays: the stored member is dropped at load and
+            // this one appended, so an ordered relationship puts a member
+            // removed and added again last, as when it was loaded.
             if pendingAddSet.insert(key).inserted { pendingAdds.append(object) }
             return true
         }

@@ -38,7 +38,24 @@ extension ManagedObjectContext {
         let id = given ?? ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
         let object = makeObject(id: id, entityIndex: entityIndex)
         object.values = runtime.defaults
+        prepareAsNew(object)
+        registered[id] = object
+        if handle.recordsUndo { captureInsertForUndo(object) }
+        noteChange(object)
+        if awakes { object.awakeFromInsert() }
+        return object
+    }
+
+    /// An inserted object's relationships and flags: no destinations, empty
+    /// loaded to-manys.
+    func prepareAsNew(_ object: ManagedObject) {
+        let runtime = object.runtime
+        // Written slot by slot into the entity's shared arrays: an entity
+        // without relationships then allocates nothing here. (An object whose
+        // storage was released has empty arrays: it takes the shared ones first.)
+        if object.toOne.count != runtime.unloadedToOne.count { object.toOne = runtime.unloadedToOne }
         for index in object.toOne.indices { object.toOne[index] = .object(nil) }
+        if object.toMany.count != runtime.emptyToMany.count { object.toMany = runtime.emptyToMany }
         for index in runtime.isToMany.indices where runtime.isToMany[index] {
             let state = ToManyState()
             state.load([])
@@ -46,10 +63,6 @@ extension ManagedObjectContext {
         }
         object.isFaultStorage = false
         object.isInsertedStorage = true
-        registered[id] = object
-        noteChange(object)
-        if awakes { object.awakeFromInsert() }
-        return object
     }
 
     /// Core Data's `obtainPermanentIDs(for:)`: gives this context's unsaved
@@ -75,6 +88,7 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         guard object.contextHandle === handle, !object.isDeletedStorage else { return }
         object.fireFault()
+        if handle.recordsUndo { captureForUndo(object) }
         object.isDeletedStorage = true
         noteChange(object)
         pendingDeletes.append(object)
@@ -104,7 +118,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func clear(_ object: ManagedObject, _ relationship: CheckedRelationship) {
+    func clear(_ object: ManagedObject, _ relationship: CheckedRelationship) {
         if relationship.isToMany {
             for member in object.members(at: relationship.index) { removeMember(member, from: object, at: relationship.index) }
         } else if object.destination(at: relationship.index) != nil {
@@ -146,6 +160,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave, deleted ones come
     /// back, updated ones return to their committed values.
     public func rollback() {
+        discardUndo()
         recordAllChanges()
         defer { announceUnsavedChanges() }
         for object in changedInOrder {
@@ -167,6 +182,7 @@ extension ManagedObjectContext {
 
     /// Forgets every object: the context is as new.
     public func reset() {
+        discardUndo()
         for object in registered.values {
             object.releaseStorage()
             object.isFaultStorage = true

@@ -21,12 +21,15 @@ extension ManagedObjectContext {
             case let .uniqueness(id, existing, _):
                 guard let object = registered[id] else { continue }
                 if !resolveUniquenessConflict(object, existing: existing) { unresolved.append(conflict) }
+            case .parentContext:
+                // Resolved before a child's save pushes anything (ManagedObjectContext+ParentConflicts.swift).
+                unresolved.append(conflict)
             }
         }
         if !unresolved.isEmpty { throw SaveError.conflicts(unresolved) }
     }
 
-    private func resolveVersionConflict(_ object: ManagedObject, store row: RowSnapshot) {
+    func resolveVersionConflict(_ object: ManagedObject, store row: RowSnapshot) {
         let committed = object.committed
         switch mergePolicy {
         case .error:

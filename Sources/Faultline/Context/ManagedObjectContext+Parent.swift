@@ -96,6 +96,7 @@ extension ManagedObjectContext {
     /// setters (inserts keep their temporary IDs), then taken as this
     /// context's new baseline. Nothing reaches the store.
     func saveIntoParent(_ parent: ManagedObjectContext) throws {
+        try resolveParentConflicts(parent)
         let objects = changedInOrder
         let inserted = objects.filter { $0.isInsertedStorage && !$0.isDeletedStorage }
         let deleted = objects.filter { $0.isDeletedStorage && !$0.isInsertedStorage }
@@ -132,6 +133,7 @@ extension ManagedObjectContext {
     /// leave; `didSave` runs and the did-save notification goes out, as after
     /// a save to the store.
     private func finishSaveIntoParent(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        saveCount += 1
         for object in inserted + updated {
             object.committed = currentSnapshot(of: object)
             object.isInsertedStorage = false

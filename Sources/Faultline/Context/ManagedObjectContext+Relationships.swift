@@ -14,8 +14,9 @@ extension ManagedObjectContext {
     func setToOne(of source: ManagedObject, at index: Int, to destination: ManagedObject?) {
         let old = source.destination(at: index)
         guard old !== destination else { return }
-        setToOneRaw(source, index, destination)
         let relationship = relationship(source, index)
+        if handle.recordsUndo { captureToOneChange(relationship, of: source, from: old, to: destination) }
+        setToOneRaw(source, index, destination)
         guard let inverse = relationship.inverseIndex else { return }
         if relationship.inverseIsToMany == true {
             if let old { removeRaw(old, inverse, source) }
@@ -39,6 +40,7 @@ extension ManagedObjectContext {
             setToOne(of: member, at: inverse, to: source)
             return
         }
+        if handle.recordsUndo { captureMembershipChange(relationship, of: source, member: member) }
         state.add(member)
         markRelationshipChanged(source, index)
         if let inverse = relationship.inverseIndex { addRaw(member, inverse, source) }
@@ -53,6 +55,7 @@ extension ManagedObjectContext {
         }
         guard let state = source.toManyState(at: index) else { return }
         if state.isLoaded, !state.contains(member) { return }
+        if handle.recordsUndo { captureMembershipChange(relationship, of: source, member: member) }
         state.remove(member)
         markRelationshipChanged(source, index)
         if let inverse = relationship.inverseIndex { removeRaw(member, inverse, source) }
@@ -61,15 +64,18 @@ extension ManagedObjectContext {
 
     private func setToOneRaw(_ object: ManagedObject, _ index: Int, _ destination: ManagedObject?) {
         object.fireFault()
+        if handle.recordsUndo { captureForUndo(object) }
         object.toOne[index] = .object(destination)
         markRelationshipChanged(object, index)
     }
 
     private func addRaw(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
+        if handle.recordsUndo { captureToManyForUndo(object, index) }
         if object.toManyState(at: index)?.add(member) == true { markRelationshipChanged(object, index) }
     }
 
     private func removeRaw(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
+        if handle.recordsUndo { captureToManyForUndo(object, index) }
         if object.toManyState(at: index)?.remove(member) == true { markRelationshipChanged(object, index) }
     }
 

@@ -21,6 +21,7 @@ extension ManagedObjectContext {
         }
         mergeInbox()
         try propagateDeletes()
+        registerPendingUndo()
         announceUnsavedChanges()
         guard hasChanges else { return }
         try resolveVanishedFaults()
@@ -150,13 +151,14 @@ extension ManagedObjectContext {
         return attributes
     }
 
-    /// Ordering positions of changed ordered to-many relationships.
+    /// Ordering positions of changed ordered to-many relationships. One
+    /// changed while not loaded (members added through their to-ones) loads
+    /// now: the stored members keep their order and the new ones follow.
     private func appendPositions(of object: ManagedObject, to request: inout SaveRequest) {
         guard !object.isDeletedStorage else { return }
         let relationships = object.runtime.entity.relationships
         for index in object.changedRelationships.setIndices where relationships[index].isOrdered {
-            guard let members = object.toMany[index]?.members else { continue }
-            for (position, member) in members.enumerated() {
+            for (position, member) in object.members(at: index).enumerated() {
                 request.positions.append(SaveRequest.Position(
                     entityIndex: object.entityIndex, relationship: index, owner: object.objectID, member: member.objectID,
                     position: position))
@@ -190,6 +192,7 @@ extension ManagedObjectContext {
     }
 
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
+        saveCount += 1
         for object in saved.discarded { detach(object) }
         var promoted: [ManagedObjectID] = []
         promoted.reserveCapacity(saved.inserted.count)

@@ -77,6 +77,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Fetched-results controllers following this context.
     var followers = 0
     var reportsUnsavedChangesByRequest = false
+    /// The undo manager, and the states its next step restores
+    /// (ManagedObjectContext+Undo.swift).
+    var undoManagerStorage: UndoManager?
+    var undoCapture = UndoCapture()
+    /// Saves so far: undo states taken before a save restore as new changes.
+    var saveCount = 0
     /// The query generation the context reads, if pinned (QueryGenerations.swift).
     var pinnedGeneration: PinnedReader?
     /// A child's observations: the saves its siblings push into its parent,
@@ -146,7 +152,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         return try queue.sync {
             mergeInbox()
-            defer { announceUnsavedChanges() }
+            defer { endEvent() }
             return try body()
         }
     }
@@ -157,7 +163,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             queue.async {
                 self.mergeInbox()
                 let result = Swift.Result { try body() }
-                self.announceUnsavedChanges()
+                self.endEvent()
                 continuation.resume(with: result)
             }
         }

@@ -100,6 +100,9 @@ public enum SaveConflict: Sendable, Equatable {
     /// Another row already holds the object's values of a uniqueness constraint.
     /// `existing` is a temporary ID when the other object is unsaved in the same context.
     case uniqueness(ManagedObjectID, existing: ManagedObjectID, constraint: [String])
+    /// A child context's save: the parent context changed (`parentDeleted`:
+    /// deleted) the object since the child read it.
+    case parentContext(ManagedObjectID, parentDeleted: Bool)
 }
 
 /// What a successful save wrote.
