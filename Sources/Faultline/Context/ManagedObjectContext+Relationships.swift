@@ -64,18 +64,15 @@ extension ManagedObjectContext {
 
     private func setToOneRaw(_ object: ManagedObject, _ index: Int, _ destination: ManagedObject?) {
         object.fireFault()
-        if handle.recordsUndo { captureForUndo(object) }
         object.toOne[index] = .object(destination)
         markRelationshipChanged(object, index)
     }
 
     private func addRaw(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
-        if handle.recordsUndo { captureToManyForUndo(object, index) }
         if object.toManyState(at: index)?.add(member) == true { markRelationshipChanged(object, index) }
     }
 
     private func removeRaw(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
-        if handle.recordsUndo { captureToManyForUndo(object, index) }
         if object.toManyState(at: index)?.remove(member) == true { markRelationshipChanged(object, index) }
     }
 

@@ -222,12 +222,7 @@ extension ManagedObjectContext: UndoCheckpointObserver {
         if handle.recordsChanges, !object.isAwaitingAnnouncement { recordChange(of: object) }
         links.replace(object, with: nil)
         pendingDeletes.removeAll { $0 === object }
-        registered[object.objectID] = nil
-        forgetChanges(of: object)
-        object.isDeletedStorage = true
-        object.isInsertedStorage = false
-        object.releaseStorage()
-        object.managedObjectContext = nil
+        detach(object)
     }
 
     /// Brings back an object that left the context (an undone insert, or a
