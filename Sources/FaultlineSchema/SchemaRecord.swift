@@ -20,11 +20,13 @@ public struct SchemaRecord: Sendable, Equatable, Codable {
         self.init(statements: schema.creationStatements)
     }
 
-    /// What the store actually holds, from `sqlite_master`.
+    /// What the store actually holds for its model, from `sqlite_master`:
+    /// Core Data's persistent-history tables and their indexes, which a store
+    /// keeps beside whichever model it has, are not part of it.
     public init(reading connection: Connection) throws {
         let rows = try connection.rows(
             "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') AND sql IS NOT NULL "
-                + "AND name NOT LIKE 'sqlite_%'")
+                + "AND name NOT LIKE 'sqlite_%' AND upper(tbl_name) NOT IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING')")
         self.init(statements: rows.compactMap { row -> String? in
             if case .text(let sql)? = row.first { return sql }
             return nil

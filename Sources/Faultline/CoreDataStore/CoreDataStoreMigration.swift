@@ -7,11 +7,10 @@ import FaultlineSQLite
 /// with `Z_METADATA` keeping every key but the entity hashes and what is
 /// computed from them, and `Z_MODELCACHE` emptied (it described the old model).
 ///
-/// Refused, before anything changes: a store whose old or new model has
-/// derived attributes (a migration rewrites triggers, and Faultline's triggers
-/// are not the `Z_DA_…` triggers Core Data expects to find), and a store that
-/// records persistent history (the migration's changes would be missing from
-/// it).
+/// The store keeps Core Data's own triggers, never gets Faultline's
+/// (`CoreDataDerivedTriggerPlan`: refused, before anything changes, where that
+/// cannot be done), and its persistent history is carried to the new model
+/// (`HistoryMigration`).
 struct CoreDataStoreMigration: MigrationChecks {
     var recordsFaultlineKeys: Bool { false }
 
@@ -39,17 +38,18 @@ struct CoreDataStoreMigration: MigrationChecks {
         try Self.finish(connection, new: new, schema: schema)
     }
 
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)? {
+        guard case .file(let url) = location else { return nil }
+        return CoreDataValueAdapter(model: model, schema: schema, storeURL: url)
+    }
+
+    func triggerStatements(mapping: MigrationMapping, on connection: Connection) throws -> [String] {
+        try CoreDataDerivedTriggerPlan(mapping: mapping, existing: connection.schemaObjects(ofType: "trigger")).statements
+    }
+
     static func check(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                       verifiesOld: Bool = true) throws {
-        let tables = Set(try connection.schemaObjectNames(ofType: "table").map { $0.uppercased() })
-        if CoreDataStore.recordsPersistentHistory(tables: tables) {
-            throw MigrationError.coreDataStoreUnsupported(
-                reason: "the store records persistent history, which a Faultline migration would not record")
-        }
-        if !mapping.oldSchema.triggers.isEmpty || !mapping.newSchema.triggers.isEmpty {
-            throw MigrationError.coreDataStoreUnsupported(
-                reason: "the model has derived attributes, whose triggers Faultline would rewrite in its own form")
-        }
+        _ = try CoreDataDerivedTriggerPlan(mapping: mapping, existing: connection.schemaObjects(ofType: "trigger"))
         // A later step of a staged migration checks its old version only once it runs.
         guard verifiesOld else { return }
         let differences = try CoreDataStoreMatcher.differences(
@@ -129,13 +129,6 @@ extension CoreDataStore {
         for step in steps[position...] {
             try CoreDataStoreMigration.check(reader, old: step.from, new: step.to, mapping: MigrationMapping(from: step.from, to: step.to),
                                              verifiesOld: step.from.label == steps[position].from.label)
-            if step.willMigrate != nil || step.didMigrate != nil, let external = step.to.model.entities.first(where: { entity in
-                entity.attributes.contains { $0.allowsExternalBinaryDataStorage } || step.from.model.entity(named: entity.name)?
-                    .attributes.contains { $0.allowsExternalBinaryDataStorage } == true
-            }) {
-                throw MigrationError.coreDataStoreUnsupported(
-                    reason: "a custom stage's handlers would read \(external.name)'s external binary data without Core Data's markers")
-            }
         }
         let start = steps[position]
         let connection = try PersistentStoreCoordinator.open(.file(url))

@@ -3,7 +3,9 @@ import FaultlineSQLite
 
 /// Brings a store's indexes to a schema's: drops those the schema lacks (by
 /// their normalised `CREATE` text, so a changed index is dropped and made
-/// again), and creates the missing ones. A new uniqueness index is preceded
+/// again), and creates the missing ones. Indexes of tables that are not the
+/// schema's — Core Data's persistent-history tables, an app's own tables
+/// beside Core Data's — are not the migration's and stay. A new uniqueness index is preceded
 /// by a check of the existing rows, so a violation is reported with the
 /// duplicated values rather than as SQLite's bare constraint error.
 struct IndexMigration {
@@ -13,8 +15,9 @@ struct IndexMigration {
     func apply() throws {
         let wanted = Dictionary(schema.indexes.map { (SchemaRecord.normalize($0.createStatement), $0) },
                                 uniquingKeysWith: { first, _ in first })
+        let tables = Set(schema.tables.map { $0.name.uppercased() })
         var present = Set<String>()
-        for index in try connection.schemaObjects(ofType: "index") {
+        for index in try connection.schemaObjects(ofType: "index") where tables.contains(index.table.uppercased()) {
             guard let sql = index.sql else { continue }
             let normalized = SchemaRecord.normalize(sql)
             if wanted[normalized] != nil { present.insert(normalized); continue }

@@ -76,6 +76,7 @@ struct MigrationRun {
         let plans = TablePlanner(mapping: mapping, oldName: oldName, transfer: transfer).plans(deferCleanup: deferCleanup)
 
         try checkRequiredValues(plans)
+        let triggers = try checks.triggerStatements(mapping: mapping, on: connection)
         for name in try connection.schemaObjectNames(ofType: "trigger") { try connection.dropSchemaObject(ofType: .trigger, named: name) }
         for name in oldNames where aside.contains(name) { try connection.renameTable(name, to: oldName(name)) }
         var record = DeferredCleanup.Record()
@@ -103,8 +104,9 @@ struct MigrationRun {
             try connection.execute(statement)
         }
         try IndexMigration(connection: connection, schema: mapping.newSchema).apply()
-        for trigger in mapping.newSchema.triggers { try connection.execute(trigger.createStatement) }
+        for trigger in triggers { try connection.execute(trigger) }
         try rewritePrimaryKeys(mapping)
+        try HistoryMigration(mapping: mapping).apply(on: connection)
 
         var updated = try metadata.migrated(to: new.model, schema: mapping.newSchema,
                                             recordsFaultlineKeys: checks.recordsFaultlineKeys)

@@ -60,7 +60,7 @@ struct MigrationMapping {
     /// The old attribute a new one comes from.
     func oldAttribute(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> CheckedAttribute? {
         guard let oldEntity = sourceEntity[entity.index].map({ old.model.entities[$0] }) else { return nil }
-        let name = new.propertyRenames[entity.name]?[attribute.name] ?? attribute.name
+        let name = new.renamedFrom(attribute.name, in: entity) ?? attribute.name
         return oldEntity.attribute(named: name) ?? (name != attribute.name ? oldEntity.attribute(named: attribute.name) : nil)
     }
 
@@ -68,7 +68,7 @@ struct MigrationMapping {
     /// the new destination.
     func oldRelationship(_ relationship: CheckedRelationship, of entity: CheckedEntity) -> CheckedRelationship? {
         guard let oldEntity = sourceEntity[entity.index].map({ old.model.entities[$0] }) else { return nil }
-        let name = new.propertyRenames[entity.name]?[relationship.name] ?? relationship.name
+        let name = new.renamedFrom(relationship.name, in: entity) ?? relationship.name
         guard let match = oldEntity.relationship(named: name) ?? oldEntity.relationship(named: relationship.name),
               !match.isTransient, targetEntity[match.destinationEntityIndex] == relationship.destinationEntityIndex
         else { return nil }

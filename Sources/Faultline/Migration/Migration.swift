@@ -76,6 +76,20 @@ public struct ModelVersion: Sendable, Hashable {
         }
     }
 
+    /// The name the property `name` of `entity` was renamed from (its
+    /// renaming identifier); nil when it was not. The entity declaring the
+    /// property carries the rename, and its sub-entities inherit it.
+    func renamedFrom(_ name: String, in entity: CheckedEntity) -> String? {
+        if let old = propertyRenames[entity.name]?[name] { return old }
+        let declaring: Int? = switch entity.propertyByName[name] {
+        case .attribute(let index)?: entity.attributes[index].declaringEntityIndex
+        case .relationship(let index)?: entity.relationships[index].declaringEntityIndex
+        case .composite(let index)?: entity.composites[index].declaringEntityIndex
+        case nil: nil
+        }
+        return declaring.flatMap { propertyRenames[model.entities[$0].name]?[name] }
+    }
+
     /// The model's version hash, base64 (as the store records it).
     public var hash: String { model.versionChecksum }
 }
@@ -137,10 +151,10 @@ public enum MigrationError: Error, CustomStringConvertible {
     case stageFailed(stage: Int, label: String, storeVersion: String, underlying: any Error)
     /// A store Core Data wrote that Faultline does not migrate (CoreDataStoreMigration.swift).
     case coreDataStoreUnsupported(reason: String)
-    /// A Faultline store that records persistent history: its change rows name
-    /// entities and properties by the old model's numbers and history slots,
-    /// which a migration does not rewrite yet.
-    case recordsPersistentHistory
+    /// A persistent-history change row of `entity` whose column mask (hex)
+    /// does not fit the old model's properties, so it cannot be carried to
+    /// the new model's slots (`HistoryMigration`).
+    case unreadableHistory(entity: String, mask: String)
 
     public var description: String {
         switch self {
@@ -158,10 +172,9 @@ public enum MigrationError: Error, CustomStringConvertible {
                 + "\(properties.joined(separator: ", ")): duplicated values \(values.joined(separator: ", "))"
         case .coreDataStoreUnsupported(let reason):
             return "this Core Data store is not migrated by Faultline: \(reason); the store is unchanged"
-        case .recordsPersistentHistory:
-            return "the store records persistent history, whose change rows name entities and properties by the old "
-                + "model's numbers and slots; Faultline does not rewrite them in a migration yet, so it does not migrate "
-                + "the store; it is unchanged"
+        case .unreadableHistory(let entity, let mask):
+            return "a persistent-history change of \(entity) names properties by the mask \(mask), which does not fit "
+                + "the old model's \(entity); its history cannot be carried to the new model, so the store is unchanged"
         case .stageFailed(let stage, let label, let version, let underlying):
             return "migration stage \(stage) (\(label)) failed, the store stays at version \(version): \(underlying)"
         }

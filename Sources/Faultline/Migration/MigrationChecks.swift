@@ -17,9 +17,22 @@ protocol MigrationChecks: Sendable {
     func after(_ connection: Connection, new: ModelVersion, schema: StoreSchema, leftovers: DeferredCleanup.Record) throws
     /// Which of `versions` (oldest first) the store is at, nil for none.
     func position(of connection: Connection, among versions: [ModelVersion]) throws -> Int?
+    /// The `CREATE TRIGGER` statements the migrated store gets, decided
+    /// before anything changes (from the triggers the store has, where they matter).
+    func triggerStatements(mapping: MigrationMapping, on connection: Connection) throws -> [String]
+    /// How a custom stage's handlers read and write values the store keeps in
+    /// its own form (Core Data's external binary data); nil for none.
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)?
 }
 
 extension MigrationChecks {
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)? { nil }
+
+    /// The new schema's own triggers (Faultline's derived attributes).
+    func triggerStatements(mapping: MigrationMapping, on connection: Connection) throws -> [String] {
+        mapping.newSchema.triggers.map(\.createStatement)
+    }
+
     func position(of connection: Connection, among versions: [ModelVersion]) throws -> Int? {
         try versions.firstIndex { try isStore(connection, at: $0) }
     }
@@ -37,7 +50,6 @@ struct RecordedSchemaChecks: MigrationChecks {
 
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                 metadata: StoreMetadata) throws {
-        if try HistoryStatements.layout(on: connection) != nil { throw MigrationError.recordsPersistentHistory }
         try SchemaRecord.verify(old, on: connection, metadata: metadata)
     }
 

@@ -140,32 +140,44 @@ public final class StagedMigrationManager: Sendable {
                 checks: checks)
             return
         }
-        try writer.write(foreignKeysOff: true) { connection in
-            let faultlineStore = checks.recordsFaultlineKeys
-            if let handler = step.willMigrate {
-                try Self.runHandler(handler, model: step.from.model, connection: connection, location: location,
-                                    preparesStore: faultlineStore)
+        let files = MigrationStepFiles()
+        do {
+            try writer.write(foreignKeysOff: true) { connection in
+                let faultlineStore = checks.recordsFaultlineKeys
+                if let handler = step.willMigrate {
+                    try Self.runHandler(handler, model: step.from.model, connection: connection, location: location,
+                                        preparesStore: faultlineStore, files: files, checks: checks)
+                }
+                // Nested: a savepoint inside this step's transaction, on the same connection.
+                try LightweightMigration.migrate(
+                    using: StoreWriter(migrating: connection), from: step.from, to: step.to, deferCleanup: deferCleanup,
+                    stage: step.label, progress: progress, checks: checks)
+                if let handler = step.didMigrate {
+                    try Self.runHandler(handler, model: step.to.model, connection: connection, location: location,
+                                        preparesStore: faultlineStore, files: files, checks: checks)
+                }
+                return ((), nil)
             }
-            // Nested: a savepoint inside this step's transaction, on the same connection.
-            try LightweightMigration.migrate(
-                using: StoreWriter(migrating: connection), from: step.from, to: step.to, deferCleanup: deferCleanup,
-                stage: step.label, progress: progress, checks: checks)
-            if let handler = step.didMigrate {
-                try Self.runHandler(handler, model: step.to.model, connection: connection, location: location,
-                                    preparesStore: faultlineStore)
-            }
-            return ((), nil)
+        } catch {
+            files.stepEnded(committed: false)
+            throw error
         }
+        files.stepEnded(committed: true)
     }
 
     /// Runs `handler` with a context of `model` on the migrating connection
-    /// (a Core Data store's metadata is neither checked nor bootstrapped).
+    /// (a Core Data store's metadata is neither checked nor bootstrapped, and
+    /// its external binary data is read and written as Core Data keeps it,
+    /// the files' fate tied to the step's: `MigrationStepFiles`).
     private static func runHandler(
         _ handler: MigrationStage.Handler, model: CheckedModel, connection: Connection, location: StoreLocation,
-        preparesStore: Bool
+        preparesStore: Bool, files: MigrationStepFiles, checks: any MigrationChecks
     ) throws {
         let coordinator = try PersistentStoreCoordinator(
-            model: model, migrationConnection: connection, location: location, preparesStore: preparesStore)
+            model: model, migrationConnection: connection, location: location, preparesStore: preparesStore
+        ) { schema in
+            files.adapter(over: checks.valueAdapter(model: model, schema: schema, location: location))
+        }
         let context = ManagedObjectContext(
             coordinator: coordinator, classes: ClassRegistry(),
             queue: DispatchQueue(label: "faultline.migration"), name: "migration")

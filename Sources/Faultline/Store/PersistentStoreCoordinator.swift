@@ -114,11 +114,13 @@ public final class PersistentStoreCoordinator: Sendable {
     /// owns and may hold inside an open transaction (saves nest as savepoints;
     /// reads use the same connection, so they see the uncommitted stage).
     convenience init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation,
-                     preparesStore: Bool = true) throws {
+                     preparesStore: Bool = true,
+                     valueAdapter: (StoreSchema) -> (any StoreValueAdapter)? = { _ in nil }) throws {
         let schema = try StoreSchema(compiling: model)
         if preparesStore { try Self.prepareStore(schema: schema, on: connection) }
         try self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
-            reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout, history: .ignored))
+            reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout,
+            valueAdapter: valueAdapter(schema), history: .ignored))
     }
 
     private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,

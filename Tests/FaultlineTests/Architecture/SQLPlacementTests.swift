@@ -24,6 +24,7 @@ struct SQLPlacementTests {
         "Batch/BatchStatements.swift": "batch updates and deletes: selection, update, delete rules",
         "Migration/MigrationStatements.swift": "a lightweight migration's copies, in-place changes and checks",
         "Migration/DerivedRecomputeStatements.swift": "derived attributes recomputed over migrated rows",
+        "Migration/HistoryMigrationStatements.swift": "persistent-history change rows carried to a new model",
     ]
 
     static let keywords = #"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT|SAVEPOINT|WHERE|JOIN)\b"#
