@@ -26,6 +26,9 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
     case unbalancedParenthesis(offset: Int)
     /// A reserved word used as a key without the `#` escape.
     case reservedWord(offset: Int, word: String)
+    /// A function name Faultline does not have; `reason` says why when it is
+    /// one of Foundation's that it refuses.
+    case unsupportedFunction(offset: Int, name: String, reason: String?)
     /// Parentheses, NOT, lists, subqueries or the arrays of an argument nested
     /// deeper than `limit`; the offset is nil for a substituted value or a
     /// tree built in code.
@@ -67,6 +70,12 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
     case aggregateNeedsCollection(aggregate: String, found: String)
     /// `@sum` or `@avg` of integers beyond `Int64`.
     case arithmeticOverflow(aggregate: String)
+    /// A function given the wrong number of arguments.
+    case functionArity(function: String, expected: Int, found: Int)
+    /// A function argument of a kind it does not take.
+    case functionArgument(function: String, expected: String, found: String)
+    /// A function argument that is a collection or an object, not a value.
+    case functionNeedsValue(function: String, argument: String)
 
     /// The UTF-8 offset in the format string, when the error has one.
     public var offset: Int? {
@@ -75,7 +84,7 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
             .invalidNumber(let offset, _), .unexpectedCharacter(let offset, _),
             .unknownOperator(let offset, _), .unknownOption(let offset, _),
             .unknownFormatSpecifier(let offset, _), .unbalancedParenthesis(let offset),
-            .reservedWord(let offset, _),
+            .reservedWord(let offset, _), .unsupportedFunction(let offset, _, _),
             .invalidOperand(let offset, _, _), .missingArgument(let offset, _, _),
             .wrongArgumentType(let offset, _, _, _), .invalidKeyPathArgument(let offset, _):
             offset
@@ -116,6 +125,8 @@ extension FetchPredicateError: CustomStringConvertible {
             "unbalanced parenthesis at offset \(offset)"
         case .reservedWord(let offset, let word):
             "'\(word)' at offset \(offset) is a reserved word; write '#\(word)' to use it as a key"
+        case .unsupportedFunction(let offset, let name, let reason):
+            "unsupported function '\(name)' at offset \(offset)" + (reason.map { ": \($0)" } ?? "")
         case .nestingTooDeep(let offset, let limit):
             "nesting deeper than \(limit) levels" + (offset.map { " at offset \($0)" } ?? "")
         case .invalidOperand(let offset, let op, let expected):
@@ -150,6 +161,12 @@ extension FetchPredicateError: CustomStringConvertible {
             "\(aggregate) needs a to-many key path, not a \(found)"
         case .arithmeticOverflow(let aggregate):
             "\(aggregate) overflows a 64-bit integer"
+        case .functionArity(let function, let expected, let found):
+            "\(function) takes \(expected) arguments, not \(found)"
+        case .functionArgument(let function, let expected, let found):
+            "\(function) needs \(expected), not a \(found)"
+        case .functionNeedsValue(let function, let argument):
+            "\(function) needs a value, not the collection or object \(argument)"
         }
     }
 }

@@ -60,6 +60,12 @@ extension FetchExpression: CustomStringConvertible {
             ([collection.description, aggregate.rawValue] + keyPath.map(PredicateKeyPath.escaped)).joined(separator: ".")
         case .subquery(let collection, let variable, let predicate):
             "SUBQUERY(\(collection), $\(variable), \(predicate))"
+        case .function(let function, let arguments):
+            if let infix = function.infix, arguments.count == 2 {
+                "(\(arguments[0]) \(infix) \(arguments[1]))"
+            } else {
+                function.rawValue + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
+            }
         }
     }
 }

@@ -57,6 +57,16 @@ package struct PredicateEvaluator {
         case .subquery(let collection, let variable, let predicate):
             let inner = try PredicateDepth.deeper(depth)
             return try subquery(try resolve(collection, depth: inner), variable: variable, predicate: predicate, depth: inner)
+        case .function(let function, let arguments):
+            let inner = try PredicateDepth.deeper(depth)
+            var values: [PredicateValue] = []
+            for argument in arguments {
+                guard case .value(let value) = try resolve(argument, depth: inner) else {
+                    throw FetchPredicateError.functionNeedsValue(function: function.rawValue, argument: argument.description)
+                }
+                values.append(value)
+            }
+            return .value(try PredicateFunctionEvaluation.apply(function, values))
         }
     }
 

@@ -24,7 +24,8 @@ struct PredicateLexer {
     }
 
     /// Longest first, so that `==` wins over `=`.
-    private static let symbols = ["==", "=<", "=>", "!=", "<>", "<=", ">=", "&&", "||", "=", "!", "<", ">"]
+    private static let symbols = ["==", "=<", "=>", "!=", "<>", "<=", ">=", "&&", "||", "**", "<<", ">>",
+                                  "=", "!", "<", ">", "+", "-", "*", "/", "&", "|", "^", "~"]
         .map { Array($0.utf8) }
     private static let specifiers = ["lld", "lli", "llu", "ld", "li", "lu", "lf", "@", "K", "d", "i", "u", "f", "s"]
         .map { Array($0.utf8) }
@@ -75,8 +76,18 @@ struct PredicateLexer {
             position += 1
             return token(.punctuation(Unicode.Scalar(first)), from: start)
         case _ where PredicateKeywords.isIdentifierStart(first):
-            let word = lexWord()
-            return token(.identifier(word, escaped: false), from: start)
+            _ = lexWord()
+            // A function name of NSExpression's syntax, `lowercase:` or
+            // `add:to:`: words ending in `:`, right before the `(` of its call.
+            let word = position
+            while byte(at: position) == UInt8(ascii: ":") {
+                position += 1
+                if let next = byte(at: position), PredicateKeywords.isIdentifierStart(next) { _ = lexWord() }
+            }
+            if position > word && (byte(at: position - 1) != UInt8(ascii: ":") || byte(at: position) != UInt8(ascii: "(")) {
+                position = word
+            }
+            return token(.identifier(text(from: start), escaped: false), from: start)
         default:
             return try lexSymbol()
         }
@@ -100,7 +111,7 @@ struct PredicateLexer {
         let scalarLength = max(1, utf8Length(leading: bytes[start]))
         position = min(bytes.count, start + scalarLength)
         let character = text(from: start)
-        if "&|-+*/^~`;:?".contains(character) {
+        if "`;:?".contains(character) {
             throw .unknownOperator(offset: start, text: character)
         }
         throw .unexpectedCharacter(offset: start, character: character)

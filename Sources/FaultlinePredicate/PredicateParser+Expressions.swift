@@ -53,6 +53,8 @@ extension PredicateParser {
             return try parseSuffixes(of: try parseSubquery())
         case "CAST":
             return try parseCast()
+        case _ where name.contains(":") || (nextIsOpenParenthesis && !PredicateKeywords.isReserved(name)):
+            return try parseSuffixes(of: try parseFunctionCall(name, token: token))
         case let word where ["FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CASEINSENSITIVE", "CI"].contains(word):
             throw .reservedWord(offset: token.offset, word: name)
         case let word where PredicateKeywords.isReserved(word):
@@ -61,6 +63,11 @@ extension PredicateParser {
             advance()
             return try parseSuffixes(of: .keyPath(PredicateKeyPath([name])))
         }
+    }
+
+    /// Whether the token after the current one is `(`: a function call.
+    private var nextIsOpenParenthesis: Bool {
+        index + 1 < tokens.count && tokens[index + 1].isPunctuation("(")
     }
 
     /// `.key` and `.@aggregate[.key…]` after a key path, variable or subquery.
@@ -102,7 +109,7 @@ extension PredicateParser {
         var elements: [FetchExpression] = []
         if !current.isPunctuation("}") {
             while true {
-                elements.append(try parseExpression(context: "a value in the list opened at offset \(open.offset)"))
+                elements.append(try parseArithmetic(context: "a value in the list opened at offset \(open.offset)"))
                 guard current.isPunctuation(",") else { break }
                 advance()
             }

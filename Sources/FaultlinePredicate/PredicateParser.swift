@@ -45,6 +45,21 @@ struct PredicateParser {
         return token
     }
 
+    /// Splits a number the lexer read with its minus sign (`-1`) into the
+    /// operator `-` and the number, where it follows an operand (`a -1`).
+    mutating func splitNegativeLiteral() {
+        let token = current
+        guard token.text.hasPrefix("-") else { return }
+        let magnitude: PredicateToken.Kind
+        switch token.kind {
+        case .integer(let value) where value != .min: magnitude = .integer(-value)
+        case .double(let value): magnitude = .double(-value)
+        default: return
+        }
+        tokens[index] = PredicateToken(kind: .symbol("-"), offset: token.offset, text: "-")
+        tokens.insert(PredicateToken(kind: magnitude, offset: token.offset + 1, text: String(token.text.dropFirst())), at: index + 1)
+    }
+
     mutating func expectPunctuation(_ character: Unicode.Scalar, after context: @autoclosure () -> String) throws(FetchPredicateError) {
         guard current.isPunctuation(character) else {
             throw .syntax(offset: current.offset, found: current.quoted, expected: "'\(character)' \(context())")
@@ -91,7 +106,7 @@ struct PredicateParser {
     }
 
     private mutating func parsePrimaryPredicate() throws(FetchPredicateError) -> PredicateNode {
-        if current.isPunctuation("(") {
+        if current.isPunctuation("("), !parenthesesOpenAnOperand {
             try enter()
             defer { leave() }
             let open = advance()
@@ -116,7 +131,7 @@ struct PredicateParser {
             advance()
         }
         let leftToken = current
-        let left = try parseExpression(context: modifier == .direct ? "a predicate" : "a key path after \(modifier.rawValue)")
+        let left = try parseArithmetic(context: modifier == .direct ? "a predicate" : "a key path after \(modifier.rawValue)")
         if modifier != .direct, !left.canBeQuantified {
             throw .syntax(offset: leftToken.offset, found: leftToken.quoted, expected: "a to-many key path after \(modifier.rawValue)")
         }
@@ -124,9 +139,37 @@ struct PredicateParser {
         let operation = try parseOperator()
         let options = try parseOptions()
         let rightToken = current
-        let right = try parseExpression(context: "a value after '\(operatorToken.text)'")
+        let right = try parseArithmetic(context: "a value after '\(operatorToken.text)'")
         try validate(operation, right: right, at: rightToken)
         return PredicateComparison(modifier: modifier, left, operation, options: options, right)
+    }
+
+    /// Whether the `(` at the current token opens an operand (`(a + b) * 2 > c`)
+    /// rather than a group of predicates (`(a > 1) AND b`): the token after its
+    /// `)` is a comparison or arithmetic operator.
+    private var parenthesesOpenAnOperand: Bool {
+        var depth = 0
+        var position = index
+        while position < tokens.count {
+            let token = tokens[position]
+            if token.isPunctuation("(") { depth += 1 }
+            if token.isPunctuation(")") {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            if token.kind == .end { return false }
+            position += 1
+        }
+        guard position + 1 < tokens.count else { return false }
+        let next = tokens[position + 1]
+        switch next.kind {
+        case .symbol(let symbol): return symbol != "&&" && symbol != "||" && symbol != "!"
+        case .identifier(let word, escaped: false):
+            guard let operation = PredicateOperator(rawValue: next.keyword ?? word) else { return false }
+            return operation.rawValue.first?.isLetter == true
+        case .integer, .double: return next.text.hasPrefix("-")
+        default: return false
+        }
     }
 
     private static let symbolOperators: [String: PredicateOperator] = [

@@ -56,6 +56,11 @@ extension FetchExpression {
                 collection: try collection.substituting(values, bound: bound, depth: inner),
                 variable: variable,
                 predicate: try predicate.substituting(values, bound: bound.union([variable]), depth: inner))
+        case .function(let function, let arguments):
+            let inner = try PredicateDepth.deeper(depth)
+            var result: [FetchExpression] = []
+            for argument in arguments { result.append(try argument.substituting(values, bound: bound, depth: inner)) }
+            return .function(function, result)
         }
     }
 }

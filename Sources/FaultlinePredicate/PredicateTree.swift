@@ -98,6 +98,9 @@ public indirect enum FetchExpression: Hashable, Sendable {
     /// `SUBQUERY(collection, $variable, predicate)`: the elements of `collection`
     /// for which `predicate` holds with `$variable` bound to the element.
     case subquery(collection: FetchExpression, variable: String, predicate: PredicateNode)
+    /// A function applied to its arguments, arithmetic and bitwise operators
+    /// included (`PredicateFunction`).
+    case function(PredicateFunction, [FetchExpression])
 }
 
 /// `a.b.c`, `SELF`, `$v` or `$v.a.b`.
@@ -133,7 +136,7 @@ extension FetchExpression {
     var canBeQuantified: Bool {
         switch self {
         case .keyPath, .subquery: true
-        case .value, .list, .aggregate: false
+        case .value, .list, .aggregate, .function: false
         }
     }
 }
@@ -144,7 +147,7 @@ extension FetchExpression {
         switch self {
         case .keyPath: true
         case .aggregate(let aggregate, _, _): aggregate != .count
-        case .value, .list, .subquery: false
+        case .value, .list, .subquery, .function: false
         }
     }
 
@@ -154,7 +157,7 @@ extension FetchExpression {
         switch self {
         case .keyPath(let path): return .keyPath(PredicateKeyPath(variable: path.variable, path.components + keys))
         case .aggregate(let aggregate, let collection, let keyPath): return .aggregate(aggregate, of: collection, keyPath: keyPath + keys)
-        case .value, .list, .subquery: return self
+        case .value, .list, .subquery, .function: return self
         }
     }
 

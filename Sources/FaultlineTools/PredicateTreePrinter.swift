@@ -56,6 +56,9 @@ enum PredicateTreePrinter {
             lines.append(indent + "SUBQUERY $\(variable)")
             append(collection, depth: depth + 1, to: &lines)
             append(predicate, depth: depth + 1, to: &lines)
+        case .function(let function, let arguments):
+            lines.append(indent + (function.infix.map { "operator \($0) (\(function.rawValue))" } ?? "function \(function.rawValue)"))
+            for argument in arguments { append(argument, depth: depth + 1, to: &lines) }
         }
     }
 }

@@ -22,7 +22,7 @@ enum PredicateStoreReach {
     private static func reads(_ expression: FetchExpression, _ entity: CheckedEntity, _ model: CheckedModel) -> Bool {
         switch expression {
         case .value: return false
-        case .list(let items): return items.contains { reads($0, entity, model) }
+        case .list(let items), .function(_, let items): return items.contains { reads($0, entity, model) }
         case .aggregate, .subquery: return true
         case .keyPath(let path):
             guard path.variable == nil else { return false }

@@ -65,6 +65,7 @@ final class PredicateSQLBuilder {
         case .value: true
         case .list(let elements): elements.allSatisfy(isConstant)
         case .aggregate(_, let collection, _): isConstant(collection)
+        case .function(_, let arguments): arguments.allSatisfy(isConstant)
         case .keyPath, .subquery: false
         }
     }
@@ -102,6 +103,8 @@ final class PredicateSQLBuilder {
             }
             target.subquery = (variable, predicate)
             return .collection(target)
+        case .function(let function, let arguments):
+            return try within(PredicateDepth.deeper(depth)) { try self.function(function, arguments) }
         }
     }
 

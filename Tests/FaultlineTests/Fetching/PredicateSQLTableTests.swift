@@ -57,7 +57,7 @@ enum Outcome: Equatable {
 
 @Suite("The SQL compiler returns what the in-memory evaluator returns, on the same library in a real store")
 struct PredicateSQLTableTests {
-    static let cases = PredicateTable.cases + SQLPredicateTable.cases
+    static let cases = PredicateTable.cases + SQLPredicateTable.cases + ArithmeticPredicateTable.cases
 
     @Test("The table holds at least 80 predicate strings that reach the compiler")
     func tableSize() {

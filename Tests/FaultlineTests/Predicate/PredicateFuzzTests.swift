@@ -100,7 +100,8 @@ private struct PredicateMutator {
 struct PredicateFuzzTests {
     @Test("100,000 random and mutated strings, deep nesting and long key paths: no crash, no hang, every success round-trips")
     func fuzz() throws {
-        let corpus = (PredicateTable.cases.map(\.format) + PredicateRoundTripTests.formats).map { Array($0.unicodeScalars) }
+        let formats = PredicateTable.cases.map(\.format) + ArithmeticPredicateTable.cases.map(\.format) + PredicateRoundTripTests.formats
+        let corpus = formats.map { Array($0.unicodeScalars) }
         var mutator = PredicateMutator(random: SeededGenerator(seed: 0xFA17_11E5), corpus: corpus)
         var parsed = 0, failed = 0, roundTripFailures: [String] = []
         for _ in 0..<100_000 {

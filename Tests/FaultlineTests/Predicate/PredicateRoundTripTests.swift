@@ -5,6 +5,9 @@ import Testing
 @Suite("The description is a canonical format string that parses back to the same tree")
 struct PredicateRoundTripTests {
     static let formats = [
+        "a + b * c == d - e / f", "(a + b) * c > 2 ** 3 ** 2", "-a < ~b", "a -1 == b*-2", "(a & 4) | (b ^ c) != a << 2 >> 1",
+        "lowercase:(a) == uppercase:(b)", "d < now() - 86400", "sqrt:(abs:(a)) BETWEEN {1, 2 + 3}", "sum:(a.b) > count:(c)",
+        "add:to:(a, from:subtract:(b, 1)) == raise:toPower:(2, c)", "modulus:by:(a, 3) IN {1, 2}",
         "a == 1", "a = 'x'", "a <> nil", "a =< 2 AND b => 3", "NOT a == 1", "!(a == 1 || b == 2)",
         "a == 1 AND (b == 2 OR c == 3) AND NOT (d == 4 AND e == 5)", "((a == 1) OR (b == 2))",
         "NOT NOT a == 1", "TRUEPREDICATE OR FALSEPREDICATE", "a BETWEEN {1, 2.5}", "a IN {'x', \"y\", nil, TRUE}",

@@ -1,0 +1,97 @@
+import Foundation
+import FaultlineSQLite
+
+/// Functions and arithmetic compiled to SQL with the semantics
+/// `PredicateFunction` states, which the evaluator has in memory: `/` a
+/// floating division, `mod`/`pow` and the other math functions SQLite's
+/// (NULL outside their domain, as the evaluator's nil), XOR spelt with `&`,
+/// `|` and `~` (SQLite has none), a date ± seconds a date.
+extension PredicateSQLBuilder {
+    func function(_ function: PredicateFunction, _ arguments: [FetchExpression]) throws -> PredicateSQLTerm {
+        guard arguments.count == function.arity else {
+            throw FetchPredicateError.functionArity(function: function.rawValue, expected: function.arity, found: arguments.count)
+        }
+        var operands: [(sql: SQLFragment, kind: PredicateSQLKind?, name: String)] = []
+        for argument in arguments {
+            switch try resolve(argument) {
+            case .constant(let value):
+                guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else {
+                    if value == .null { operands.append((SQLFragment("NULL"), nil, "nil")); continue }
+                    throw FetchPredicateError.functionNeedsValue(function: function.rawValue, argument: argument.description)
+                }
+                operands.append((.parameter(bound), kind, value.kindName))
+            case .expression(let sql, let kind, let name, _, _):
+                operands.append((sql, kind, name))
+            case .object, .collection, .list:
+                throw FetchPredicateError.functionNeedsValue(function: function.rawValue, argument: argument.description)
+            }
+        }
+        func require(_ expected: String, _ accepts: (PredicateSQLKind) -> Bool) throws {
+            for operand in operands where !(operand.kind.map(accepts) ?? true) {
+                throw FetchPredicateError.functionArgument(function: function.rawValue, expected: expected, found: operand.name)
+            }
+        }
+        func term(_ sql: SQLFragment, _ kind: PredicateSQLKind, _ name: String) -> PredicateSQLTerm {
+            .expression(sql, kind: kind, kindName: name, canonical: nil, isColumn: false)
+        }
+        let a = operands.first?.sql ?? SQLFragment("")
+        let b = operands.count > 1 ? operands[1].sql : SQLFragment("")
+        switch function {
+        case .lowercase, .uppercase:
+            try require("a string") { $0 == .text }
+            let name = function == .lowercase ? StoreFunctions.lowercase : StoreFunctions.uppercase
+            return term("\(name)(" + a + ")", .text, "string")
+        case .add, .subtract:
+            try require("a number or a date") { $0.isNumeric || $0 == .date }
+            let symbol = function == .add ? " + " : " - "
+            let (left, right) = (operands[0].kind, operands[1].kind)
+            if left == .date && right == .date {
+                guard function == .subtract else {
+                    throw FetchPredicateError.functionArgument(function: function.rawValue, expected: "a number of seconds", found: "date")
+                }
+                return term("(" + a + symbol + b + ")", .number, "double")
+            }
+            let isDate = left == .date || (function == .add && right == .date)
+            return term("(" + a + symbol + b + ")", isDate ? .date : .number, isDate ? "date" : "number")
+        case .multiply:
+            try require("a number") { $0.isNumeric || $0 == .date }
+            return term("(" + a + " * " + b + ")", .number, "number")
+        case .divide:
+            try require("a number") { $0.isNumeric || $0 == .date }
+            return term("(CAST(" + a + " AS REAL) / " + b + ")", .number, "double")
+        case .modulus, .power:
+            try require("a number") { $0.isNumeric || $0 == .date }
+            return term((function == .modulus ? "mod(" : "pow(") + a + ", " + b + ")", .number, "double")
+        case .sqrt, .ln, .log, .exp, .ceiling, .floor, .trunc, .abs:
+            try require("a number") { $0.isNumeric || $0 == .date }
+            let name = switch function {
+            case .sqrt: "sqrt"
+            case .ln: "ln"
+            case .log: "log10"
+            case .exp: "exp"
+            case .ceiling: "ceil"
+            case .floor: "floor"
+            case .trunc: "trunc"
+            default: "abs"
+            }
+            return term("\(name)(" + a + ")", .number, "number")
+        case .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift:
+            try require("an integer") { $0.isNumeric || $0 == .date }
+            let symbol = switch function {
+            case .bitwiseAnd: " & "
+            case .bitwiseOr: " | "
+            case .leftShift: " << "
+            default: " >> "
+            }
+            return term("(" + a + symbol + b + ")", .number, "integer")
+        case .bitwiseXor:
+            try require("an integer") { $0.isNumeric || $0 == .date }
+            return term("(~(" + a + " & " + b + ") & (" + a + " | " + b + "))", .number, "integer")
+        case .onesComplement:
+            try require("an integer") { $0.isNumeric || $0 == .date }
+            return term("(~" + a + ")", .number, "integer")
+        case .now:
+            return term(.parameter(.real(Date().timeIntervalSinceReferenceDate)), .date, "date")
+        }
+    }
+}
