@@ -18,6 +18,8 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
     case unexpectedCharacter(offset: Int, character: String)
     /// A word or symbol where a comparison operator belongs.
     case unknownOperator(offset: Int, text: String)
+    /// An operator Core Data has only on Apple platforms, with why it is refused.
+    case unsupportedOperator(offset: Int, text: String, reason: String)
     /// An option letter other than `c` and `d` inside `[…]`.
     case unknownOption(offset: Int, text: String)
     /// A `%` specifier other than %@ %K %d %i %u %ld %li %lu %lld %lli %llu %f %lf %s.
@@ -42,8 +44,6 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
     // MARK: Arguments and variables
     /// A specifier with no argument left for it; `index` counts from 0.
     case missingArgument(offset: Int, specifier: String, index: Int)
-    /// More arguments given than the format string consumes.
-    case unusedArguments(used: Int, given: Int)
     /// An argument of the wrong kind for its specifier (%K needs a string, %d an integer).
     case wrongArgumentType(offset: Int, specifier: String, index: Int, found: String)
     /// A %K argument that is not a dotted key path of identifiers.
@@ -82,7 +82,7 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
         switch self {
         case .syntax(let offset, _, _), .unterminatedString(let offset), .invalidEscape(let offset, _),
             .invalidNumber(let offset, _), .unexpectedCharacter(let offset, _),
-            .unknownOperator(let offset, _), .unknownOption(let offset, _),
+            .unknownOperator(let offset, _), .unknownOption(let offset, _), .unsupportedOperator(let offset, _, _),
             .unknownFormatSpecifier(let offset, _), .unbalancedParenthesis(let offset),
             .reservedWord(let offset, _), .unsupportedFunction(let offset, _, _),
             .invalidOperand(let offset, _, _), .missingArgument(let offset, _, _),
@@ -117,6 +117,8 @@ extension FetchPredicateError: CustomStringConvertible {
             "unexpected character '\(character)' at offset \(offset)"
         case .unknownOperator(let offset, let text):
             "unknown operator '\(text)' at offset \(offset)"
+        case .unsupportedOperator(let offset, let text, let reason):
+            "unsupported operator '\(text)' at offset \(offset): \(reason)"
         case .unknownOption(let offset, let text):
             "unknown comparison option '\(text)' at offset \(offset); expected c, d or cd"
         case .unknownFormatSpecifier(let offset, let text):
@@ -135,8 +137,6 @@ extension FetchPredicateError: CustomStringConvertible {
             "invalid regular expression '\(pattern)'" + (offset.map { " at offset \($0)" } ?? "")
         case .missingArgument(let offset, let specifier, let index):
             "'\(specifier)' at offset \(offset) needs argument \(index + 1), but only \(index) were given"
-        case .unusedArguments(let used, let given):
-            "the format string uses \(used) arguments but \(given) were given"
         case .wrongArgumentType(let offset, let specifier, let index, let found):
             "'\(specifier)' at offset \(offset) cannot take argument \(index + 1), a \(found)"
         case .invalidKeyPathArgument(let offset, let keyPath):

@@ -61,12 +61,36 @@ extension FetchExpression: CustomStringConvertible {
         case .subquery(let collection, let variable, let predicate):
             "SUBQUERY(\(collection), $\(variable), \(predicate))"
         case .function(let function, let arguments):
-            if let infix = function.infix, arguments.count == 2 {
-                "(\(arguments[0]) \(infix) \(arguments[1]))"
+            if let infix = function.infix, let precedence = function.precedence, arguments.count == 2 {
+                // Parentheses only where precedence needs them, so the text
+                // parses back to the same tree at the same nesting depth.
+                Self.operand(arguments[0], parenthesized: (arguments[0].precedence ?? .max) < precedence
+                    || (function == .power && arguments[0].precedence == precedence))
+                    + " \(infix) "
+                    + Self.operand(arguments[1], parenthesized: (arguments[1].precedence ?? .max) < precedence
+                        || (function != .power && arguments[1].precedence == precedence))
+            } else if let type = function.castType, arguments.count == 1 {
+                "CAST(\(arguments[0]), \"\(type)\")"
             } else {
                 function.rawValue + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
             }
+        case .conditional(let predicate, let then, let otherwise):
+            "TERNARY(\(predicate), \(then), \(otherwise))"
         }
+    }
+}
+
+extension FetchExpression {
+    /// The precedence of the operator at the top of this expression; nil for an operand that is not one.
+    var precedence: Int? {
+        if case .function(let function, let arguments) = self, arguments.count == 2, function.infix != nil {
+            return function.precedence
+        }
+        return nil
+    }
+
+    fileprivate static func operand(_ expression: FetchExpression, parenthesized: Bool) -> String {
+        parenthesized ? "(\(expression))" : expression.description
     }
 }
 

@@ -67,6 +67,9 @@ package struct PredicateEvaluator {
                 values.append(value)
             }
             return .value(try PredicateFunctionEvaluation.apply(function, values))
+        case .conditional(let predicate, let then, let otherwise):
+            let inner = try PredicateDepth.deeper(depth)
+            return try resolve(try evaluate(predicate, depth: inner) ? then : otherwise, depth: inner)
         }
     }
 

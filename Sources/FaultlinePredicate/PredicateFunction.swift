@@ -42,9 +42,44 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
     case lowercase = "lowercase:"
     case uppercase = "uppercase:"
     case now = "now"
+    /// `CAST(x, "NSNumber")` of an operand that is not a literal: a number as
+    /// it is, a date as its seconds since 2001.
+    case castToNumber = "CAST:NSNumber"
+    /// `CAST(x, "NSDate")` of an operand that is not a literal: a number of
+    /// seconds since 2001 as a date.
+    case castToDate = "CAST:NSDate"
 
     /// How many arguments it takes: one per `:` of its name.
-    public var arity: Int { rawValue.filter { $0 == ":" }.count }
+    public var arity: Int {
+        switch self {
+        case .castToNumber, .castToDate: 1
+        default: rawValue.filter { $0 == ":" }.count
+        }
+    }
+
+    /// How tightly the infix operator binds, higher tighter: `|` 1, `^` 2,
+    /// `&` 3, shifts 4, `+ -` 5, `* /` 6, `**` 7 (right-associative).
+    public var precedence: Int? {
+        switch self {
+        case .bitwiseOr: 1
+        case .bitwiseXor: 2
+        case .bitwiseAnd: 3
+        case .leftShift, .rightShift: 4
+        case .add, .subtract: 5
+        case .multiply, .divide: 6
+        case .power: 7
+        default: nil
+        }
+    }
+
+    /// The type a CAST names, for the casts.
+    public var castType: String? {
+        switch self {
+        case .castToNumber: "NSNumber"
+        case .castToDate: "NSDate"
+        default: nil
+        }
+    }
 
     /// The infix operator that spells it in a format string, for binary operators.
     public var infix: String? {

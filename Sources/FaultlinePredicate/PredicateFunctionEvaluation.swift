@@ -57,6 +57,14 @@ package enum PredicateFunctionEvaluation {
             return .int(~(try integer(function, values[0])))
         case .now:
             return .date(Date())
+        case .castToNumber:
+            guard let number = number(values[0]) else { throw mismatch(function, values[0], "a number or a date") }
+            return number
+        case .castToDate:
+            guard case .date = values[0] else {
+                return .date(Date(timeIntervalSinceReferenceDate: try real(function, values[0])))
+            }
+            return values[0]
         }
     }
 

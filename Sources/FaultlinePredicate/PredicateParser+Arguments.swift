@@ -64,20 +64,37 @@ extension PredicateParser {
     /// "NSDecimalNumber")`, `CAST("inf", "NSNumber")`, `CAST("<uuid>",
     /// "NSUUID")`, `CAST("<base64>", "NSData")` and
     /// `CAST("Entity/42", "NSManagedObjectID")`.
+    ///
+    /// Any other operand — a key path, an argument, a `$VARIABLE`, an
+    /// expression — cast to `NSNumber` or `NSDate` is a cast function
+    /// (`PredicateFunction.castToNumber`, `.castToDate`), applied when the
+    /// predicate runs (after substitution, for a variable).
     mutating func parseCast() throws(FetchPredicateError) -> FetchExpression {
+        try enter()
+        defer { leave() }
         advance()
         try expectPunctuation("(", after: "after CAST")
-        let operandToken = advance()
+        let operandToken = current
+        let isLiteral: Bool = switch operandToken.kind {
+        case .string, .integer, .double: index + 1 < tokens.count && tokens[index + 1].isPunctuation(",")
+        default: false
+        }
+        let operand = try parseArithmetic(context: "the CAST operand")
         try expectPunctuation(",", after: "after the CAST operand")
         let typeToken = advance()
         guard case .string(let type) = typeToken.kind else {
             throw .syntax(offset: typeToken.offset, found: typeToken.quoted, expected: "a quoted type name in CAST")
         }
         try expectPunctuation(")", after: "to close CAST")
-        guard let value = Self.cast(operandToken.kind, to: type) else {
-            throw .invalidOperand(offset: operandToken.offset, operator: "CAST", expected: "a constant convertible to \(type)")
+        if isLiteral, let value = Self.cast(operandToken.kind, to: type) { return .value(value) }
+        if type == "NSNumber" || type == "NSDate" {
+            let cast: PredicateFunction = type == "NSNumber" ? .castToNumber : .castToDate
+            // A constant (a literal, an argument) is cast now, so the
+            // predicate prints as the constant and a bad one fails here.
+            guard case .value(let value) = operand else { return .function(cast, [operand]) }
+            if let result = try? PredicateFunctionEvaluation.apply(cast, [value]) { return .value(result) }
         }
-        return .value(value)
+        throw .invalidOperand(offset: operandToken.offset, operator: "CAST", expected: "a constant convertible to \(type)")
     }
 
     private static func cast(_ operand: PredicateToken.Kind, to type: String) -> PredicateValue? {

@@ -4,12 +4,12 @@
 /// and function calls (`lowercase:(name)`, `now()`, `sum:(items.price)`).
 /// Each operator becomes the `PredicateFunction` Foundation names it by.
 extension PredicateParser {
-    /// Binary operators by precedence, lowest first.
-    private static let binary: [String: (precedence: Int, function: PredicateFunction)] = [
-        "|": (1, .bitwiseOr), "^": (2, .bitwiseXor), "&": (3, .bitwiseAnd),
-        "<<": (4, .leftShift), ">>": (4, .rightShift), "+": (5, .add), "-": (5, .subtract),
-        "*": (6, .multiply), "/": (6, .divide), "**": (7, .power),
-    ]
+    /// The binary operators by their symbol (`PredicateFunction.precedence`).
+    private static let binary: [String: (precedence: Int, function: PredicateFunction)] = Dictionary(
+        uniqueKeysWithValues: PredicateFunction.allCases.compactMap { function in
+            guard let symbol = function.infix, let precedence = function.precedence else { return nil }
+            return (symbol, (precedence, function))
+        })
 
     /// An operand with any operators between its terms: precedence climbing,
     /// with prefix operators taken in a loop, so a nested construct costs
@@ -100,5 +100,22 @@ extension PredicateParser {
             throw .functionArity(function: name, expected: function.arity, found: arguments.count)
         }
         return .function(function, arguments)
+    }
+}
+
+extension PredicateParser {
+    /// `TERNARY(predicate, value if it holds, value otherwise)`.
+    mutating func parseTernary() throws(FetchPredicateError) -> FetchExpression {
+        try enter()
+        defer { leave() }
+        advance()
+        try expectPunctuation("(", after: "after TERNARY")
+        let condition = try parseOr()
+        try expectPunctuation(",", after: "after the TERNARY predicate")
+        let then = try parseArithmetic(context: "the TERNARY value where the predicate holds")
+        try expectPunctuation(",", after: "after the TERNARY value where the predicate holds")
+        let otherwise = try parseArithmetic(context: "the TERNARY value where it does not")
+        try expectPunctuation(")", after: "to close TERNARY")
+        return .conditional(condition, then, otherwise)
     }
 }

@@ -53,6 +53,8 @@ extension PredicateParser {
             return try parseSuffixes(of: try parseSubquery())
         case "CAST":
             return try parseCast()
+        case "TERNARY" where nextIsOpenParenthesis:
+            return try parseTernary()
         case _ where name.contains(":") || (nextIsOpenParenthesis && !PredicateKeywords.isReserved(name)):
             return try parseSuffixes(of: try parseFunctionCall(name, token: token))
         case let word where ["FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CASEINSENSITIVE", "CI"].contains(word):
@@ -88,6 +90,12 @@ extension PredicateParser {
                 keys.append(name)
             case .identifier(let name, _):
                 throw .reservedWord(offset: token.offset, word: name)
+            case .specifier("K"):
+                // `%K.%K`: each argument a key path of its own, joined.
+                guard expression.takesKeys else {
+                    throw .syntax(offset: dot.offset, found: "'.'", expected: "the end of the key path after \(expression)")
+                }
+                if case .keyPath(let path) = try argumentExpression(specifier: "K", at: token) { keys += path.components }
             case .aggregate(let name) where expression.canBeQuantified:
                 guard let aggregate = PredicateAggregate(rawValue: "@" + name.lowercased()) else {
                     throw .syntax(offset: token.offset, found: token.quoted, expected: "@count, @sum, @avg, @min or @max")

@@ -20,15 +20,14 @@ struct PredicateParser {
         self.arguments = arguments
     }
 
-    /// Parses the whole format string. Throws when tokens or arguments are left over.
+    /// Parses the whole format string. Throws when tokens are left over;
+    /// arguments past the last specifier are ignored, as Core Data ignores
+    /// them (a quoted `'%@'` is a literal, and its argument goes unused).
     mutating func parse() throws(FetchPredicateError) -> PredicateNode {
         let node = try parseOr()
         if current.isPunctuation(")") { throw .unbalancedParenthesis(offset: current.offset) }
         guard current.kind == .end else {
             throw .syntax(offset: current.offset, found: current.quoted, expected: "AND, OR or the end of the predicate")
-        }
-        guard argumentIndex == arguments.count else {
-            throw .unusedArguments(used: argumentIndex, given: arguments.count)
         }
         return node
     }
@@ -121,6 +120,10 @@ struct PredicateParser {
         if current.isKeyword("TRUEPREDICATE", "FALSEPREDICATE") {
             return .constant(advance().keyword == "TRUEPREDICATE")
         }
+        // `TRUE` or `FALSE` (`YES`, `NO`) standing alone is a constant predicate, as in Core Data.
+        if current.isKeyword("TRUE", "YES", "FALSE", "NO"), index + 1 < tokens.count, Self.endsPredicate(tokens[index + 1]) {
+            return .constant(advance().isKeyword("TRUE", "YES"))
+        }
         return .comparison(try parseComparison())
     }
 
@@ -142,6 +145,12 @@ struct PredicateParser {
         let right = try parseArithmetic(context: "a value after '\(operatorToken.text)'")
         try validate(operation, right: right, at: rightToken)
         return PredicateComparison(modifier: modifier, left, operation, options: options, right)
+    }
+
+    /// Whether `token` ends a predicate: AND, OR, `)` or the end.
+    private static func endsPredicate(_ token: PredicateToken) -> Bool {
+        token.kind == .end || token.isPunctuation(")") || token.isPunctuation(",") || token.isKeyword("AND", "OR")
+            || token.kind == .symbol("&&") || token.kind == .symbol("||")
     }
 
     /// Whether the `(` at the current token opens an operand (`(a + b) * 2 > c`)
@@ -187,6 +196,12 @@ struct PredicateParser {
             advance()
             return operation
         case .identifier(let word, escaped: false):
+            if word.uppercased() == "UTI", index + 1 < tokens.count, tokens[index + 1].kind == .symbol("-") {
+                // `UTI-CONFORMS-TO`, `UTI-EQUALS`.
+                throw .unsupportedOperator(
+                    offset: token.offset, text: "UTI-…",
+                    reason: "Uniform Type Identifier operators need Apple's type database, which Linux does not have")
+            }
             guard let operation = PredicateOperator(rawValue: token.keyword ?? word),
                 operation.rawValue.first?.isLetter == true
             else {

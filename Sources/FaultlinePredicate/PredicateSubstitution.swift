@@ -61,6 +61,12 @@ extension FetchExpression {
             var result: [FetchExpression] = []
             for argument in arguments { result.append(try argument.substituting(values, bound: bound, depth: inner)) }
             return .function(function, result)
+        case .conditional(let predicate, let then, let otherwise):
+            let inner = try PredicateDepth.deeper(depth)
+            return .conditional(
+                try predicate.substituting(values, bound: bound, depth: inner),
+                try then.substituting(values, bound: bound, depth: inner),
+                try otherwise.substituting(values, bound: bound, depth: inner))
         }
     }
 }

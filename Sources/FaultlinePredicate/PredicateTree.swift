@@ -101,6 +101,8 @@ public indirect enum FetchExpression: Hashable, Sendable {
     /// A function applied to its arguments, arithmetic and bitwise operators
     /// included (`PredicateFunction`).
     case function(PredicateFunction, [FetchExpression])
+    /// `TERNARY(predicate, a, b)`: `a` where the predicate holds, else `b`.
+    case conditional(PredicateNode, FetchExpression, FetchExpression)
 }
 
 /// `a.b.c`, `SELF`, `$v` or `$v.a.b`.
@@ -136,7 +138,7 @@ extension FetchExpression {
     var canBeQuantified: Bool {
         switch self {
         case .keyPath, .subquery: true
-        case .value, .list, .aggregate, .function: false
+        case .value, .list, .aggregate, .function, .conditional: false
         }
     }
 }
@@ -147,7 +149,7 @@ extension FetchExpression {
         switch self {
         case .keyPath: true
         case .aggregate(let aggregate, _, _): aggregate != .count
-        case .value, .list, .subquery, .function: false
+        case .value, .list, .subquery, .function, .conditional: false
         }
     }
 
@@ -157,7 +159,7 @@ extension FetchExpression {
         switch self {
         case .keyPath(let path): return .keyPath(PredicateKeyPath(variable: path.variable, path.components + keys))
         case .aggregate(let aggregate, let collection, let keyPath): return .aggregate(aggregate, of: collection, keyPath: keyPath + keys)
-        case .value, .list, .subquery, .function: return self
+        case .value, .list, .subquery, .function, .conditional: return self
         }
     }
 

@@ -15,7 +15,8 @@ public enum PredicateCommand {
                                                [--model PATH --entity NAME]
           prints the canonical predicate and its syntax tree, or the error and its offset
           ARG          one per %@ %K %d ... in FORMAT, in order: 42 is an integer, 4.2 a
-                       double, true/false a boolean, nil nil, 'text' (quoted) a string;
+                       double, true/false a boolean, nil nil, 'text' (quoted) a string,
+                       {1, 2, 'x'} an array, @2024-01-31 or @2024-01-31T12:00:00Z a date (UTC);
                        anything else is a string. Put ARGs starting with -- (or -h) after --
           --var NAME=VALUE  substitutes $NAME, VALUE read as ARG is
           --model PATH      a .xcdatamodeld, .xcdatamodel or contents file; with

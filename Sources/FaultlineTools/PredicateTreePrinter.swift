@@ -59,6 +59,11 @@ enum PredicateTreePrinter {
         case .function(let function, let arguments):
             lines.append(indent + (function.infix.map { "operator \($0) (\(function.rawValue))" } ?? "function \(function.rawValue)"))
             for argument in arguments { append(argument, depth: depth + 1, to: &lines) }
+        case .conditional(let predicate, let then, let otherwise):
+            lines.append(indent + "TERNARY")
+            append(predicate, depth: depth + 1, to: &lines)
+            append(then, depth: depth + 1, to: &lines)
+            append(otherwise, depth: depth + 1, to: &lines)
         }
     }
 }

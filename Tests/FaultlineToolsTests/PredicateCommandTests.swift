@@ -38,6 +38,18 @@ struct PredicateCommandTests {
         #expect(PredicateArgument.value("Café") == .string("Café"))
     }
 
+    @Test("Arguments: arrays in braces (nested, quoted commas kept) and @dates")
+    func arrayAndDateArguments() {
+        #expect(PredicateArgument.value("{1, 2.5, 'a, b', {nil}}") == .array([.int(1), .double(2.5), .string("a, b"), .array([.null])]))
+        #expect(PredicateArgument.value("{}") == .array([]))
+        #expect(PredicateArgument.value("@2024-01-31") == .date(Date(timeIntervalSince1970: 1_706_659_200)))
+        #expect(PredicateArgument.value("@2024-01-31T12:00:00Z") == .date(Date(timeIntervalSince1970: 1_706_702_400)))
+        #expect(PredicateArgument.value("@tomorrow") == .string("@tomorrow"))
+        let result = run(["parse", "date BETWEEN %@", "{@2024-01-31, @2024-02-01}"])
+        #expect(result.status == 0)
+        #expect(result.output.contains(#"predicate: date BETWEEN {CAST(728352000.0, "NSDate"), CAST(728438400.0, "NSDate")}"#))
+    }
+
     @Test("--var substitutes a variable")
     func variables() {
         let result = run(["parse", "prepTime < $LIMIT", "--var", "LIMIT='30'"])

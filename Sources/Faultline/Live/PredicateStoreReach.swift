@@ -24,6 +24,8 @@ enum PredicateStoreReach {
         case .value: return false
         case .list(let items), .function(_, let items): return items.contains { reads($0, entity, model) }
         case .aggregate, .subquery: return true
+        case .conditional(let predicate, let then, let otherwise):
+            return reads(predicate, entity, model) || reads(then, entity, model) || reads(otherwise, entity, model)
         case .keyPath(let path):
             guard path.variable == nil else { return false }
             var current = entity

@@ -7,6 +7,32 @@ import FaultlineSQLite
 /// (NULL outside their domain, as the evaluator's nil), XOR spelt with `&`,
 /// `|` and `~` (SQLite has none), a date ± seconds a date.
 extension PredicateSQLBuilder {
+    /// `TERNARY`: `CASE WHEN … THEN … ELSE … END`; a predicate that is NULL
+    /// takes the ELSE branch, as the evaluator's false does.
+    func conditional(_ condition: SQLFragment, _ then: PredicateSQLTerm, _ otherwise: PredicateSQLTerm) throws -> PredicateSQLTerm {
+        let branches = try [then, otherwise].map { term -> (sql: SQLFragment, kind: PredicateSQLKind?, name: String) in
+            switch term {
+            case .constant(let value):
+                guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else {
+                    if value == .null { return (SQLFragment("NULL"), nil, "nil") }
+                    throw FetchPredicateError.functionNeedsValue(function: "TERNARY", argument: term.kindName)
+                }
+                return (.parameter(bound), kind, value.kindName)
+            case .expression(let sql, let kind, let name, _, _):
+                return (sql, kind, name)
+            case .object, .collection, .list:
+                throw FetchPredicateError.functionNeedsValue(function: "TERNARY", argument: term.kindName)
+            }
+        }
+        if let first = branches[0].kind, let second = branches[1].kind, !first.compares(with: second) {
+            throw FetchPredicateError.typeMismatch(operator: "TERNARY", left: branches[0].name, right: branches[1].name)
+        }
+        let kind = branches[0].kind ?? branches[1].kind ?? .other
+        return .expression("(CASE WHEN " + condition + " THEN " + branches[0].sql + " ELSE " + branches[1].sql + " END)",
+                           kind: kind, kindName: branches[0].kind != nil ? branches[0].name : branches[1].name,
+                           canonical: nil, isColumn: false)
+    }
+
     func function(_ function: PredicateFunction, _ arguments: [FetchExpression]) throws -> PredicateSQLTerm {
         guard arguments.count == function.arity else {
             throw FetchPredicateError.functionArity(function: function.rawValue, expected: function.arity, found: arguments.count)
@@ -92,6 +118,10 @@ extension PredicateSQLBuilder {
             return term("(~" + a + ")", .number, "integer")
         case .now:
             return term(.parameter(.real(Date().timeIntervalSinceReferenceDate)), .date, "date")
+        case .castToNumber, .castToDate:
+            // Dates are stored as their seconds since 2001: the cast changes the kind, not the value.
+            try require("a number or a date") { $0.isNumeric || $0 == .date }
+            return function == .castToDate ? term(a, .date, "date") : term(a, .number, "number")
         }
     }
 }

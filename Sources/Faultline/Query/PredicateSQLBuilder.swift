@@ -66,6 +66,7 @@ final class PredicateSQLBuilder {
         case .list(let elements): elements.allSatisfy(isConstant)
         case .aggregate(_, let collection, _): isConstant(collection)
         case .function(_, let arguments): arguments.allSatisfy(isConstant)
+        case .conditional: false
         case .keyPath, .subquery: false
         }
     }
@@ -105,6 +106,10 @@ final class PredicateSQLBuilder {
             return .collection(target)
         case .function(let function, let arguments):
             return try within(PredicateDepth.deeper(depth)) { try self.function(function, arguments) }
+        case .conditional(let predicate, let then, let otherwise):
+            return try within(PredicateDepth.deeper(depth)) {
+                try self.conditional(try compile(predicate), try resolve(then), try resolve(otherwise))
+            }
         }
     }
 

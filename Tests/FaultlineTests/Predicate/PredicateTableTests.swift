@@ -211,7 +211,6 @@ enum PredicateTable {
         parseError("title & \"a\"", "syntax"),
         parseError("title ==[x] \"a\"", "unknownOption"),
         parseError("title == %@", "missingArgument"),
-        parseError("title == \"a\"", "unusedArguments", ["x"]),
         parseError("%K == 1", "wrongArgumentType", [5]),
         parseError("%K == 1", "invalidKeyPathArgument", ["a b"]),
         parseError("views == %d", "wrongArgumentType", ["x"]),
