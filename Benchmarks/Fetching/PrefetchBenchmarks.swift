@@ -67,7 +67,8 @@ final class PrefetchBenchmarks {
         }
     }
 
-    private func graphStore(_ shape: GraphShape) throws -> ObjectGraphStore {
+    /// The graph store, built once (the grouped lines read it too).
+    func graphStore(_ shape: GraphShape) throws -> ObjectGraphStore {
         if let store { return store }
         before()
         let made = try ObjectGraphStore(shape: shape)

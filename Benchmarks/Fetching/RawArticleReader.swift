@@ -27,10 +27,15 @@ final class RawArticleReader {
     let mode: Mode
     private let argument: [CChar]
 
-    init(store: ArticleStore, sql: String, mode: Mode = .rows) throws {
+    convenience init(store: ArticleStore, sql: String, mode: Mode = .rows) throws {
+        try self.init(connection: store.connection(), sql: sql, mode: mode)
+    }
+
+    /// The statement on `connection`, a plain connection to any store file.
+    init(connection: Connection, sql: String, mode: Mode = .rows) throws {
         self.sql = sql
         self.mode = mode
-        connection = try store.connection()
+        self.connection = connection
         if case .rowsMatching(let text) = mode { argument = Array(text.utf8CString) } else { argument = [0] }
         prepared = try RawStatements([sql], on: connection)
     }

@@ -11,7 +11,9 @@ import Foundation
 // `canonical:` column) against a `lower()`/`LIKE` scan; sorting with and
 // without an index; reading the persistent history a store recorded (every
 // change of `rows` inserts and a tenth as many updates); and prefetching 1,000
-// authors × 100 books. Every line is a
+// authors × 100 books, and the same books grouped by author with SUM, COUNT
+// and MAX per group (a grouped dictionary fetch, and the objects summed in
+// Swift). Every line is a
 // ratio to the SQLite C API doing the same reads in the same run; search and
 // sort lines record their query plans for the regression gate.
 // Every line verifies each iteration outside the clock: its count or checksum
@@ -33,7 +35,9 @@ do {
         benchmarks += SortBenchmarks.make(rows: rows, stores: stores)
         benchmarks += HistoryBenchmarks.make(rows: rows, stores: historyStores)
     }
-    benchmarks += try prefetch.make(shape: GraphShape(parents: 1_000, fanOuts: [100]))
+    let graph = try GraphShape(parents: 1_000, fanOuts: [100])
+    benchmarks += try prefetch.make(shape: graph)
+    benchmarks += GroupedBenchmarks.make(shape: graph) { try prefetch.graphStore(graph) }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(2)

@@ -119,3 +119,14 @@ extension PredicateParser {
         return .conditional(condition, then, otherwise)
     }
 }
+
+extension PredicateParser {
+    /// One whole expression, nothing after it (`FetchExpression(format:)`).
+    mutating func parseWholeExpression() throws(FetchPredicateError) -> FetchExpression {
+        let expression = try parseArithmetic(context: "an expression")
+        guard current.kind == .end else {
+            throw .syntax(offset: current.offset, found: current.quoted, expected: "an operator or the end of the expression")
+        }
+        return expression
+    }
+}

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Dictionary results: `propertiesToFetch` (attributes, key paths through
-/// to-ones, to-one relationships as object IDs), optionally DISTINCT, in one
-/// statement. As in Core Data, pending changes are not included.
+/// to-ones, to-one relationships as object IDs) and `expressionsToFetch`
+/// (computed columns, aggregates over groups of `propertiesToGroupBy`, kept
+/// by `havingPredicate`), optionally DISTINCT, in one statement. As in Core
+/// Data, pending changes are not included.
 extension ManagedObjectContext {
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
         mergeInbox()
@@ -10,8 +12,11 @@ extension ManagedObjectContext {
             throw FetchError.unknownEntity(request.entityName)
         }
         var keyPaths = request.propertiesToFetch
-        if keyPaths.isEmpty { keyPaths = coordinator.storedAttributeNames(ofEntityAt: entity.index) }
-        let (fetch, _) = try compiledFetch(request, selecting: keyPaths)
+        if keyPaths.isEmpty, request.expressionsToFetch.isEmpty {
+            keyPaths = coordinator.storedAttributeNames(ofEntityAt: entity.index)
+        }
+        let (fetch, _) = try compiledFetch(request, selecting: keyPaths, computing: true)
+        keyPaths += request.expressionsToFetch.map(\.name)
         let rows = try coordinator.fetchColumns(fetch)
         // Each key's position, hashed once: a row without nils maps this table's
         // values in place (`mapValues` keeps the hash table), where inserting

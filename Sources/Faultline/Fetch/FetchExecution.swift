@@ -98,7 +98,7 @@ extension ManagedObjectContext {
     /// the store now so its errors come before any statement runs; with
     /// `keyPaths`, the columns of a dictionary fetch.
     func compiledFetch(
-        _ request: FetchRequest, selecting keyPaths: [String] = []
+        _ request: FetchRequest, selecting keyPaths: [String] = [], computing: Bool = false
     ) throws -> (CompiledFetch, CheckedEntity) {
         guard let entity = coordinator.model.entity(named: request.entityName) else {
             throw FetchError.unknownEntity(request.entityName)
@@ -111,6 +111,11 @@ extension ManagedObjectContext {
         fetch.limit = request.fetchLimit
         fetch.offset = request.fetchOffset
         fetch.distinct = request.returnsDistinctResults
+        if computing {
+            fetch.expressions = request.expressionsToFetch
+            fetch.groupBy = request.propertiesToGroupBy
+            fetch.having = request.havingPredicate
+        }
         return (try coordinator.compile(fetch), entity)
     }
 }

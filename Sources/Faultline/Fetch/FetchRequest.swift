@@ -35,6 +35,15 @@ public struct FetchRequest: Sendable {
     public var resultType = FetchResultType.managedObjects
     /// Key paths (attributes, to-one key paths) of a dictionary fetch.
     public var propertiesToFetch: [String] = []
+    /// Computed columns of a dictionary fetch, after `propertiesToFetch`
+    /// (Core Data mixes `NSExpressionDescription`s into `propertiesToFetch`).
+    public var expressionsToFetch: [ExpressionDescription] = []
+    /// Key paths whose values group the rows of a dictionary fetch
+    /// (`GROUP BY`); every key path of `propertiesToFetch` must be one of them.
+    public var propertiesToGroupBy: [String] = []
+    /// Which groups are kept (`HAVING`): may name `expressionsToFetch` by
+    /// their names, and aggregate the group's rows itself.
+    public var havingPredicate: FetchPredicate?
     /// `SELECT DISTINCT` for a dictionary fetch.
     public var returnsDistinctResults = false
     /// Relationship key paths whose destinations are read with the fetch, one

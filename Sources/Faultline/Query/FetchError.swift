@@ -11,6 +11,9 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownKeyPath(entity: String, keyPath: String)
     /// A predicate construct the SQL compiler does not translate.
     case unsupportedPredicate(String)
+    /// A grouped dictionary fetch asking for a key path it does not group by
+    /// (only grouped key paths and aggregates have one value per group).
+    case ungroupedProperty(entity: String, keyPath: String)
     /// The store failed while running the fetch.
     case store(String)
 
@@ -20,6 +23,8 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownSortKey(let entity, let key): "\(entity) has no stored attribute or to-one '\(key)' to sort by"
         case .unknownKeyPath(let entity, let keyPath): "\(entity) has no key path '\(keyPath)' to fetch"
         case .unsupportedPredicate(let what): "the predicate compiler does not support \(what)"
+        case .ungroupedProperty(let entity, let keyPath):
+            "\(entity).\(keyPath) is fetched but not in propertiesToGroupBy: a grouped fetch returns grouped key paths and aggregates"
         case .store(let message): "the store failed: \(message)"
         }
     }

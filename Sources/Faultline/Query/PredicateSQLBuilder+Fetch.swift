@@ -49,6 +49,48 @@ extension PredicateSQLBuilder {
         }
     }
 
+    /// An aggregate of a grouped fetch's rows: `COUNT(x)`, `SUM(x)`, `AVG(x)`,
+    /// `MIN(x)`, `MAX(x)` over the rows of each group (NULLs skipped, as Core Data's SQL store does).
+    func rowAggregate(_ aggregate: PredicateAggregate, of sql: SQLFragment, kind: PredicateSQLKind, kindName: String) -> PredicateSQLTerm {
+        let (function, resultKind, resultName): (String, PredicateSQLKind, String) = switch aggregate {
+        case .count: ("COUNT", .number, "integer")
+        case .sum: ("SUM", .number, "number")
+        case .avg: ("AVG", .number, "double")
+        case .min: ("MIN", kind, kindName)
+        case .max: ("MAX", kind, kindName)
+        }
+        return .expression(function + "(" + sql + ")", kind: resultKind, kindName: resultName, canonical: nil, isColumn: false)
+    }
+
+    /// Lets a HAVING predicate name the computed columns `computed` (outside
+    /// an aggregate's argument, where a name is the entity's own key).
+    func name(_ computed: [(column: SelectedColumn, sql: SQLFragment)], _ descriptions: [ExpressionDescription]) {
+        for (description, column) in zip(descriptions, computed) {
+            namedExpressions[description.name] = .expression(
+                column.sql, kind: PredicateSQLKind(description.resultType),
+                kindName: description.resultType.predicateKindName, canonical: nil, isColumn: false)
+        }
+    }
+
+    /// A computed column of a dictionary fetch: its SQL with its bindings,
+    /// read back as the description's result type.
+    func expressionColumn(_ description: ExpressionDescription) throws -> (column: SelectedColumn, sql: SQLFragment) {
+        let sql: SQLFragment
+        switch try resolve(description.expression) {
+        case .expression(let fragment, _, _, _, _):
+            sql = fragment
+        case .constant(let value):
+            guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else {
+                throw FetchError.unsupportedPredicate("the constant \(value) as the computed column \(description.name)")
+            }
+            sql = .parameter(bound)
+        case .object, .collection, .list:
+            throw FetchError.unsupportedPredicate(
+                "\(description.expression) as the computed column \(description.name): it is not one value per row or group")
+        }
+        return (SelectedColumn(keyPath: description.name, expression: sql.sql, kind: .attribute(description.resultType)), sql)
+    }
+
     /// The type of the attribute a key path ends at (through to-ones and composites).
     private func attributeType(along keys: [String]) -> AttributeType? {
         var entity = model.entities[root.entityIndex]

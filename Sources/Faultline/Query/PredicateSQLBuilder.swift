@@ -13,6 +13,11 @@ final class PredicateSQLBuilder {
     private var depth = 0
     /// SUBQUERY variables: the scope and alias of the element.
     var variables: [String: (scope: PredicateSQLScope, alias: String, entityIndex: Int)] = [:]
+    /// Compiling a grouped fetch's computed columns and HAVING: an aggregate
+    /// of a scalar key path aggregates the group's rows (`SUM(t0.ZPRICE)`).
+    var groupsRows = false
+    /// Computed columns a HAVING predicate names, by their names.
+    var namedExpressions: [String: PredicateSQLTerm] = [:]
 
     init(schema: StoreSchema, entityIndex: Int) {
         self.schema = schema
@@ -86,6 +91,9 @@ final class PredicateSQLBuilder {
         case .value(let value):
             return .constant(value)
         case .keyPath(let path):
+            if path.variable == nil, path.components.count == 1, let named = namedExpressions[path.components[0]] {
+                return named
+            }
             if let variable = path.variable {
                 guard let bound = variables[variable] else { throw FetchPredicateError.unsubstitutedVariable(name: variable) }
                 return try resolve(path.components[...], scope: bound.scope, alias: bound.alias, entityIndex: bound.entityIndex)
@@ -94,7 +102,15 @@ final class PredicateSQLBuilder {
         case .list(let elements):
             return .list(try within(PredicateDepth.deeper(depth)) { try elements.map(resolve) })
         case .aggregate(let aggregate, let collection, let keyPath):
-            return try self.aggregate(aggregate, of: try resolve(collection), keyPath: keyPath)
+            // Inside an aggregate a name is the entity's key, never a computed column.
+            let named = namedExpressions
+            namedExpressions = [:]
+            defer { namedExpressions = named }
+            let target = try resolve(collection)
+            if groupsRows, keyPath.isEmpty, case .expression(let sql, let kind, let name, _, _) = target {
+                return rowAggregate(aggregate, of: sql, kind: kind, kindName: name)
+            }
+            return try self.aggregate(aggregate, of: target, keyPath: keyPath)
         case .subquery(let collection, let variable, let predicate):
             guard case .collection(var target) = try resolve(collection) else {
                 throw FetchPredicateError.modifierNeedsCollection(modifier: "SUBQUERY", found: try resolve(collection).kindName)

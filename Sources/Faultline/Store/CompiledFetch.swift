@@ -14,8 +14,14 @@ struct CompiledFetch: Sendable {
     let entityIndex: Int
     /// The values of the condition's placeholders, in order.
     let bindings: [SQLValue]
-    /// The columns of `StoreFetch.selecting`, in its order.
+    /// The columns of `StoreFetch.selecting`, in its order, then its computed columns.
     let columns: [SelectedColumn]
+    /// What `columnsStatement` binds: the computed columns' values, the
+    /// condition's, then HAVING's, in the order the statement holds them.
+    let columnBindings: [SQLValue]
+    /// `GROUP BY` expressions and the `HAVING` condition of a dictionary fetch.
+    private let groupBy: [String]
+    private let having: String?
     private let distinct: Bool
     private let includesSubentities: Bool
     /// `LEFT OUTER JOIN …` clauses the condition, sort keys and columns need.
@@ -48,7 +54,18 @@ struct CompiledFetch: Sendable {
         sort = try fetch.sortKeys.map {
             (try builder.sortExpression($0.key, caseInsensitive: $0.caseInsensitive), $0.ascending)
         }
-        columns = try fetch.selecting.map(builder.selectedColumn)
+        let keyColumns = try fetch.selecting.map(builder.selectedColumn)
+        if !fetch.groupBy.isEmpty, let loose = fetch.selecting.first(where: { !fetch.groupBy.contains($0) }) {
+            throw FetchError.ungroupedProperty(entity: schema.model.entities[fetch.entityIndex].name, keyPath: loose)
+        }
+        groupBy = try fetch.groupBy.map { try builder.selectedColumn($0).expression }
+        builder.groupsRows = true
+        let computed = try fetch.expressions.map(builder.expressionColumn)
+        builder.name(computed, fetch.expressions)
+        let havingSQL = try fetch.having.map { try builder.compile($0.root) }
+        having = havingSQL?.sql
+        columns = keyColumns + computed.map(\.column)
+        columnBindings = computed.flatMap(\.sql.bindings) + bindings + (havingSQL?.bindings ?? [])
         joins = builder.root.joinsSQL
     }
 
@@ -70,7 +87,7 @@ struct CompiledFetch: Sendable {
     /// `SELECT [DISTINCT] t0.ZNAME, t1.ZTITLE …`: the selected columns.
     func columnsStatement(in plan: EntityStorePlan) -> String {
         let list = columns.map(\.expression).joined(separator: ", ")
-        return "SELECT \(distinct ? "DISTINCT " : "")\(list) FROM \(plan.table) t0\(clauses(in: plan))"
+        return "SELECT \(distinct ? "DISTINCT " : "")\(list) FROM \(plan.table) t0\(clauses(in: plan, grouped: true))"
     }
 
     /// `SELECT t0.Z_ENT, t0.Z_PK, t0.ZNAME …`: each row's key, then the
@@ -80,9 +97,9 @@ struct CompiledFetch: Sendable {
         return "SELECT t0.Z_ENT, t0.Z_PK\(list) FROM \(plan.table) t0\(clauses(in: plan))"
     }
 
-    /// Everything after `FROM <table> t0`: joins, WHERE, ORDER BY unless
-    /// `sorted` is false, LIMIT.
-    private func clauses(in plan: EntityStorePlan, sorted: Bool = true) -> String {
+    /// Everything after `FROM <table> t0`: joins, WHERE, GROUP BY and HAVING
+    /// when `grouped`, ORDER BY unless `sorted` is false, LIMIT.
+    private func clauses(in plan: EntityStorePlan, sorted: Bool = true, grouped: Bool = false) -> String {
         var sql = joins
         var filters: [String] = []
         if plan.mapping.sharesTable,
@@ -91,6 +108,8 @@ struct CompiledFetch: Sendable {
         }
         if let condition { filters.append(condition) }
         if !filters.isEmpty { sql += " WHERE " + filters.joined(separator: " AND ") }
+        if grouped, !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
+        if grouped, let having { sql += " HAVING " + having }
         if sorted, !sort.isEmpty {
             sql += " ORDER BY " + sort.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         }

@@ -192,7 +192,7 @@ extension PersistentStoreCoordinator {
         let sql = fetch.columnsStatement(in: plans[fetch.entityIndex])
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
-            try statement.bind(fetch.bindings)
+            try statement.bind(fetch.columnBindings)
             var rows: [[SelectedValue]] = []
             while try statement.step() { rows.append(selectedValues(statement, fetch.columns, from: 0)) }
             return rows

@@ -18,6 +18,10 @@ struct StoreFetch: Sendable {
     var offset = 0
     /// Distinct rows of the selected columns (a dictionary fetch).
     var distinct = false
+    /// Computed columns after `selecting`, grouping key paths and the group filter.
+    var expressions: [ExpressionDescription] = []
+    var groupBy: [String] = []
+    var having: FetchPredicate?
 
     init(entityIndex: Int) {
         self.entityIndex = entityIndex

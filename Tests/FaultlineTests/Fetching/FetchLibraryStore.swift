@@ -45,7 +45,13 @@ enum FetchLibraryStore {
     /// A container holding the library, saved; the caller removes `url`.
     static func make() throws -> (PersistentContainer, URL) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-fetch-\(UUID().uuidString).sqlite")
-        let container = try PersistentContainer(model: model(), location: .file(url))
+        return (try make(at: .file(url)), url)
+    }
+
+    /// The library in a store at `location` (in memory: one connection, whose
+    /// statement cache shows every statement a fetch sent).
+    static func make(at location: StoreLocation) throws -> PersistentContainer {
+        let container = try PersistentContainer(model: model(), location: location)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             var publishers: [String: ManagedObject] = [:]
@@ -59,7 +65,7 @@ enum FetchLibraryStore {
             for subject in Library.books { _ = try insert(subject, into: context, links: authors) }
             try context.save()
         }
-        return (container, url)
+        return container
     }
 
     static func remove(_ url: URL) {

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// Dictionary fetches that group and aggregate in SQL, as Core Data's
+/// `propertiesToGroupBy`, `NSExpressionDescription` and `havingPredicate`:
+/// one `SELECT … GROUP BY … HAVING` statement (recorded from the statement
+/// cache of an in-memory store), whose values equal the same aggregates
+/// computed in Swift over the fetched objects.
+@Suite("Grouped dictionary fetches: aggregates, GROUP BY and HAVING in one statement")
+struct GroupedFetchTests {
+    static func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> ExpressionDescription {
+        try ExpressionDescription(name: name, format: format, resultType: type)
+    }
+
+    /// Books grouped by their author's name, computing `expressions`.
+    static func byAuthor(_ expressions: [ExpressionDescription]) -> FetchRequest {
+        var request = FetchRequest(entityName: "Book")
+        request.propertiesToFetch = ["author.name"]
+        request.propertiesToGroupBy = ["author.name"]
+        request.expressionsToFetch = expressions
+        return request
+    }
+
+    /// Whether the store's one connection has run `sql`.
+    static func ran(_ sql: String, in container: PersistentContainer) throws -> Bool {
+        try container.coordinator.writer.withConnection { $0.statementCache.contains(sql) }
+    }
+
+    @Test("Books by author: sums, counts, averages, maxima and arithmetic over them equal Swift's over the objects")
+    func byAuthor() throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = Self.byAuthor([
+            try Self.expression("views", "sum:(views)", .integer64AttributeType),
+            try Self.expression("count", "count:(title)", .integer64AttributeType),
+            try Self.expression("price", "average:(price)", .doubleAttributeType),
+            try Self.expression("top", "max:(views)", .integer64AttributeType),
+            try Self.expression("doubled", "sum:(views) * 2", .integer64AttributeType),
+        ])
+        request.sortDescriptors = [FetchSortDescriptor(key: "author.name")]
+        let before = container.coordinator.writer.counters.statementsExecuted
+        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        #expect(container.coordinator.writer.counters.statementsExecuted == before + 1)
+        #expect(try Self.ran(
+            "SELECT t1.ZNAME, SUM(t0.ZVIEWS), COUNT(t0.ZTITLE), AVG(t0.ZPRICE), MAX(t0.ZVIEWS), (SUM(t0.ZVIEWS) * ?) "
+                + "FROM ZBOOK t0 LEFT OUTER JOIN ZAUTHOR t1 ON t1.Z_PK = t0.ZAUTHOR GROUP BY t1.ZNAME ORDER BY t1.ZNAME ASC",
+            in: container))
+        let books = try context.performAndWait { try context.fetch(FetchRequest(entityName: "Book")) }
+        let groups = Dictionary(grouping: books) { ($0.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String ?? "" }
+        #expect(rows.map { $0["author.name"] as? String } == ["Ana", "Bob"])
+        for row in rows {
+            let members = try #require(groups[row["author.name"] as? String ?? ""])
+            let views = members.map { $0.value(forKey: "views") as? Int64 ?? 0 }
+            let prices = members.compactMap { $0.value(forKey: "price") as? Double }
+            #expect(row["views"] as? Int64 == views.reduce(0, +))
+            #expect(row["count"] as? Int64 == Int64(members.count))
+            #expect(abs((row["price"] as? Double ?? 0) - prices.reduce(0, +) / Double(prices.count)) < 1e-9)
+            #expect(row["top"] as? Int64 == views.max())
+            #expect(row["doubled"] as? Int64 == 2 * views.reduce(0, +))
+        }
+    }
+
+    @Test("HAVING keeps the groups it matches, by an expression's name or an aggregate of its own; bindings in SELECT, WHERE and HAVING order")
+    func having() throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = Self.byAuthor([try Self.expression("views", "sum:(views)", .integer64AttributeType)])
+        request.havingPredicate = try FetchPredicate(format: "views > 90")
+        #expect(try context.performAndWait { try context.fetchDictionaries(request) }.map { $0["author.name"] as? String } == ["Bob"])
+        request.havingPredicate = try FetchPredicate(format: "count:(title) >= 3 AND max:(views) < 60")
+        #expect(try context.performAndWait { try context.fetchDictionaries(request) }.map { $0["author.name"] as? String } == ["Ana"])
+
+        request.predicate = try FetchPredicate(format: "views > %@", 4)
+        request.expressionsToFetch.append(ExpressionDescription(
+            name: "plus", expression: try FetchExpression(format: "sum:(views) + %@", arguments: [.int(1000)]),
+            resultType: .integer64AttributeType))
+        request.havingPredicate = try FetchPredicate(format: "views > %@", 100)
+        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        #expect(rows.count == 1)
+        #expect(rows.first?["author.name"] as? String == "Bob")
+        #expect(rows.first?["views"] as? Int64 == 105)
+        #expect(rows.first?["plus"] as? Int64 == 1105)
+    }
+
+    @Test("Without grouping, aggregates run over every matching row: one row")
+    func whole() throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = FetchRequest(entityName: "Book")
+        request.expressionsToFetch = [
+            try Self.expression("count", "count:(title)", .integer64AttributeType),
+            try Self.expression("views", "sum:(views)", .integer64AttributeType),
+            try Self.expression("first", "min:(published)", .dateAttributeType),
+        ]
+        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        #expect(rows.count == 1)
+        #expect(rows.first?["count"] as? Int64 == 6)
+        #expect(rows.first?["views"] as? Int64 == 185)
+        #expect(rows.first?["first"] as? Date == Library.day("2018-01-01"))
+    }
+
+    @Test("A fetched key path outside propertiesToGroupBy is refused, as Core Data refuses it")
+    func ungrouped() throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = FetchRequest(entityName: "Book")
+        request.propertiesToFetch = ["title"]
+        request.propertiesToGroupBy = ["author.name"]
+        #expect(throws: FetchError.ungroupedProperty(entity: "Book", keyPath: "title")) {
+            try context.performAndWait { try context.fetchDictionaries(request) }
+        }
+    }
+}
