@@ -69,6 +69,9 @@ extension FetchExpression: CustomStringConvertible {
                     + " \(infix) "
                     + Self.operand(arguments[1], parenthesized: (arguments[1].precedence ?? .max) < precedence
                         || (function != .power && arguments[1].precedence == precedence))
+            } else if function == .element, arguments.count == 2, case .value(.int(let index)) = arguments[1],
+                      index >= -1 {
+                "\(arguments[0])[\(index == 0 ? "FIRST" : index == -1 ? "LAST" : String(index))]"
             } else if let type = function.castType, arguments.count == 1 {
                 "CAST(\(arguments[0]), \"\(type)\")"
             } else {

@@ -57,6 +57,23 @@ package struct PredicateEvaluator {
         case .subquery(let collection, let variable, let predicate):
             let inner = try PredicateDepth.deeper(depth)
             return try subquery(try resolve(collection, depth: inner), variable: variable, predicate: predicate, depth: inner)
+        case .function(.element, let arguments) where arguments.count == 2:
+            let inner = try PredicateDepth.deeper(depth)
+            guard case .value(let position) = try resolve(arguments[1], depth: inner),
+                  case .int(let index) = PredicateFunctionEvaluation.number(position) ?? .null else {
+                throw FetchPredicateError.functionArgument(function: PredicateFunction.element.rawValue, expected: "an integer index", found: "value")
+            }
+            let elements: [PredicateResolved]
+            switch try resolve(arguments[0], depth: inner) {
+            case .collection(let collection): elements = collection.elements
+            case .value(.array(let values)): elements = values.map { .value($0) }
+            case .value(.null): return .value(.null)
+            case let other:
+                throw FetchPredicateError.functionArgument(
+                    function: PredicateFunction.element.rawValue, expected: "a collection", found: other.kindName)
+            }
+            let at = index < 0 ? elements.count + Int(index) : Int(index)
+            return elements.indices.contains(at) ? elements[at] : .value(.null)
         case .function(let function, let arguments):
             let inner = try PredicateDepth.deeper(depth)
             var values: [PredicateValue] = []

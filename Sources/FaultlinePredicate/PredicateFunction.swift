@@ -48,6 +48,9 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
     /// `CAST(x, "NSDate")` of an operand that is not a literal: a number of
     /// seconds since 2001 as a date.
     case castToDate = "CAST:NSDate"
+    /// `collection[FIRST]`, `[LAST]`, `[n]`: Foundation's `objectFrom:withIndex:`
+    /// (an index of -1 is LAST); nil past either end.
+    case element = "objectFrom:withIndex:"
 
     /// How many arguments it takes: one per `:` of its name.
     public var arity: Int {
@@ -108,6 +111,7 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
         "randomn:": "a random number differs between the store and memory",
         "distinct:": "a collection of distinct values is not a value to compare",
         "castObject:toType:": "use CAST(value, 'type')",
+        "FUNCTION": "FUNCTION calls an Objective-C method on the object, which neither a Linux process nor SQLite can run",
         "noindex:": "an Apple-only hint to the SQLite store's planner",
     ]
 

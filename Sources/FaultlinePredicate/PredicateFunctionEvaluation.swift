@@ -57,6 +57,11 @@ package enum PredicateFunctionEvaluation {
             return .int(~(try integer(function, values[0])))
         case .now:
             return .date(Date())
+        case .element:
+            guard case .array(let items) = values[0] else { throw mismatch(function, values[0], "a collection") }
+            guard case .int(let index) = number(values[1]) else { throw mismatch(function, values[1], "an integer index") }
+            let at = index < 0 ? items.count + Int(index) : Int(index)
+            return items.indices.contains(at) ? items[at] : .null
         case .castToNumber:
             guard let number = number(values[0]) else { throw mismatch(function, values[0], "a number or a date") }
             return number

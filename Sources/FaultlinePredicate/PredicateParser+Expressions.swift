@@ -29,7 +29,7 @@ extension PredicateParser {
         case .identifier(let name, escaped: false):
             return try parseWord(name, token: token, context: context)
         case .punctuation("{"):
-            return try parseList()
+            return try parseSuffixes(of: try parseList())
         default:
             throw .syntax(offset: token.offset, found: token.quoted, expected: context())
         }
@@ -55,6 +55,8 @@ extension PredicateParser {
             return try parseCast()
         case "TERNARY" where nextIsOpenParenthesis:
             return try parseTernary()
+        case "FUNCTION" where nextIsOpenParenthesis:
+            throw .unsupportedFunction(offset: token.offset, name: "FUNCTION", reason: PredicateFunction.refused["FUNCTION"])
         case _ where name.contains(":") || (nextIsOpenParenthesis && !PredicateKeywords.isReserved(name)):
             return try parseSuffixes(of: try parseFunctionCall(name, token: token))
         case let word where ["FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CASEINSENSITIVE", "CI"].contains(word):
@@ -64,6 +66,24 @@ extension PredicateParser {
         default:
             advance()
             return try parseSuffixes(of: .keyPath(PredicateKeyPath([name])))
+        }
+    }
+
+    /// The index of a `[FIRST]`, `[LAST]` (-1), `[n]` suffix at the current
+    /// token, `.some(nil)` for `[SIZE]`; nil when the current token starts none.
+    private var indexAhead: Int64?? {
+        guard current.isPunctuation("["), index + 2 < tokens.count, tokens[index + 2].isPunctuation("]") else { return nil }
+        let inside = tokens[index + 1]
+        switch inside.kind {
+        case .integer(let value) where value >= 0: return .some(value)
+        case .identifier(let word, escaped: false):
+            switch word.uppercased() {
+            case "FIRST": return .some(0)
+            case "LAST": return .some(-1)
+            case "SIZE": return .some(nil)
+            default: return nil
+            }
+        default: return nil
         }
     }
 
@@ -79,7 +99,26 @@ extension PredicateParser {
     private mutating func parseSuffixes(of base: FetchExpression) throws(FetchPredicateError) -> FetchExpression {
         var expression = base
         var keys: [String] = []
-        while current.isPunctuation(".") {
+        while current.isPunctuation(".") || (indexAhead != nil && expression.appending(keys).isCollection) {
+            if let position = indexAhead {
+                // `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` after a collection.
+                let open = advance()
+                advance()
+                advance()
+                try enter()
+                defer { leave() }
+                let collection = expression.appending(keys)
+                keys = []
+                guard let index = position else {
+                    expression = .aggregate(.count, of: collection, keyPath: [])
+                    continue
+                }
+                guard current.kind == .end || !current.isPunctuation(".") else {
+                    throw .syntax(offset: open.offset, found: "'['", expected: "no key path after an element of a collection")
+                }
+                expression = .function(.element, [collection, .value(.int(index))])
+                continue
+            }
             let dot = advance()
             let token = advance()
             switch token.kind {
@@ -96,7 +135,7 @@ extension PredicateParser {
                     throw .syntax(offset: dot.offset, found: "'.'", expected: "the end of the key path after \(expression)")
                 }
                 if case .keyPath(let path) = try argumentExpression(specifier: "K", at: token) { keys += path.components }
-            case .aggregate(let name) where expression.canBeQuantified:
+            case .aggregate(let name) where expression.isCollection:
                 guard let aggregate = PredicateAggregate(rawValue: "@" + name.lowercased()) else {
                     throw .syntax(offset: token.offset, found: token.quoted, expected: "@count, @sum, @avg, @min or @max")
                 }

@@ -124,10 +124,10 @@ struct PredicateParser {
         if current.isKeyword("TRUE", "YES", "FALSE", "NO"), index + 1 < tokens.count, Self.endsPredicate(tokens[index + 1]) {
             return .constant(advance().isKeyword("TRUE", "YES"))
         }
-        return .comparison(try parseComparison())
+        return try parseComparison()
     }
 
-    private mutating func parseComparison() throws(FetchPredicateError) -> PredicateComparison {
+    private mutating func parseComparison() throws(FetchPredicateError) -> PredicateNode {
         var modifier = PredicateModifier.direct
         if let keyword = current.keyword, ["ANY", "SOME", "ALL", "NONE"].contains(keyword) {
             modifier = keyword == "ALL" ? .all : keyword == "NONE" ? .none : .any
@@ -135,7 +135,14 @@ struct PredicateParser {
         }
         let leftToken = current
         let left = try parseArithmetic(context: modifier == .direct ? "a predicate" : "a key path after \(modifier.rawValue)")
-        if modifier != .direct, !left.canBeQuantified {
+        // `ANY {1, 2, 3} == x`: a literal collection quantified is one comparison per element.
+        var elements: [FetchExpression]?
+        switch left {
+        case .list(let items) where modifier != .direct: elements = items
+        case .value(.array(let values)) where modifier != .direct: elements = values.map { .value($0) }
+        default: break
+        }
+        if modifier != .direct, elements == nil, !left.canBeQuantified {
             throw .syntax(offset: leftToken.offset, found: leftToken.quoted, expected: "a to-many key path after \(modifier.rawValue)")
         }
         let operatorToken = current
@@ -144,7 +151,14 @@ struct PredicateParser {
         let rightToken = current
         let right = try parseArithmetic(context: "a value after '\(operatorToken.text)'")
         try validate(operation, right: right, at: rightToken)
-        return PredicateComparison(modifier: modifier, left, operation, options: options, right)
+        guard let elements else { return .comparison(PredicateComparison(modifier: modifier, left, operation, options: options, right)) }
+        let terms = elements.map { PredicateNode.comparison(PredicateComparison($0, operation, options: options, right)) }
+        let any: PredicateNode = terms.count == 1 ? terms[0] : terms.isEmpty ? .constant(false) : .or(terms)
+        switch modifier {
+        case .all: return terms.count == 1 ? terms[0] : terms.isEmpty ? .constant(true) : .and(terms)
+        case .none: return .not(any)
+        default: return any
+        }
     }
 
     /// Whether `token` ends a predicate: AND, OR, `)` or the end.

@@ -144,6 +144,15 @@ extension FetchExpression {
 }
 
 extension FetchExpression {
+    /// Whether it may be a collection: what `[FIRST]` and `.@count` apply to
+    /// (a key path, a SUBQUERY, a `{…}` list or an array constant).
+    var isCollection: Bool {
+        switch self {
+        case .keyPath, .subquery, .list, .value(.array): true
+        default: false
+        }
+    }
+
     /// Whether `.key` may follow: a key path, or an aggregate other than @count.
     var takesKeys: Bool {
         switch self {

@@ -34,6 +34,12 @@ extension PredicateSQLBuilder {
     }
 
     func function(_ function: PredicateFunction, _ arguments: [FetchExpression]) throws -> PredicateSQLTerm {
+        if function == .element {
+            // A literal array's element was folded before this; a to-many's is not in SQL.
+            throw FetchError.unsupportedPredicate(
+                "an element of a to-many by position (\(arguments.first.map { "\($0)" } ?? "")[…]) in a fetch; "
+                    + "fetch the objects and index their relationship")
+        }
         guard arguments.count == function.arity else {
             throw FetchPredicateError.functionArity(function: function.rawValue, expected: function.arity, found: arguments.count)
         }
@@ -118,6 +124,8 @@ extension PredicateSQLBuilder {
             return term("(~" + a + ")", .number, "integer")
         case .now:
             return term(.parameter(.real(Date().timeIntervalSinceReferenceDate)), .date, "date")
+        case .element:
+            throw FetchError.unsupportedPredicate("an element of a collection by position")
         case .castToNumber, .castToDate:
             // Dates are stored as their seconds since 2001: the cast changes the kind, not the value.
             try require("a number or a date") { $0.isNumeric || $0 == .date }
