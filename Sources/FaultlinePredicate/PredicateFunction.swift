@@ -51,6 +51,10 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
     /// `collection[FIRST]`, `[LAST]`, `[n]`: Foundation's `objectFrom:withIndex:`
     /// (an index of -1 is LAST); nil past either end.
     case element = "objectFrom:withIndex:"
+    /// `noindex:(x)`: Core Data's hint that the store should not use an index
+    /// for `x`. The value is `x`; in SQL it is `+x`, SQLite's documented way
+    /// to keep a term from using an index.
+    case noindex = "noindex:"
 
     /// How many arguments it takes: one per `:` of its name.
     public var arity: Int {
@@ -112,7 +116,6 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
         "distinct:": "a collection of distinct values is not a value to compare",
         "castObject:toType:": "use CAST(value, 'type')",
         "FUNCTION": "FUNCTION calls an Objective-C method on the object, which neither a Linux process nor SQLite can run",
-        "noindex:": "an Apple-only hint to the SQLite store's planner",
     ]
 
     /// The collection functions that are the key path aggregates in another spelling.

@@ -8,6 +8,7 @@ package enum PredicateFunctionEvaluation {
             throw .functionArity(function: function.rawValue, expected: function.arity, found: values.count)
         }
         if function == .now { return .date(Date()) }
+        if function == .noindex { return values[0] }
         if values.contains(.null) { return .null }
         switch function {
         case .lowercase, .uppercase:
@@ -57,6 +58,8 @@ package enum PredicateFunctionEvaluation {
             return .int(~(try integer(function, values[0])))
         case .now:
             return .date(Date())
+        case .noindex:
+            return values[0]
         case .element:
             guard case .array(let items) = values[0] else { throw mismatch(function, values[0], "a collection") }
             guard case .int(let index) = number(values[1]) else { throw mismatch(function, values[1], "an integer index") }

@@ -103,6 +103,9 @@ extension PredicateParser {
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case ("NSDate", .integer(let seconds)):
             return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case ("NSDate", .string(let text)):
+            // An ISO 8601 date and time, as apps write them in conditions.
+            return ISO8601DateFormatter().date(from: text).map(PredicateValue.date)
         case ("NSDecimalNumber", .string(let text)):
             return PredicateValue.decimal(fromCanonical: text)
         case ("NSNumber", .string(let text)):

@@ -122,6 +122,10 @@ extension PredicateParser {
             let dot = advance()
             let token = advance()
             switch token.kind {
+            case .identifier(let name, escaped: false) where name == "count" && !expression.takesKeys && expression.isCollection:
+                // `SUBQUERY(…).count`: the collection's count, as key-value coding reads it.
+                expression = .aggregate(.count, of: expression.appending(keys), keyPath: [])
+                keys = []
             case .identifier(let name, let escaped) where escaped || !PredicateKeywords.isReserved(name):
                 guard expression.takesKeys else {
                     throw .syntax(offset: dot.offset, found: "'.'", expected: "the end of the key path after \(expression)")

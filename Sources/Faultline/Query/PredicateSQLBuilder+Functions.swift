@@ -126,6 +126,8 @@ extension PredicateSQLBuilder {
             return term(.parameter(.real(Date().timeIntervalSinceReferenceDate)), .date, "date")
         case .element:
             throw FetchError.unsupportedPredicate("an element of a collection by position")
+        case .noindex:
+            return term("+" + a, operands[0].kind ?? .other, operands[0].name)
         case .castToNumber, .castToDate:
             // Dates are stored as their seconds since 2001: the cast changes the kind, not the value.
             try require("a number or a date") { $0.isNumeric || $0 == .date }

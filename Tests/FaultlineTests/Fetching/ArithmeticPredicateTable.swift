@@ -147,6 +147,9 @@ enum ArithmeticPredicateTable {
         authors("books[SIZE] == 3", [], "Ana", "Bob"),
         authors("books[SIZE] == 0", [], "Zoë"),
         authors("books[SIZE] * 10 > age", [], "Bob"),
+        books("noindex:(views) == 5", [], "Tea"),
+        books("published > CAST('2022-06-01T00:00:00Z', 'NSDate')", [], "Naïve Art"),
+        authors("SUBQUERY(books, $b, $b.views > 10).count == 2", [], "Ana"),
         // Refusals, the same in SQL and in memory.
         parseError("FUNCTION(SELF, 'foo') == 1", "unsupportedFunction"),
         parseError("title UTI-CONFORMS-TO 'public.image'", "unsupportedOperator"),
