@@ -41,6 +41,8 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
     case onesComplement = "onesComplement:"
     case lowercase = "lowercase:"
     case uppercase = "uppercase:"
+    /// Lower-cased with diacritics removed: the form of a `canonical:` search column.
+    case canonical = "canonical:"
     case now = "now"
     /// `CAST(x, "NSNumber")` of an operand that is not a literal: a number as
     /// it is, a date as its seconds since 2001.

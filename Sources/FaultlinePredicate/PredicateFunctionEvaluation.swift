@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineSupport
 
 /// A function of the tree applied to constant values, in memory, with the
 /// semantics `PredicateFunction` states (which the SQL compiler reproduces).
@@ -11,9 +12,13 @@ package enum PredicateFunctionEvaluation {
         if function == .noindex { return values[0] }
         if values.contains(.null) { return .null }
         switch function {
-        case .lowercase, .uppercase:
+        case .lowercase, .uppercase, .canonical:
             guard case .string(let text) = values[0] else { throw mismatch(function, values[0], "a string") }
-            return .string(function == .lowercase ? text.lowercased() : text.uppercased())
+            switch function {
+            case .lowercase: return .string(text.lowercased())
+            case .uppercase: return .string(text.uppercased())
+            default: return .string(CanonicalText.fold(text))
+            }
         case .add, .subtract, .multiply:
             return try arithmetic(function, values[0], values[1])
         case .divide, .modulus, .power:

@@ -69,9 +69,13 @@ extension PredicateSQLBuilder {
         let a = operands.first?.sql ?? SQLFragment("")
         let b = operands.count > 1 ? operands[1].sql : SQLFragment("")
         switch function {
-        case .lowercase, .uppercase:
+        case .lowercase, .uppercase, .canonical:
             try require("a string") { $0 == .text }
-            let name = function == .lowercase ? StoreFunctions.lowercase : StoreFunctions.uppercase
+            let name = switch function {
+            case .lowercase: StoreFunctions.lowercase
+            case .uppercase: StoreFunctions.uppercase
+            default: StoreFunctions.canonical
+            }
             return term("\(name)(" + a + ")", .text, "string")
         case .add, .subtract:
             try require("a number or a date") { $0.isNumeric || $0 == .date }

@@ -148,6 +148,9 @@ enum ArithmeticPredicateTable {
         authors("books[SIZE] == 0", [], "Zoë"),
         authors("books[SIZE] * 10 > age", [], "Bob"),
         books("noindex:(views) == 5", [], "Tea"),
+        books("canonical:(title) == 'cafe'", [], "Café", "CAFE", "café"),
+        books("canonical:(title) == searchName", [], "Café", "CAFE", "café", "Tea", "Naïve Art", "Résumé"),
+        authors("canonical:(name) BEGINSWITH 'zo'", [], "Zoë"),
         books("published > CAST('2022-06-01T00:00:00Z', 'NSDate')", [], "Naïve Art"),
         authors("SUBQUERY(books, $b, $b.views > 10).count == 2", [], "Ana"),
         // Refusals, the same in SQL and in memory.
