@@ -114,7 +114,7 @@ package enum PredicateFunctionEvaluation {
     }
 
     /// A number as an `int` or a `double` (booleans as 0/1, decimals and dates as doubles); nil for other kinds.
-    static func number(_ value: PredicateValue) -> PredicateValue? {
+    package static func number(_ value: PredicateValue) -> PredicateValue? {
         switch value {
         case .int: value
         case .bool(let flag): .int(flag ? 1 : 0)

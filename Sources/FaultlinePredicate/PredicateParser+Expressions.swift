@@ -87,6 +87,11 @@ extension PredicateParser {
         }
     }
 
+    /// Key-value coding's collection operators that yield the collection of a key's values.
+    static let unionOperators: Set<String> = [
+        "unionofobjects", "distinctunionofobjects", "unionofsets", "distinctunionofsets", "unionofarrays", "distinctunionofarrays",
+    ]
+
     /// Whether the token after the current one is `(`: a function call.
     private var nextIsOpenParenthesis: Bool {
         index + 1 < tokens.count && tokens[index + 1].isPunctuation("(")
@@ -139,6 +144,16 @@ extension PredicateParser {
                     throw .syntax(offset: dot.offset, found: "'.'", expected: "the end of the key path after \(expression)")
                 }
                 if case .keyPath(let path) = try argumentExpression(specifier: "K", at: token) { keys += path.components }
+            case .aggregate(let name) where expression.isCollection && Self.unionOperators.contains(name.lowercased()):
+                // `items.@distinctUnionOfObjects.name`: the names over the
+                // to-many — what ANY/ALL/NONE, IN and CONTAINS compare, which
+                // duplicates do not change — so the key path `items.name`.
+                guard current.isPunctuation("."), case .identifier(let key, _) = tokens[min(index + 1, tokens.count - 1)].kind else {
+                    throw .syntax(offset: token.offset, found: token.quoted, expected: "a key after @\(name)")
+                }
+                advance()
+                advance()
+                keys.append(key)
             case .aggregate(let name) where expression.isCollection:
                 guard let aggregate = PredicateAggregate(rawValue: "@" + name.lowercased()) else {
                     throw .syntax(offset: token.offset, found: token.quoted, expected: "@count, @sum, @avg, @min or @max")

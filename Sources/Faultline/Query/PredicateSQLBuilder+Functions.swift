@@ -33,12 +33,37 @@ extension PredicateSQLBuilder {
                            canonical: nil, isColumn: false)
     }
 
+    /// `orderedToMany[FIRST]`, `[LAST]`, `[n]`: the key of the element at that
+    /// position of an ordered to-many, by its ordering column, as a correlated
+    /// `ORDER BY … LIMIT 1 OFFSET ?`. An unordered to-many has no positions.
+    func element(of collection: FetchExpression, at index: FetchExpression) throws -> PredicateSQLTerm {
+        let refusal = FetchError.unsupportedPredicate(
+            "an element by position of \(collection), which is not an ordered to-many relationship")
+        guard case .collection(let target) = try resolve(collection), target.rest.isEmpty, target.subquery == nil,
+              case .constant(let position) = try resolve(index), case .int(let offset)? = PredicateFunctionEvaluation.number(position)
+        else { throw refusal }
+        let ascending = offset >= 0
+        let skip = SQLFragment.parameter(.integer(ascending ? offset : -offset - 1))
+        let source = "\(target.sourceAlias).Z_PK"
+        switch schema.entities[target.sourceEntityIndex].relationships[target.relationship.index] {
+        case let .destinationKey(table, column, order?, _):
+            let direction = ascending ? "ASC" : "DESC"
+            let filter = schema.entities[target.relationship.destinationEntityIndex].entityFilter(alias: "e").map { " AND \($0)" } ?? ""
+            return .object("(SELECT e.Z_PK FROM \(table) e WHERE e.\(column) = \(source)\(filter) ORDER BY e.\(order) \(direction) LIMIT 1 OFFSET "
+                           + skip + ")", entityIndex: target.relationship.destinationEntityIndex)
+        case let .joinTable(table, sourceColumn, destinationColumn, order?):
+            let direction = ascending ? "ASC" : "DESC"
+            return .object("(SELECT j.\(destinationColumn) FROM \(table) j WHERE j.\(sourceColumn) = \(source) ORDER BY j.\(order) \(direction) LIMIT 1 OFFSET "
+                           + skip + ")", entityIndex: target.relationship.destinationEntityIndex)
+        default:
+            throw refusal
+        }
+    }
+
     func function(_ function: PredicateFunction, _ arguments: [FetchExpression]) throws -> PredicateSQLTerm {
-        if function == .element {
-            // A literal array's element was folded before this; a to-many's is not in SQL.
-            throw FetchError.unsupportedPredicate(
-                "an element of a to-many by position (\(arguments.first.map { "\($0)" } ?? "")[…]) in a fetch; "
-                    + "fetch the objects and index their relationship")
+        if function == .element, arguments.count == 2 {
+            // A literal array's element was folded before this: here it is a to-many's.
+            return try element(of: arguments[0], at: arguments[1])
         }
         guard arguments.count == function.arity else {
             throw FetchPredicateError.functionArity(function: function.rawValue, expected: function.arity, found: arguments.count)
