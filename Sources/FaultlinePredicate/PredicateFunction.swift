@@ -50,6 +50,10 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
     /// `CAST(x, "NSDate")` of an operand that is not a literal: a number of
     /// seconds since 2001 as a date.
     case castToDate = "CAST:NSDate"
+    /// `CAST(x, "NSString")`: a string as it is; an integer in decimal; a
+    /// double as SQLite writes a REAL as text (15 significant digits, `.0`
+    /// when integral), so a fetch and memory agree.
+    case castToString = "CAST:NSString"
     /// `collection[FIRST]`, `[LAST]`, `[n]`: Foundation's `objectFrom:withIndex:`
     /// (an index of -1 is LAST); nil past either end.
     case element = "objectFrom:withIndex:"
@@ -61,7 +65,7 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
     /// How many arguments it takes: one per `:` of its name.
     public var arity: Int {
         switch self {
-        case .castToNumber, .castToDate: 1
+        case .castToNumber, .castToDate, .castToString: 1
         default: rawValue.filter { $0 == ":" }.count
         }
     }
@@ -86,6 +90,7 @@ public enum PredicateFunction: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .castToNumber: "NSNumber"
         case .castToDate: "NSDate"
+        case .castToString: "NSString"
         default: nil
         }
     }

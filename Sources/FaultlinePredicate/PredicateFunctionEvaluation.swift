@@ -70,6 +70,15 @@ package enum PredicateFunctionEvaluation {
             guard case .int(let index) = number(values[1]) else { throw mismatch(function, values[1], "an integer index") }
             let at = index < 0 ? items.count + Int(index) : Int(index)
             return items.indices.contains(at) ? items[at] : .null
+        case .castToString:
+            switch values[0] {
+            case .string: return values[0]
+            case .int(let integer): return .string(String(integer))
+            case .bool(let flag): return .string(flag ? "1" : "0")
+            case .double(let real): return .string(sqliteText(real))
+            case .decimal(let decimal): return .string(sqliteText(NSDecimalNumber(decimal: decimal).doubleValue))
+            default: throw mismatch(function, values[0], "a string or a number")
+            }
         case .castToNumber:
             guard let number = number(values[0]) else { throw mismatch(function, values[0], "a number or a date") }
             return number
@@ -79,6 +88,14 @@ package enum PredicateFunctionEvaluation {
             }
             return values[0]
         }
+    }
+
+    /// A double as SQLite's `CAST(x AS TEXT)` writes it: `%!.15g`, with `.0`
+    /// added to an integral value.
+    static func sqliteText(_ real: Double) -> String {
+        guard real.isFinite else { return real.isNaN ? "" : real > 0 ? "Inf" : "-Inf" }
+        let text = String(format: "%.15g", real)
+        return text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
     }
 
     /// SQLite's `<<`: a negative count shifts right (arithmetically), 64 or more gives 0 (or -1 right of a negative).

@@ -87,8 +87,8 @@ extension PredicateParser {
         }
         try expectPunctuation(")", after: "to close CAST")
         if isLiteral, let value = Self.cast(operandToken.kind, to: type) { return .value(value) }
-        if type == "NSNumber" || type == "NSDate" {
-            let cast: PredicateFunction = type == "NSNumber" ? .castToNumber : .castToDate
+        if type == "NSNumber" || type == "NSDate" || type == "NSString" {
+            let cast: PredicateFunction = type == "NSNumber" ? .castToNumber : type == "NSDate" ? .castToDate : .castToString
             // A constant (a literal, an argument) is cast now, so the
             // predicate prints as the constant and a bad one fails here.
             guard case .value(let value) = operand else { return .function(cast, [operand]) }

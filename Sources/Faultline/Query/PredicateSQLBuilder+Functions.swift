@@ -157,6 +157,9 @@ extension PredicateSQLBuilder {
             throw FetchError.unsupportedPredicate("an element of a collection by position")
         case .noindex:
             return term("+" + a, operands[0].kind ?? .other, operands[0].name)
+        case .castToString:
+            try require("a string or a number") { $0.isNumeric || $0 == .text }
+            return operands[0].kind == .text ? term(a, .text, "string") : term("CAST(" + a + " AS TEXT)", .text, "string")
         case .castToNumber, .castToDate:
             // Dates are stored as their seconds since 2001: the cast changes the kind, not the value.
             try require("a number or a date") { $0.isNumeric || $0 == .date }

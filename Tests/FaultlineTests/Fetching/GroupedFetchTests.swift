@@ -83,6 +83,24 @@ struct GroupedFetchTests {
         #expect(rows.first?["plus"] as? Int64 == 1105)
     }
 
+    @Test("Grouping and aggregating through to-ones: books by their author's publisher, the oldest author's age")
+    func throughToOnes() throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = FetchRequest(entityName: "Book")
+        request.propertiesToFetch = ["author.publisher.name"]
+        request.propertiesToGroupBy = ["author.publisher.name"]
+        request.expressionsToFetch = [
+            try Self.expression("views", "sum:(views)", .integer64AttributeType),
+            try Self.expression("oldest", "max:(author.age)", .integer64AttributeType),
+        ]
+        request.sortDescriptors = [FetchSortDescriptor(key: "author.publisher.name")]
+        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        #expect(rows.map { $0["author.publisher.name"] as? String } == ["Orbit", "Tor"])
+        #expect(rows.map { $0["views"] as? Int64 } == [80, 105])
+        #expect(rows.map { $0["oldest"] as? Int64 } == [40, 25])
+    }
+
     @Test("Without grouping, aggregates run over every matching row: one row")
     func whole() throws {
         let container = try FetchLibraryStore.make(at: .inMemory)
