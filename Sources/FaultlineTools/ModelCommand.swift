@@ -10,6 +10,7 @@ public enum ModelCommand {
     public static let usage = """
         usage: faultline-bench model inspect PATH
                faultline-bench model diff OLD NEW
+               faultline-bench model generate PATH --output DIR [--version NAME]
           inspect  every version of a .xcdatamodeld or compiled .momd (the current one marked),
                    .xcdatamodel, .mom or contents file: entities, attributes, relationships, the
                    SQL schema Faultline creates for it (tables, indexes, triggers) and the
@@ -17,12 +18,16 @@ public enum ModelCommand {
           diff     what changed from OLD to NEW (each a .xcdatamodel, a .mom, a contents file,
                    or a .xcdatamodeld/.momd meaning its current version) and whether lightweight
                    migration covers it
+          generate Swift declarations for a model's version (the current one unless --version
+                   names another): a ManagedObject subclass per entity with typed keys for its
+                   properties, and <Name>Model.register(in:); written into DIR, one file each
         \(CommandLineHelp.usageLine)
         exit status: 0 success, 2 bad usage or unreadable model
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
         if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
+        if arguments.first == "generate" { return ModelGenerateCommand.run(Array(arguments.dropFirst()), usage: usage, write: write) }
         // Neither command takes an option: `--verbose` is a mistake, not a model path.
         do { _ = try arguments.map(ArgumentScanner.operand) } catch {
             return CommandFailure.report(error, usage: usage, write: write)

@@ -1,0 +1,143 @@
+import Faultline
+import FixtureSupport
+import Foundation
+import Testing
+@testable import FaultlineTools
+
+/// `model generate`: the generator's output for `ShopFixture` is exactly the
+/// code compiled into this target (`GeneratedShop/`), which registers, saves
+/// and fetches every entity; every model file under the fixtures generates
+/// code that type-checks against the built Faultline module; the output is
+/// the same on every run; names that are not Swift identifiers are refused.
+/// To change the generated form: `FAULTLINE_RECORD_SNAPSHOTS=1 swift test
+/// --filter ModelGenerateTests`, review the diff, run again.
+@Suite("model generate: typed classes from a model, compiled and run")
+struct ModelGenerateTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("GeneratedShop")
+
+    static func shopFiles() throws -> [(name: String, contents: String)] {
+        try ModelCodeGenerator(model: ShopFixture.model().checked(), name: "Shop", source: "ShopFixture.swift").files()
+    }
+
+    @Test("The output for the Shop model is the code compiled into this target, and the same on every run")
+    func goldenFiles() throws {
+        let files = try Self.shopFiles()
+        #expect(files.map(\.name) == (try Self.shopFiles()).map(\.name))
+        #expect(files.map(\.contents) == (try Self.shopFiles()).map(\.contents))
+        if ProcessInfo.processInfo.environment["FAULTLINE_RECORD_SNAPSHOTS"] == "1" {
+            for file in files { try Data(file.contents.utf8).write(to: Self.folder.appendingPathComponent(file.name)) }
+            Issue.record("recorded \(Self.folder.path); review it and run again without FAULTLINE_RECORD_SNAPSHOTS")
+            return
+        }
+        let present = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(present == files.map(\.name))
+        for file in files {
+            let compiled = try String(contentsOf: Self.folder.appendingPathComponent(file.name), encoding: .utf8)
+            #expect(compiled == file.contents, "\(file.name) differs from the generator's output")
+        }
+    }
+
+    @Test("The generated classes register (their typed keys checked), then insert, save and fetch every entity")
+    func roundTrip() throws {
+        let container = try PersistentContainer(model: ShopFixture.model(), location: .inMemory)
+        try ShopModel.register(in: container)
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            let customer = try writer.insertObject(Customer.self)
+            customer[Customer.name] = "Ada"
+            customer[Customer.joined] = Date(timeIntervalSinceReferenceDate: 1_000)
+            customer[Customer.vip] = true
+            customer[Customer.credit] = Decimal(string: "12.5")
+            customer[Customer.badge] = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+            let order = try writer.insertObject(Order.self)
+            order[Order.number] = 7
+            order[Order.total] = 19.5
+            order[Order.notes] = Data([1, 2, 3])
+            order[Order.customer] = customer
+            let book = try writer.insertObject(Product.self)
+            book[Product.title] = "Book"
+            book[Product.default] = "yes"
+            let ebook = try writer.insertObject(DigitalProduct.self)
+            ebook[DigitalProduct.title] = "E-book"
+            ebook[DigitalProduct.link] = "https://example.com/e"
+            for product in [book, ebook] {
+                let line = try writer.insertObject(LineItem.self)
+                line[LineItem.quantity] = 2
+                line[LineItem.product] = product
+                line[LineItem.order] = order
+            }
+            try writer.save()
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let customers = try reader.fetch(Customer.fetchRequest()).compactMap { $0 as? Customer }
+            #expect(customers.map { $0[Customer.name] } == ["Ada"])
+            #expect(customers.first?[Customer.credit] == Decimal(string: "12.5"))
+            let order = try #require(try reader.fetch(Order.fetchRequest()).first as? Order)
+            #expect(order[Order.customer]?[Customer.name] == "Ada")
+            #expect(order[Order.lines].map { $0[LineItem.product]?[Product.title] } == ["Book", "E-book"])
+            #expect(order[Order.lineCount] == 2)
+            #expect(order[Order.notes] == Data([1, 2, 3]))
+            #expect(try reader.fetch(LineItem.fetchRequest()).count == 2)
+            #expect(try reader.fetch(Product.fetchRequest()).count == 2)
+            let digital = try reader.fetch(DigitalProduct.fetchRequest())
+            #expect(digital.compactMap { ($0 as? DigitalProduct)?[DigitalProduct.link] } == ["https://example.com/e"])
+        }
+    }
+
+    @Test("Every model file under the fixtures generates code that type-checks against the built Faultline module")
+    func fixtureModelsTypeCheck() throws {
+        let root = try CoreDataFixtures.root()
+        let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let products = [modules, modules.deletingLastPathComponent()].map { $0.appendingPathComponent("Modules") }
+        guard let moduleDirectory = products.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Faultline.swiftmodule").path) }) else {
+            Issue.record("no Faultline.swiftmodule beside the test bundle \(CommandLine.arguments[0])")
+            return
+        }
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        var includes = ["-I", moduleDirectory.path]
+        for target in ["CSQLite", "CZlib"] { includes += ["-I", sources.appendingPathComponent(target).path] }
+        var checked = 0
+        for relative in try CoreDataFixtures.modelFiles() {
+            let model = root.appendingPathComponent(relative)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-generate-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let files = try ModelGenerateCommand.generate(path: model.path, version: nil)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for file in files { try Data(file.contents.utf8).write(to: directory.appendingPathComponent(file.name)) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swiftc", "-typecheck"] + includes + files.map { directory.appendingPathComponent($0.name).path }
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(model.lastPathComponent): \(output)")
+            #expect(try ModelGenerateCommand.generate(path: model.path, version: nil).map(\.contents) == files.map(\.contents))
+            checked += 1
+        }
+        print("generated and type-checked: \(checked) model files")
+        #expect(checked >= 16)
+    }
+
+    @Test("A class or property name that is not a Swift identifier is refused with the name, never mangled")
+    func refusals() throws {
+        let model = ManagedObjectModel {
+            Entity("Ticket") { Attribute("fetchRequest", .string) }
+        }
+        #expect {
+            try ModelCodeGenerator(model: model.checked(), name: "T", source: "test").files()
+        } throws: { error in
+            "\(error)".contains("Ticket.fetchRequest") && "\(error)".contains("collides")
+        }
+        let renamed = ManagedObjectModel { Entity("Ticket") { Attribute("title", .string) } }
+        renamed.entitiesByName["Ticket"]?.managedObjectClassName = "My-Ticket"
+        #expect {
+            try ModelCodeGenerator(model: renamed.checked(), name: "T", source: "test").files()
+        } throws: { error in
+            "\(error)".contains("'My-Ticket' is not a Swift identifier")
+        }
+    }
+}
