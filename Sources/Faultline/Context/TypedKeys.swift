@@ -230,6 +230,7 @@ public struct AttributeKey<Value: AttributeConvertible>: Sendable {
 }
 
 /// A typed to-one relationship.
+@dynamicMemberLookup
 public struct ToOneKey<Destination: ManagedObject>: Sendable {
     public let slot: PropertySlot
     public init(_ name: String) { slot = PropertySlot(name, kind: .toOne) }
