@@ -53,10 +53,7 @@ struct ModelCodeGenerator {
         var names: [String] = []
         var owners: [String: String] = [:]
         for entity in model.entities {
-            var name = entity.managedObjectClassName
-            if name.isEmpty || name == "NSManagedObject" || name == "ManagedObject" { name = entity.name }
-            // A module-qualified name (`App.Article`) names the class `Article`.
-            if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+            let name = Self.className(of: entity)
             guard Self.isIdentifier(name) else {
                 throw Refusal(description: "entity \(entity.name): the class name '\(name)' is not a Swift identifier")
             }
@@ -67,6 +64,15 @@ struct ModelCodeGenerator {
             names.append(name)
         }
         return names
+    }
+
+    /// An entity's class name: the model's class name when it names a Swift
+    /// class (not Core Data's `NSManagedObject`; a module prefix dropped), else the entity's name.
+    static func className(of entity: CheckedEntity) -> String {
+        var name = entity.managedObjectClassName
+        if name.isEmpty || name == "NSManagedObject" || name == "ManagedObject" { name = entity.name }
+        if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+        return name
     }
 
     private func entityFile(_ entity: CheckedEntity, classes: [String]) throws(Refusal) -> String {

@@ -11,6 +11,7 @@ public enum ModelCommand {
         usage: faultline-bench model inspect PATH
                faultline-bench model diff OLD NEW
                faultline-bench model generate PATH --output DIR [--version NAME]
+               faultline-bench model validate PATH SOURCE... [--version NAME]
           inspect  every version of a .xcdatamodeld or compiled .momd (the current one marked),
                    .xcdatamodel, .mom or contents file: entities, attributes, relationships, the
                    SQL schema Faultline creates for it (tables, indexes, triggers) and the
@@ -21,13 +22,17 @@ public enum ModelCommand {
           generate Swift declarations for a model's version (the current one unless --version
                    names another): a ManagedObject subclass per entity with typed keys for its
                    properties, and <Name>Model.register(in:); written into DIR, one file each
+          validate the typed keys declared in SOURCE files (or folders of .swift files) against
+                   the version: missing or extra classes and keys, kinds and value types,
+                   with file and line; exit status 1 on drift
         \(CommandLineHelp.usageLine)
-        exit status: 0 success, 2 bad usage or unreadable model
+        exit status: 0 success, 1 drift (validate), 2 bad usage or unreadable model
         """
 
     public static func run(_ arguments: [String], write: (String) -> Void) -> Int32 {
         if let status = CommandLineHelp.answer(arguments, usage: usage, write: write) { return status }
         if arguments.first == "generate" { return ModelGenerateCommand.run(Array(arguments.dropFirst()), usage: usage, write: write) }
+        if arguments.first == "validate" { return ModelGenerateCommand.validate(Array(arguments.dropFirst()), usage: usage, write: write) }
         // Neither command takes an option: `--verbose` is a mistake, not a model path.
         do { _ = try arguments.map(ArgumentScanner.operand) } catch {
             return CommandFailure.report(error, usage: usage, write: write)

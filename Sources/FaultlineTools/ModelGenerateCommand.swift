@@ -51,15 +51,71 @@ enum ModelGenerateCommand {
         }
     }
 
+    /// `model validate PATH SOURCE... [--version NAME]`: 0 in step, 1 on drift, 2 on bad input.
+    static func validate(_ arguments: [String], usage: String, write: (String) -> Void) -> Int32 {
+        var operands: [String] = []
+        var versionName: String?
+        do {
+            var scanner = ArgumentScanner(arguments)
+            while let argument = scanner.next() {
+                if argument == "--version" {
+                    guard versionName == nil else { throw UsageError("--version given twice") }
+                    versionName = try scanner.value(for: argument)
+                } else {
+                    operands.append(try ArgumentScanner.operand(argument))
+                }
+            }
+            guard operands.count >= 2 else { throw UsageError("validate needs a model and at least one source file or folder") }
+        } catch {
+            return CommandFailure.report(error, usage: usage, write: write)
+        }
+        do {
+            let model = try InspectModels.checked(try version(of: operands[0], named: versionName))
+            var files: [(path: String, text: String)] = []
+            for source in operands.dropFirst() { files += try swiftFiles(at: source) }
+            let drift = ModelSourceValidator(model: model).drift(in: files)
+            for item in drift { write("\(item)\n") }
+            write(drift.isEmpty ? "in step: \(files.count) source files\n" : "\(drift.count) differences\n")
+            return drift.isEmpty ? 0 : 1
+        } catch {
+            return CommandFailure.report(error, write: write)
+        }
+    }
+
+    /// The `.swift` files at `path`: the file itself, or every one under a folder, sorted.
+    private static func swiftFiles(at path: String) throws(InspectError) -> [(path: String, text: String)] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InspectError("no source at '\(path)'") }
+        var paths = [path]
+        if isDirectory.boolValue {
+            let walker = FileManager.default.enumerator(atPath: path)
+            paths = (walker?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+        }
+        var files: [(String, String)] = []
+        for file in paths {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw InspectError("cannot read '\(file)' as UTF-8") }
+            files.append((file, text))
+        }
+        return files
+    }
+
+    /// The version of `path` named `name`, or its current one.
+    private static func version(of path: String, named name: String?) throws(InspectError) -> ModelBundleVersion {
+        let bundle = try InspectModels.bundle(at: path)
+        let chosen = name.map { name in bundle.versions.first { $0.name == name } }
+            ?? (bundle.versions.count == 1 ? bundle.versions.first : bundle.current)
+        guard let chosen else {
+            throw InspectError(name.map { "model '\(path)' has no version '\($0)'" }
+                ?? "model '\(path)' has several versions and none is current: name one with --version")
+        }
+        return chosen
+    }
+
     /// The files for `path`'s version `version` (the current one when nil).
     static func generate(path: String, version versionName: String?) throws(InspectError) -> [(name: String, contents: String)] {
         let bundle = try InspectModels.bundle(at: path)
-        let chosen = versionName.map { name in bundle.versions.first { $0.name == name } }
-            ?? (bundle.versions.count == 1 ? bundle.versions.first : bundle.current)
-        guard let version = chosen else {
-            throw InspectError(versionName.map { "model '\(path)' has no version '\($0)'" }
-                ?? "model '\(path)' has several versions and none is current: name one with --version")
-        }
+        let version = try version(of: path, named: versionName)
         let model = try InspectModels.checked(version)
         let generator = ModelCodeGenerator(
             model: model, name: bundle.name, source: "\(URL(fileURLWithPath: path).lastPathComponent), version \(version.name)")
