@@ -9,7 +9,6 @@ package enum PredicateFunctionEvaluation {
             throw .functionArity(function: function.rawValue, expected: function.arity, found: values.count)
         }
         if function == .now { return .date(Date()) }
-        if function == .noindex { return values[0] }
         if values.contains(.null) { return .null }
         switch function {
         case .lowercase, .uppercase, .canonical:
