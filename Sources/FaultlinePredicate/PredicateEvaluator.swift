@@ -72,8 +72,7 @@ package struct PredicateEvaluator {
                 throw FetchPredicateError.functionArgument(
                     function: PredicateFunction.element.rawValue, expected: "a collection", found: other.kindName)
             }
-            let at = index < 0 ? elements.count + Int(index) : Int(index)
-            return elements.indices.contains(at) ? elements[at] : .value(.null)
+            return PredicateFunctionEvaluation.position(index, count: elements.count).map { elements[$0] } ?? .value(.null)
         case .function(let function, let arguments):
             let inner = try PredicateDepth.deeper(depth)
             var values: [PredicateValue] = []

@@ -67,8 +67,7 @@ package enum PredicateFunctionEvaluation {
         case .element:
             guard case .array(let items) = values[0] else { throw mismatch(function, values[0], "a collection") }
             guard case .int(let index) = number(values[1]) else { throw mismatch(function, values[1], "an integer index") }
-            let at = index < 0 ? items.count + Int(index) : Int(index)
-            return items.indices.contains(at) ? items[at] : .null
+            return position(index, count: items.count).map { items[$0] } ?? .null
         case .castToString:
             switch values[0] {
             case .string: return values[0]
@@ -87,6 +86,13 @@ package enum PredicateFunctionEvaluation {
             }
             return values[0]
         }
+    }
+
+    /// The position an index names among `count` elements (a negative one
+    /// counts from the end: -1 is the last); nil past either end.
+    package static func position(_ index: Int64, count: Int) -> Int? {
+        let at = index < 0 ? Int64(count) + index : index
+        return at >= 0 && at < Int64(count) ? Int(at) : nil
     }
 
     /// A double as SQLite's `CAST(x AS TEXT)` writes it: `%!.15g`, with `.0`

@@ -20,13 +20,20 @@ public struct SchemaRecord: Sendable, Equatable, Codable {
         self.init(statements: schema.creationStatements)
     }
 
+    /// Core Data's persistent-history tables, which a store keeps beside
+    /// whichever model it has.
+    package static let historyTables = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+
+    private static let readingSQL =
+        "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') AND sql IS NOT NULL "
+        + "AND name NOT LIKE 'sqlite_%' AND upper(tbl_name) NOT IN ("
+        + historyTables.map { "'\($0)'" }.joined(separator: ", ") + ")"
+
     /// What the store actually holds for its model, from `sqlite_master`:
     /// Core Data's persistent-history tables and their indexes, which a store
     /// keeps beside whichever model it has, are not part of it.
     public init(reading connection: Connection) throws {
-        let rows = try connection.rows(
-            "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') AND sql IS NOT NULL "
-                + "AND name NOT LIKE 'sqlite_%' AND upper(tbl_name) NOT IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING')")
+        let rows = try connection.rows(Self.readingSQL)
         self.init(statements: rows.compactMap { row -> String? in
             if case .text(let sql)? = row.first { return sql }
             return nil

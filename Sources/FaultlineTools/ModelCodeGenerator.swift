@@ -83,23 +83,25 @@ struct ModelCodeGenerator {
         let access = isFinal ? "public" : "open"
         var body: [String] = []
         var keys: [String] = []
-        var declarations: [(name: String, line: String)] = []
+        var declarations: [(name: String, member: String, line: String)] = []
         for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index && attribute.keyPath.count == 1 {
             guard let type = Self.swiftType(attribute.attributeType) else { continue }
             let note = attribute.isDerived ? "    /// Derived: the store computes it; read-only.\n" : ""
-            declarations.append((attribute.name,
-                                 note + "    public static let \(try Self.member(attribute.name, in: entity)) = Faultline.AttributeKey<\(type)?>(\(Self.literal(attribute.name)))"))
+            let member = try Self.member(attribute.name, in: entity)
+            declarations.append((attribute.name, member,
+                                 note + "    public static let \(member) = Faultline.AttributeKey<\(type)?>(\(Self.literal(attribute.name)))"))
         }
         for relationship in entity.relationships where relationship.declaringEntityIndex == entity.index && !relationship.isTransient {
             let destination = classes[relationship.destinationEntityIndex]
             let key = relationship.isToMany ? "Faultline.ToManyKey<\(destination)>" : "Faultline.ToOneKey<\(destination)>"
             let note = relationship.isToMany && relationship.isOrdered ? "    /// Ordered.\n" : ""
-            declarations.append((relationship.name,
-                                 note + "    public static let \(try Self.member(relationship.name, in: entity)) = \(key)(\(Self.literal(relationship.name)))"))
+            let member = try Self.member(relationship.name, in: entity)
+            declarations.append((relationship.name, member,
+                                 note + "    public static let \(member) = \(key)(\(Self.literal(relationship.name)))"))
         }
         for declaration in declarations.sorted(by: { $0.name < $1.name }) {
             body.append(declaration.line)
-            keys.append(try Self.member(declaration.name, in: entity))
+            keys.append(declaration.member)
         }
         var text = header + "/// The `\(entity.name)` entity.\n\(modifier) \(className): \(parent) {\n"
         text += body.map { $0 + "\n" }.joined()

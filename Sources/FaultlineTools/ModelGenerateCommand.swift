@@ -70,7 +70,7 @@ enum ModelGenerateCommand {
             return CommandFailure.report(error, usage: usage, write: write)
         }
         do {
-            let model = try InspectModels.checked(try version(of: operands[0], named: versionName))
+            let model = try InspectModels.checked(try version(of: operands[0], named: versionName).version)
             var files: [(path: String, text: String)] = []
             for source in operands.dropFirst() { files += try swiftFiles(at: source) }
             let drift = ModelSourceValidator(model: model).drift(in: files)
@@ -101,7 +101,9 @@ enum ModelGenerateCommand {
     }
 
     /// The version of `path` named `name`, or its current one.
-    private static func version(of path: String, named name: String?) throws(InspectError) -> ModelBundleVersion {
+    private static func version(of path: String, named name: String?) throws(InspectError)
+        -> (bundle: ModelBundle, version: ModelBundleVersion)
+    {
         let bundle = try InspectModels.bundle(at: path)
         let chosen = name.map { name in bundle.versions.first { $0.name == name } }
             ?? (bundle.versions.count == 1 ? bundle.versions.first : bundle.current)
@@ -109,13 +111,12 @@ enum ModelGenerateCommand {
             throw InspectError(name.map { "model '\(path)' has no version '\($0)'" }
                 ?? "model '\(path)' has several versions and none is current: name one with --version")
         }
-        return chosen
+        return (bundle, chosen)
     }
 
     /// The files for `path`'s version `version` (the current one when nil).
     static func generate(path: String, version versionName: String?) throws(InspectError) -> [(name: String, contents: String)] {
-        let bundle = try InspectModels.bundle(at: path)
-        let version = try version(of: path, named: versionName)
+        let (bundle, version) = try version(of: path, named: versionName)
         let model = try InspectModels.checked(version)
         let generator = ModelCodeGenerator(
             model: model, name: bundle.name, source: "\(URL(fileURLWithPath: path).lastPathComponent), version \(version.name)")

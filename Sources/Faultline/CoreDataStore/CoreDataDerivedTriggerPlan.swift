@@ -53,9 +53,10 @@ struct CoreDataDerivedTriggerPlan {
         }
         var statements = generated.map(\.createStatement)
         let generatedNames = Set(generated.map(\.name))
+        let newTables = Dictionary(mapping.newSchema.tables.map { ($0.name.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for trigger in existing where !retired.contains(trigger.name) && !generatedNames.contains(trigger.name) {
             guard let sql = trigger.sql else { continue }
-            if let problem = Self.changedTable(named: sql, mapping: mapping) {
+            if let problem = Self.changedTable(named: sql, mapping: mapping, newTables: newTables) {
                 throw MigrationError.coreDataStoreUnsupported(
                     reason: "the store's trigger \(trigger.name) names table \(problem), which the migration changes, "
                         + "and Faultline does not rewrite Core Data's triggers")
@@ -73,9 +74,8 @@ struct CoreDataDerivedTriggerPlan {
 
     /// A table `sql` names whose statement or entities differ between the
     /// old and new schema; nil when every table it names is as it was.
-    private static func changedTable(named sql: String, mapping: MigrationMapping) -> String? {
+    private static func changedTable(named sql: String, mapping: MigrationMapping, newTables: [String: StoreTable]) -> String? {
         let words = Set(sql.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map { $0.uppercased() })
-        let newTables = Dictionary(mapping.newSchema.tables.map { ($0.name.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for table in mapping.oldSchema.tables where words.contains(table.name.uppercased()) {
             guard let now = newTables[table.name.uppercased()], now.createStatement == table.createStatement else { return table.name }
             let oldNumbers = mapping.old.model.entities.filter { mapping.oldSchema.entities[$0.index].table == table.name }

@@ -49,6 +49,8 @@ struct CoreDataStoreMigration: MigrationChecks {
 
     static func check(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,
                       verifiesOld: Bool = true) throws {
+        // Refused here, read-only, before anything is opened for writing; the
+        // migration plans again inside its transaction, from what it finds there.
         _ = try CoreDataDerivedTriggerPlan(mapping: mapping, existing: connection.schemaObjects(ofType: "trigger"))
         // A later step of a staged migration checks its old version only once it runs.
         guard verifiesOld else { return }

@@ -30,7 +30,7 @@ struct SQLiteSchemaSnapshot: Sendable, Equatable {
 
     /// Tables Core Data keeps beside the model's: its model archive and the
     /// persistent-history tables (entities 16001-16003 in Z_PRIMARYKEY).
-    static let coreDataOnlyTables: Set<String> = ["Z_MODELCACHE", "ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+    static let coreDataOnlyTables = Set(["Z_MODELCACHE"] + SchemaRecord.historyTables)
 
     /// Reads every table of `connection` but SQLite's own, `ignoring`, and
     /// tables whose names do not start with Z: Core Data names every table it

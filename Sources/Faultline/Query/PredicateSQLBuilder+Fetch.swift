@@ -75,16 +75,7 @@ extension PredicateSQLBuilder {
     /// A computed column of a dictionary fetch: its SQL with its bindings,
     /// read back as the description's result type.
     func expressionColumn(_ description: ExpressionDescription) throws -> (column: SelectedColumn, sql: SQLFragment) {
-        let sql: SQLFragment
-        switch try resolve(description.expression) {
-        case .expression(let fragment, _, _, _, _):
-            sql = fragment
-        case .constant(let value):
-            guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else {
-                throw FetchError.unsupportedPredicate("the constant \(value) as the computed column \(description.name)")
-            }
-            sql = .parameter(bound)
-        case .object, .collection, .list:
+        guard let sql = scalar(try resolve(description.expression))?.sql else {
             throw FetchError.unsupportedPredicate(
                 "\(description.expression) as the computed column \(description.name): it is not one value per row or group")
         }

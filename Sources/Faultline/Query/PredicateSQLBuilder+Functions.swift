@@ -7,22 +7,31 @@ import FaultlineSQLite
 /// (NULL outside their domain, as the evaluator's nil), XOR spelt with `&`,
 /// `|` and `~` (SQLite has none), a date ± seconds a date.
 extension PredicateSQLBuilder {
+    /// One SQL value: a compiled operand as an expression, a constant bound
+    /// (nil written out, kind unknown); nil for an object, a collection, a
+    /// list or a constant SQL cannot bind (an array, an object ID).
+    func scalar(_ term: PredicateSQLTerm) -> (sql: SQLFragment, kind: PredicateSQLKind?, name: String)? {
+        switch term {
+        case .constant(.null):
+            return (SQLFragment("NULL"), nil, "nil")
+        case .constant(let value):
+            guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else { return nil }
+            return (.parameter(bound), kind, value.kindName)
+        case .expression(let sql, let kind, let name, _, _):
+            return (sql, kind, name)
+        case .object, .collection, .list:
+            return nil
+        }
+    }
+
     /// `TERNARY`: `CASE WHEN … THEN … ELSE … END`; a predicate that is NULL
     /// takes the ELSE branch, as the evaluator's false does.
     func conditional(_ condition: SQLFragment, _ then: PredicateSQLTerm, _ otherwise: PredicateSQLTerm) throws -> PredicateSQLTerm {
-        let branches = try [then, otherwise].map { term -> (sql: SQLFragment, kind: PredicateSQLKind?, name: String) in
-            switch term {
-            case .constant(let value):
-                guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else {
-                    if value == .null { return (SQLFragment("NULL"), nil, "nil") }
-                    throw FetchPredicateError.functionNeedsValue(function: "TERNARY", argument: term.kindName)
-                }
-                return (.parameter(bound), kind, value.kindName)
-            case .expression(let sql, let kind, let name, _, _):
-                return (sql, kind, name)
-            case .object, .collection, .list:
+        let branches = try [then, otherwise].map { term in
+            guard let value = scalar(term) else {
                 throw FetchPredicateError.functionNeedsValue(function: "TERNARY", argument: term.kindName)
             }
+            return value
         }
         if let first = branches[0].kind, let second = branches[1].kind, !first.compares(with: second) {
             throw FetchPredicateError.typeMismatch(operator: "TERNARY", left: branches[0].name, right: branches[1].name)
@@ -68,20 +77,11 @@ extension PredicateSQLBuilder {
         guard arguments.count == function.arity else {
             throw FetchPredicateError.functionArity(function: function.rawValue, expected: function.arity, found: arguments.count)
         }
-        var operands: [(sql: SQLFragment, kind: PredicateSQLKind?, name: String)] = []
-        for argument in arguments {
-            switch try resolve(argument) {
-            case .constant(let value):
-                guard let kind = PredicateSQLKind(value), let bound = kind.sqlValue(for: value, column: false) else {
-                    if value == .null { operands.append((SQLFragment("NULL"), nil, "nil")); continue }
-                    throw FetchPredicateError.functionNeedsValue(function: function.rawValue, argument: argument.description)
-                }
-                operands.append((.parameter(bound), kind, value.kindName))
-            case .expression(let sql, let kind, let name, _, _):
-                operands.append((sql, kind, name))
-            case .object, .collection, .list:
+        let operands = try arguments.map { argument in
+            guard let operand = scalar(try resolve(argument)) else {
                 throw FetchPredicateError.functionNeedsValue(function: function.rawValue, argument: argument.description)
             }
+            return operand
         }
         func require(_ expected: String, _ accepts: (PredicateSQLKind) -> Bool) throws {
             for operand in operands where !(operand.kind.map(accepts) ?? true) {

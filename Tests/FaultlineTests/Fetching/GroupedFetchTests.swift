@@ -13,11 +13,11 @@ struct GroupedFetchTests {
         try ExpressionDescription(name: name, format: format, resultType: type)
     }
 
-    /// Books grouped by their author's name, computing `expressions`.
-    static func byAuthor(_ expressions: [ExpressionDescription]) -> FetchRequest {
+    /// Books grouped by `keyPath` (fetched too), computing `expressions`.
+    static func books(groupedBy keyPath: String = "author.name", _ expressions: [ExpressionDescription]) -> FetchRequest {
         var request = FetchRequest(entityName: "Book")
-        request.propertiesToFetch = ["author.name"]
-        request.propertiesToGroupBy = ["author.name"]
+        request.propertiesToFetch = [keyPath]
+        request.propertiesToGroupBy = [keyPath]
         request.expressionsToFetch = expressions
         return request
     }
@@ -31,7 +31,7 @@ struct GroupedFetchTests {
     func byAuthor() throws {
         let container = try FetchLibraryStore.make(at: .inMemory)
         let context = container.newBackgroundContext()
-        var request = Self.byAuthor([
+        var request = Self.books([
             try Self.expression("views", "sum:(views)", .integer64AttributeType),
             try Self.expression("count", "count:(title)", .integer64AttributeType),
             try Self.expression("price", "average:(price)", .doubleAttributeType),
@@ -65,7 +65,7 @@ struct GroupedFetchTests {
     func having() throws {
         let container = try FetchLibraryStore.make(at: .inMemory)
         let context = container.newBackgroundContext()
-        var request = Self.byAuthor([try Self.expression("views", "sum:(views)", .integer64AttributeType)])
+        var request = Self.books([try Self.expression("views", "sum:(views)", .integer64AttributeType)])
         request.havingPredicate = try FetchPredicate(format: "views > 90")
         #expect(try context.performAndWait { try context.fetchDictionaries(request) }.map { $0["author.name"] as? String } == ["Bob"])
         request.havingPredicate = try FetchPredicate(format: "count:(title) >= 3 AND max:(views) < 60")
@@ -87,13 +87,10 @@ struct GroupedFetchTests {
     func throughToOnes() throws {
         let container = try FetchLibraryStore.make(at: .inMemory)
         let context = container.newBackgroundContext()
-        var request = FetchRequest(entityName: "Book")
-        request.propertiesToFetch = ["author.publisher.name"]
-        request.propertiesToGroupBy = ["author.publisher.name"]
-        request.expressionsToFetch = [
+        var request = Self.books(groupedBy: "author.publisher.name", [
             try Self.expression("views", "sum:(views)", .integer64AttributeType),
             try Self.expression("oldest", "max:(author.age)", .integer64AttributeType),
-        ]
+        ])
         request.sortDescriptors = [FetchSortDescriptor(key: "author.publisher.name")]
         let rows = try context.performAndWait { try context.fetchDictionaries(request) }
         #expect(rows.map { $0["author.publisher.name"] as? String } == ["Orbit", "Tor"])
