@@ -41,8 +41,7 @@ final class DerivedFixture {
             return created
         }
         categoryIndex = Dictionary(uniqueKeysWithValues: categories.enumerated().map { ($0.element.objectID.primaryKey, $0.offset) })
-        connection = try Connection(.file(url.path))
-        try StoreFunctions.register(on: connection)
+        connection = try Connection.rawWriter(url.path)
     }
 
     /// The typed batch insert: handles resolved once, values bound per row.

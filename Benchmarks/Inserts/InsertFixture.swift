@@ -67,10 +67,10 @@ final class RawInsertFixture {
 
     init(withTriggers: Bool) throws {
         fixture = try InsertFixture(withTriggers: withTriggers)
-        connection = try Connection(.file(fixture.url.path))
-        try StoreFunctions.register(on: connection)
+        connection = try Connection.rawWriter(fixture.url.path)
         statements = try RawStatements(
-            [InsertsModel.rawInsert, "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"], on: connection)
+            [InsertsModel.rawInsert(withTriggers: withTriggers), "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"],
+            on: connection)
     }
 
     /// Inserts every article in one transaction, or (`commitEach`) each in a

@@ -27,8 +27,16 @@ enum InsertsModel {
         }
     }
 
-    /// The INSERT the raw C loop runs: the columns a per-object save writes.
-    static let rawInsert = "INSERT INTO ZARTICLE(Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZVIEWS, ZCREATED, ZCATEGORY) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
+    /// The INSERT the raw C loop runs: the statement a per-object save issues —
+    /// its columns, `OR FAIL`, and with the triggers the search column computed
+    /// in the statement (the trigger then has nothing to do).
+    static func rawInsert(withTriggers: Bool) -> String {
+        withTriggers
+            ? "INSERT OR FAIL INTO ZARTICLE(Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZVIEWS, ZCREATED, ZCATEGORY, ZSEARCHTITLE) "
+                + "VALUES(?, ?, ?, ?, ?, ?, ?, ?, FAULTLINE_CANONICAL(?4))"
+            : "INSERT OR FAIL INTO ZARTICLE(Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZVIEWS, ZCREATED, ZCATEGORY) "
+                + "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
+    }
     static let categoryCount = 100
 }
 

@@ -1,4 +1,5 @@
 import CSQLiteReference
+import Faultline
 import FaultlineSQLite
 
 /// Statements prepared by hand, before the clock, on a connection for the raw
@@ -56,5 +57,19 @@ extension SQLiteCounters {
         recorded.vmSteps = Int(work.vm_steps)
         recordExternalWork(recorded)
         return recorded
+    }
+}
+
+extension Connection {
+    /// A connection for a raw loop that writes: opened as a store's writer is,
+    /// with the same page cache, so the C floor and Faultline write under the
+    /// same cache policy, and with the store's SQL functions (its triggers
+    /// call them).
+    public static func rawWriter(_ path: String) throws -> Connection {
+        var configuration = Connection.Configuration()
+        configuration.pageCacheKibibytes = PersistentStoreCoordinator.writerPageCacheKibibytes
+        let connection = try Connection(.file(path), configuration: configuration)
+        try StoreFunctions.register(on: connection)
+        return connection
     }
 }

@@ -34,6 +34,11 @@ public final class Connection {
         public var foreignKeys = true
         /// Statements held by `statementCache`.
         public var statementCacheCapacity = 64
+        /// SQLite's page cache limit (`PRAGMA cache_size`), in KiB; nil keeps
+        /// SQLite's default (2,000 KiB). Pages are allocated as they are read,
+        /// so a higher limit costs memory only when a transaction touches that
+        /// much.
+        public var pageCacheKibibytes: Int?
         public init() {}
     }
 
@@ -71,6 +76,7 @@ public final class Connection {
         sqlite3_busy_timeout(db, configuration.busyTimeoutMilliseconds)
         do {
             if configuration.foreignKeys { try execute("PRAGMA foreign_keys = ON") }
+            if let kibibytes = configuration.pageCacheKibibytes { try execute("PRAGMA cache_size = -\(max(0, kibibytes))") }
             if case .file = location, !readOnly {
                 // Reading a page also proves this is a database at all: a foreign
                 // file fails here with SQLITE_NOTADB instead of at first use.

@@ -10,7 +10,7 @@ struct AggregateTriggers {
 
     func triggers(
         function: AggregateFunction, relationship name: String, attribute: String?
-    ) throws(SchemaError) -> [StoreTrigger] {
+    ) throws(SchemaError) -> [ParentUpdateTrigger] {
         guard let relationship = target.entity.relationship(named: name), relationship.isToMany else {
             throw target.error("\(name) is not a to-many relationship of \(target.entity.name)")
         }
@@ -48,37 +48,52 @@ struct AggregateTriggers {
         }
     }
 
-    private func set(_ expression: String, forParent parent: String) -> String {
-        "UPDATE \(target.table) SET \(target.column) = \(expression) WHERE Z_PK = \(parent)\(target.updateFilter)"
+    private func set(_ expression: String, forParent parent: String) -> ParentUpdate {
+        update(["\(target.column) = \(expression)"], where: "Z_PK = \(parent)\(target.updateFilter)")
+    }
+
+    private func update(_ assignments: [String], where condition: String) -> ParentUpdate {
+        ParentUpdate(table: target.table, assignments: assignments, condition: condition)
+    }
+
+    /// A trigger named `Z_DA_<T>_<column>_<suffix>` alone, `Z_DA_<T>_<suffix>` merged.
+    private func trigger(
+        _ suffix: String, _ event: String, _ table: String, when: String?, _ body: [ParentUpdate]
+    ) -> ParentUpdateTrigger {
+        ParentUpdateTrigger(name: "\(target.prefix)_\(suffix)", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(suffix)",
+                            event: event, table: table, when: when, body: body)
     }
 
     // MARK: Children holding a key to the parent
 
-    private func keyed(_ function: AggregateFunction, child: String, link: String, value: String?) -> [StoreTrigger] {
+    private func keyed(_ function: AggregateFunction, child: String, link: String, value: String?) -> [ParentUpdateTrigger] {
         let d = target.column
         let rows = { (parent: String) in "FROM \(child) c WHERE c.\(link) = \(parent)" }
-        func recompute(_ parent: String) -> String {
+        func recompute(_ parent: String) -> ParentUpdate {
             guard function == .avg, let value else {
                 return set(aggregate(function, value: value, rows(parent)), forParent: parent)
             }
-            return "UPDATE \(target.table) SET \(AverageColumns.sum(of: d)) = \(aggregate(.sum, value: value, rows(parent))), "
-                + "\(AverageColumns.count(of: d)) = \(aggregate(.count, value: value, rows(parent))), "
-                + "\(d) = \(aggregate(.avg, value: value, rows(parent))) WHERE Z_PK = \(parent)\(target.updateFilter)"
+            return update([
+                "\(AverageColumns.sum(of: d)) = \(aggregate(.sum, value: value, rows(parent)))",
+                "\(AverageColumns.count(of: d)) = \(aggregate(.count, value: value, rows(parent)))",
+                "\(d) = \(aggregate(.avg, value: value, rows(parent)))",
+            ], where: "Z_PK = \(parent)\(target.updateFilter)")
         }
         /// Moves an average's running sum and count by the given signed deltas
         /// (`+ x - y`); SQLite
         /// evaluates every SET expression on the old row, so the average is
         /// written from the old sum and count plus the deltas.
-        func average(sumDelta: String, countDelta: String, parent: String) -> String {
+        func average(sumDelta: String, countDelta: String, parent: String) -> ParentUpdate {
             let sum = AverageColumns.sum(of: d)
             let count = AverageColumns.count(of: d)
             let newSum = "COALESCE(\(sum), 0) \(sumDelta)"
             let newCount = "COALESCE(\(count), 0) \(countDelta)"
-            return "UPDATE \(target.table) SET \(sum) = \(newSum), \(count) = \(newCount), "
-                + "\(d) = CAST(\(newSum) AS REAL) / NULLIF(\(newCount), 0) WHERE Z_PK = \(parent)\(target.updateFilter)"
+            return update([
+                "\(sum) = \(newSum)", "\(count) = \(newCount)", "\(d) = CAST(\(newSum) AS REAL) / NULLIF(\(newCount), 0)",
+            ], where: "Z_PK = \(parent)\(target.updateFilter)")
         }
         /// The statement for a child row (`row` is NEW or OLD) joining (+1) or leaving (-1) `parent`.
-        func change(_ row: String, joining: Bool) -> String {
+        func change(_ row: String, joining: Bool) -> ParentUpdate {
             let parent = "\(row).\(link)"
             let v = value.map { "\(row).\($0)" } ?? "NULL"
             switch (function, joining) {
@@ -97,20 +112,24 @@ struct AggregateTriggers {
                 return recompute(parent)
             }
         }
-        let prefix = "\(target.prefix)_\(child)"
+        // A trigger alone keeps its column in its name; merged, it names the
+        // child table and its key instead.
+        let byLink = "\(child)_\(link)"
         var triggers = [
-            DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_INSERT", "INSERT", target.table, when: target.rowFilter("NEW"), [recompute("NEW.Z_PK")]),
-            DerivedAttributeTriggers.trigger(
-                "\(prefix)_INSERT", "INSERT", child, when: "NEW.\(link) IS NOT NULL", [change("NEW", joining: true)]),
-            DerivedAttributeTriggers.trigger(
-                "\(prefix)_DELETE", "DELETE", child, when: "OLD.\(link) IS NOT NULL", [change("OLD", joining: false)]),
-            DerivedAttributeTriggers.trigger(
-                "\(prefix)_UPDATE_\(link)", "UPDATE OF \(link)", child, when: "OLD.\(link) IS NOT NEW.\(link)",
-                [change("OLD", joining: false), change("NEW", joining: true)]),
+            trigger("INSERT", "INSERT", target.table, when: target.rowFilter("NEW"), [recompute("NEW.Z_PK")]),
+            ParentUpdateTrigger(
+                name: "\(target.prefix)_\(child)_INSERT", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_INSERT",
+                event: "INSERT", table: child, when: "NEW.\(link) IS NOT NULL", body: [change("NEW", joining: true)]),
+            ParentUpdateTrigger(
+                name: "\(target.prefix)_\(child)_DELETE", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_DELETE",
+                event: "DELETE", table: child, when: "OLD.\(link) IS NOT NULL", body: [change("OLD", joining: false)]),
+            ParentUpdateTrigger(
+                name: "\(target.prefix)_\(child)_UPDATE_\(link)", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_UPDATE_\(link)",
+                event: "UPDATE OF \(link)", table: child, when: "OLD.\(link) IS NOT NEW.\(link)",
+                body: [change("OLD", joining: false), change("NEW", joining: true)]),
         ]
         if let value {
-            let body: String
+            let body: ParentUpdate
             switch function {
             case .sum:
                 body = set("COALESCE(\(d), 0) + COALESCE(NEW.\(value), 0) - COALESCE(OLD.\(value), 0)", forParent: "NEW.\(link)")
@@ -122,9 +141,11 @@ struct AggregateTriggers {
                 body = recompute("NEW.\(link)")
             }
             // Reparenting with a value change is handled by the key trigger above.
-            triggers.append(DerivedAttributeTriggers.trigger(
-                "\(prefix)_UPDATE_\(value)", "UPDATE OF \(value)", child,
-                when: "OLD.\(link) IS NEW.\(link) AND NEW.\(link) IS NOT NULL AND OLD.\(value) IS NOT NEW.\(value)", [body]))
+            triggers.append(ParentUpdateTrigger(
+                name: "\(target.prefix)_\(child)_UPDATE_\(value)", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_UPDATE_\(value)",
+                event: "UPDATE OF \(value)", table: child,
+                when: "OLD.\(link) IS NEW.\(link) AND NEW.\(link) IS NOT NULL AND OLD.\(value) IS NOT NEW.\(value)",
+                body: [body]))
         }
         return triggers
     }
@@ -134,37 +155,36 @@ struct AggregateTriggers {
     private func joined(
         _ function: AggregateFunction, join: String, parentColumn: String, childColumn: String,
         child: String, value: String?
-    ) -> [StoreTrigger] {
+    ) -> [ParentUpdateTrigger] {
         // Counting through the child table too keeps a join row whose child is
         // gone out of every aggregate.
         func expression(_ parent: String) -> String {
             aggregate(function, value: value,
                       "FROM \(join) j JOIN \(child) c ON c.Z_PK = j.\(childColumn) WHERE j.\(parentColumn) = \(parent)")
         }
-        let linkedParents: (String) -> String = { childKey in
-            "UPDATE \(self.target.table) SET \(self.target.column) = \(expression("\(self.target.table).Z_PK")) "
-                + "WHERE Z_PK IN (SELECT \(parentColumn) FROM \(join) WHERE \(childColumn) = \(childKey))\(self.target.updateFilter)"
+        let linkedParents: (String) -> ParentUpdate = { childKey in
+            self.update(
+                ["\(self.target.column) = \(expression("\(self.target.table).Z_PK"))"],
+                where: "Z_PK IN (SELECT \(parentColumn) FROM \(join) WHERE \(childColumn) = \(childKey))\(self.target.updateFilter)")
         }
-        let prefix = "\(target.prefix)_\(join)"
+        func throughJoin(_ suffix: String, _ event: String, when: String?, _ body: ParentUpdate) -> ParentUpdateTrigger {
+            ParentUpdateTrigger(
+                name: "\(target.prefix)_\(child)_\(suffix)", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(child)_\(join)_\(suffix)",
+                event: event, table: child, when: when, body: [body])
+        }
         var triggers = [
-            DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_INSERT", "INSERT", target.table, when: target.rowFilter("NEW"),
-                [set(expression("NEW.Z_PK"), forParent: "NEW.Z_PK")]),
-            DerivedAttributeTriggers.trigger(
-                "\(prefix)_INSERT", "INSERT", join, when: nil,
-                [set(expression("NEW.\(parentColumn)"), forParent: "NEW.\(parentColumn)")]),
-            DerivedAttributeTriggers.trigger(
-                "\(prefix)_DELETE", "DELETE", join, when: nil,
-                [set(expression("OLD.\(parentColumn)"), forParent: "OLD.\(parentColumn)")]),
-            DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_\(child)_INSERT", "INSERT", child, when: nil, [linkedParents("NEW.Z_PK")]),
-            DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_\(child)_DELETE", "DELETE", child, when: nil, [linkedParents("OLD.Z_PK")]),
+            trigger("INSERT", "INSERT", target.table, when: target.rowFilter("NEW"),
+                    [set(expression("NEW.Z_PK"), forParent: "NEW.Z_PK")]),
+            trigger("\(join)_INSERT", "INSERT", join, when: nil,
+                    [set(expression("NEW.\(parentColumn)"), forParent: "NEW.\(parentColumn)")]),
+            trigger("\(join)_DELETE", "DELETE", join, when: nil,
+                    [set(expression("OLD.\(parentColumn)"), forParent: "OLD.\(parentColumn)")]),
+            throughJoin("INSERT", "INSERT", when: nil, linkedParents("NEW.Z_PK")),
+            throughJoin("DELETE", "DELETE", when: nil, linkedParents("OLD.Z_PK")),
         ]
         if let value {
-            triggers.append(DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_\(child)_UPDATE_\(value)", "UPDATE OF \(value)", child,
-                when: "OLD.\(value) IS NOT NEW.\(value)", [linkedParents("NEW.Z_PK")]))
+            triggers.append(throughJoin("UPDATE_\(value)", "UPDATE OF \(value)", when: "OLD.\(value) IS NOT NEW.\(value)",
+                                        linkedParents("NEW.Z_PK")))
         }
         return triggers
     }

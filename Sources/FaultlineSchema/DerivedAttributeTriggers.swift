@@ -14,7 +14,8 @@ import FaultlineModel
 ///    columns) are maintained incrementally on insert, delete, reparenting and
 ///    change of the aggregated column; `@min`/`@max` incrementally on growth
 ///    and by recomputation (over the key's index) when a row leaves or shrinks;
-///    over a many-to-many join table every change recomputes.
+///    over a many-to-many join table every change recomputes. The aggregates
+///    over one to-many share their triggers (ParentUpdateTrigger).
 ///
 /// The triggers never touch `Z_OPT`: derived values are read-only, so a change
 /// to one is not a conflict for optimistic locking. SQLite's recursive
@@ -31,7 +32,7 @@ struct DerivedAttributeTriggers {
         let column: String
 
         var table: String { mapping.table }
-        var prefix: String { "Z_DA_\(mapping.table)_\(column)" }
+        var prefix: String { "\(StoreTrigger.namePrefix)\(mapping.table)_\(column)" }
 
         /// `<row>.Z_ENT IN (…)` when other entities share the table.
         func rowFilter(_ row: String) -> String? { mapping.entityFilter(alias: row) }
@@ -46,6 +47,7 @@ struct DerivedAttributeTriggers {
 
     func triggers() throws(SchemaError) -> [StoreTrigger] {
         var result: [StoreTrigger] = []
+        var aggregates: [ParentUpdateTrigger] = []
         for entity in model.entities {
             let mapping = mappings[entity.index]
             for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index {
@@ -71,12 +73,12 @@ struct DerivedAttributeTriggers {
                         model: model, mappings: mappings, target: target, function: StoreFunctions.uppercase)
                         .triggers(path)
                 case let .aggregate(function, relationship, attribute):
-                    result += try AggregateTriggers(model: model, mappings: mappings, target: target)
+                    aggregates += try AggregateTriggers(model: model, mappings: mappings, target: target)
                         .triggers(function: function, relationship: relationship, attribute: attribute)
                 }
             }
         }
-        return result
+        return result + ParentUpdateTrigger.merged(aggregates)
     }
 
     private func nowTriggers(_ target: Target) -> [StoreTrigger] {

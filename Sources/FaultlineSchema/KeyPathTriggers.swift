@@ -22,12 +22,16 @@ struct KeyPathTriggers {
         let write = "UPDATE \(table) SET \(target.column) = \(value(hops: hops, finalColumn: finalColumn))"
         let ownRow = "\(write) WHERE Z_PK = NEW.Z_PK"
         let firstColumn = hops.first?.keyColumn ?? finalColumn
+        // From the row's own column: nothing to do when the value is already
+        // right, as it is after Faultline's own statements (RowDerivation).
+        let stale = hops.isEmpty ? "NEW.\(target.column) IS NOT \(applied("NEW.\(finalColumn)"))" : nil
+        let when = [target.rowFilter("NEW"), stale].compactMap { $0 }.joined(separator: " AND ")
         var result = [
             DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_INSERT", "INSERT", table, when: target.rowFilter("NEW"), [ownRow]),
+                "\(target.prefix)_INSERT", "INSERT", table, when: when.isEmpty ? nil : when, [ownRow]),
             DerivedAttributeTriggers.trigger(
                 "\(target.prefix)_UPDATE_\(firstColumn)", "UPDATE OF \(firstColumn)", table,
-                when: target.rowFilter("NEW"), [ownRow]),
+                when: when.isEmpty ? nil : when, [ownRow]),
         ]
         // A change further along the path: re-evaluate every row that reaches it.
         for (position, hop) in hops.enumerated() {
@@ -92,7 +96,11 @@ struct KeyPathTriggers {
             let last = hops[hops.count - 1].destinationTable
             expression = "(SELECT \(alias).\(finalColumn) FROM \(last) \(alias) WHERE \(alias).Z_PK = \(key))"
         }
-        return function.map { "\($0)(\(expression))" } ?? expression
+        return applied(expression)
+    }
+
+    private func applied(_ expression: String) -> String {
+        function.map { "\($0)(\(expression))" } ?? expression
     }
 
     /// Rows of the target table whose path reaches `key` after hop `position`.

@@ -45,6 +45,13 @@ public struct SchemaRecord: Sendable, Equatable, Codable {
         String(sql.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
     }
 
+    /// The tables and indexes alone.
+    package var withoutTriggers: SchemaRecord {
+        var record = self
+        record.statements = statements.filter { !$0.uppercased().hasPrefix("CREATETRIGGER") }
+        return record
+    }
+
     /// Statements of `self` absent from `other`.
     package func missing(from other: SchemaRecord) -> [String] {
         let present = Set(other.statements)

@@ -106,6 +106,10 @@ public struct StoreIndex: Sendable, Hashable {
 
 /// A trigger maintaining a derived attribute.
 public struct StoreTrigger: Sendable, Hashable {
+    /// What every derived-attribute trigger's name begins with (Core Data's
+    /// own derivation triggers share it).
+    public static let namePrefix = "Z_DA_"
+
     public let name: String
     /// The full `CREATE TRIGGER … END` statement.
     public let createStatement: String
@@ -120,6 +124,9 @@ public struct StoreSchema: Sendable {
     public let entities: [EntityMapping]
     public let indexes: [StoreIndex]
     public let triggers: [StoreTrigger]
+    /// Derived attributes computed from their own row, by entity index: what
+    /// Faultline's INSERT and UPDATE statements compute themselves.
+    public let rowDerivations: [[RowDerivation]]
 
     /// Compiles `model`. Throws for the few derivations SQLite triggers cannot
     /// express (see `SchemaError`).
@@ -130,6 +137,7 @@ public struct StoreSchema: Sendable {
         self.entities = layout.mappings
         self.indexes = IndexPlanner(model: model, layout: layout).indexes()
         self.triggers = try DerivedAttributeTriggers(model: model, mappings: layout.mappings).triggers()
+        self.rowDerivations = model.entities.map { RowDerivation.derivations(of: $0, mapping: layout.mappings[$0.index]) }
     }
 
     /// The mapping of the entity called `name`.

@@ -97,6 +97,12 @@ struct BatchInsertPlan {
                 if case .toOne = kind, entityColumn != nil { next += 2 } else { next += 1 }
             }
         }
+        for derivation in plan.rowDerivations {
+            let slot = slotOfAttribute[derivation.sourceAttributeIndex]
+            guard slot >= 0 else { continue }
+            columns.append(derivation.column)
+            values.append(derivation.value(of: "?\(slots[Int(slot)].parameter)"))
+        }
         if request.conflictPolicy == .updateSetColumns {
             slots = slots.map { slot in
                 defer { next += 1 }
@@ -116,7 +122,7 @@ struct BatchInsertPlan {
             if !constrained.isEmpty { constraints.append((constrained, names)) }
         }
 
-        var sql = "INSERT INTO \(plan.table)(\(columns.joined(separator: ", "))) VALUES(\(values.joined(separator: ", ")))"
+        var sql = "INSERT OR FAIL INTO \(plan.table)(\(columns.joined(separator: ", "))) VALUES(\(values.joined(separator: ", ")))"
         let isUpsert = request.conflictPolicy != .fail && !constraints.isEmpty
         if isUpsert {
             for constraint in constraints {

@@ -14,18 +14,26 @@ extension SchemaRecord {
     }
 
     /// Throws `MigrationError.schemaMismatch` unless the store's schema is
-    /// exactly what `version`'s model writes: the recorded description (when
-    /// the store has one) and `sqlite_master` must both equal the compiled one.
+    /// what `version`'s model writes: the recorded description (when the store
+    /// has one) and `sqlite_master` must both equal the compiled one, tables
+    /// and indexes statement for statement. Triggers named `Z_DA_…` are
+    /// Faultline's derived-attribute triggers, whose names and text are the
+    /// Faultline version's rather than the model's (an older one wrote the same
+    /// derivations as other triggers), and the migration replaces them all; any
+    /// other trigger is refused.
     static func verify(_ version: ModelVersion, on connection: Connection, metadata: StoreMetadata) throws {
-        let expected = SchemaRecord(try StoreSchema(compiling: version.model))
-        if let recorded = stored(in: metadata), recorded != expected {
+        let expected = SchemaRecord(try StoreSchema(compiling: version.model)).withoutTriggers
+        if let recorded = stored(in: metadata)?.withoutTriggers, recorded != expected {
             throw MigrationError.schemaMismatch(
                 model: version.label, missing: expected.missing(from: recorded), unexpected: recorded.missing(from: expected))
         }
-        let actual = try SchemaRecord(reading: connection)
-        guard actual == expected else {
+        let actual = try SchemaRecord(reading: connection).withoutTriggers
+        let foreignTriggers = try connection.schemaObjectNames(ofType: "trigger")
+            .filter { !$0.uppercased().hasPrefix(StoreTrigger.namePrefix) }.sorted()
+        guard actual == expected, foreignTriggers.isEmpty else {
             throw MigrationError.schemaMismatch(
-                model: version.label, missing: expected.missing(from: actual), unexpected: actual.missing(from: expected))
+                model: version.label, missing: expected.missing(from: actual),
+                unexpected: actual.missing(from: expected) + foreignTriggers.map { "TRIGGER \($0)" })
         }
     }
 }

@@ -83,8 +83,17 @@ final class EntityStorePlan: @unchecked Sendable {
     let entityFilter: String?
     /// Written columns of this concrete entity (derived attributes are read-only).
     let writtenColumns: [WrittenColumn]
-    /// `INSERT INTO T (Z_PK, Z_ENT, Z_OPT, …) VALUES (?, ?, ?, …)`.
+    /// `INSERT OR FAIL INTO T (Z_PK, Z_ENT, Z_OPT, …) VALUES (?, ?, ?, …)`,
+    /// derived columns computed from their own row last
+    /// (`…, faultline_canonical(?4))`).
+    ///
+    /// `OR FAIL` (here and in a save's UPDATEs) because a save's writes run
+    /// in a transaction that any error rolls back whole: SQLite then needs no
+    /// statement journal for a statement whose triggers write other rows,
+    /// and copies no page into one per row.
     let insertSQL: String
+    /// The derived attributes the insert and update statements compute.
+    let rowDerivations: [RowDerivation]
     /// Attribute indexes of derived attributes, re-read after a save.
     let derivedAttributes: [Int]
     /// The rows of many keys, bound to parameter 1 as one JSON array.
@@ -165,8 +174,15 @@ final class EntityStorePlan: @unchecked Sendable {
                 if let entityColumn { insertColumns.append(entityColumn) }
             }
         }
-        insertSQL = "INSERT INTO \(mapping.table)(\(insertColumns.joined(separator: ", "))) VALUES("
-            + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
+        var insertValues = Array(repeating: "?", count: insertColumns.count)
+        for derivation in schema.rowDerivations[entity.index] {
+            guard let source = insertColumns.firstIndex(of: derivation.sourceColumn) else { continue }
+            insertColumns.append(derivation.column)
+            insertValues.append(derivation.value(of: "?\(source + 1)"))
+        }
+        insertSQL = "INSERT OR FAIL INTO \(mapping.table)(\(insertColumns.joined(separator: ", "))) VALUES("
+            + insertValues.joined(separator: ", ") + ")"
+        rowDerivations = schema.rowDerivations[entity.index]
         derivedAttributes = entity.attributes.filter(\.isDerived).map(\.index)
         writes = EntityWriteStatements(entity: entity, mapping: mapping, schema: schema, signatures: &signatures)
     }

@@ -83,8 +83,8 @@ struct EntityWriteStatements: Sendable {
                 } ?? .unordered)
                 joinRowDeletes.append("DELETE FROM \(joinTable) WHERE \(sourceColumn) = ?")
             case let .destinationKey(destinationTable, column, order, isHidden):
-                membership.append(isHidden ? .hiddenKey(update: "UPDATE \(destinationTable) SET \(column) = ? WHERE Z_PK = ?") : .inRows)
-                ordering.append(order.map { .memberRow("UPDATE \(destinationTable) SET \($0) = ? WHERE Z_PK = ?") } ?? .unordered)
+                membership.append(isHidden ? .hiddenKey(update: "UPDATE OR FAIL \(destinationTable) SET \(column) = ? WHERE Z_PK = ?") : .inRows)
+                ordering.append(order.map { .memberRow("UPDATE OR FAIL \(destinationTable) SET \($0) = ? WHERE Z_PK = ?") } ?? .unordered)
             case .foreignKey, .transient:
                 membership.append(.inRows)
                 ordering.append(.unordered)
@@ -155,21 +155,31 @@ final class UpdateStatements: Sendable {
     /// bound in). Called per updated row: a known shape costs its bits and one
     /// lookup, no array and no text.
     func text(
-        attributes: some Collection<Int>, toOnes: some Collection<Int>, mapping: EntityMapping
+        attributes: some Collection<Int>, toOnes: some Collection<Int>, mapping: EntityMapping,
+        derivations: [RowDerivation]
     ) -> String {
         let shape = UpdateShape(attributes: attributes, toOnes: toOnes)
         if let known = texts.withLock({ $0[shape] }) { return known }
         var assignments: [String] = []
+        var parameterOfAttribute: [Int: Int] = [:]
         for index in attributes {
-            if let column = mapping.column(forAttributeAt: index) { assignments.append("\(column) = ?") }
+            guard let column = mapping.column(forAttributeAt: index) else { continue }
+            assignments.append("\(column) = ?")
+            parameterOfAttribute[index] = assignments.count
         }
         for index in toOnes {
             guard case .foreignKey(let column, let entityColumn) = mapping.relationships[index] else { continue }
             assignments.append("\(column) = ?")
             if let entityColumn { assignments.append("\(entityColumn) = ?") }
         }
+        // A numbered parameter no higher than those before it leaves the
+        // numbering of the later `?`s as it was.
+        for derivation in derivations {
+            guard let parameter = parameterOfAttribute[derivation.sourceAttributeIndex] else { continue }
+            assignments.append("\(derivation.column) = \(derivation.value(of: "?\(parameter)"))")
+        }
         assignments.append("Z_OPT = ?")
-        let text = "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        let text = "UPDATE OR FAIL \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
         texts.withLock { $0[shape] = text }
         return text
     }

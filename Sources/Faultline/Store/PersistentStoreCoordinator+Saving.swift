@@ -93,7 +93,8 @@ extension PersistentStoreCoordinator {
         for update in request.updates {
             let plan = plans[update.id.entityIndex]
             let statement = try connection.cachedStatement(plan.updates.text(
-                attributes: update.attributes.lazy.map(\.index), toOnes: update.toOne.lazy.map(\.index), mapping: plan.mapping))
+                attributes: update.attributes.lazy.map(\.index), toOnes: update.toOne.lazy.map(\.index), mapping: plan.mapping,
+                derivations: plan.rowDerivations))
             var position: Int32 = 1
             for (index, value) in update.attributes where plan.mapping.column(forAttributeAt: index) != nil {
                 try ValueCoding.bind(value, to: statement, at: position)

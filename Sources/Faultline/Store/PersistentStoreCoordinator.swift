@@ -172,6 +172,13 @@ public final class PersistentStoreCoordinator: Sendable {
     /// What direct writes (batch requests) may use of this store.
     var writeAccess: StoreWriteAccess { StoreWriteAccess(self) }
 
+    /// The writer's page cache, in KiB. SQLite's default 2 MB spills the dirty
+    /// pages of a large transaction to the WAL before it commits, and writes
+    /// them again each time the transaction changes them once more: a randomly
+    /// ordered index (a canonical search column) multiplies the writes. Readers
+    /// keep SQLite's default.
+    public static let writerPageCacheKibibytes = 32 * 1024
+
     /// SQLite's busy handler waits this long by default (Core Data waits too).
     public static let defaultBusyTimeout: TimeInterval = 5
 
@@ -180,11 +187,12 @@ public final class PersistentStoreCoordinator: Sendable {
     /// `readOnly`: opened as `store inspect` opens a store — never switched to
     /// WAL, and immutable when nothing else can be writing — for a store no
     /// write may touch.
-    static func open(_ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false) throws
-        -> Connection
-    {
+    static func open(
+        _ location: StoreLocation, busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false, isWriter: Bool = true
+    ) throws -> Connection {
         var configuration = Connection.Configuration()
         if readOnly, case .file(let url) = location { configuration = .inspecting(url.path) }
+        if isWriter, !readOnly { configuration.pageCacheKibibytes = writerPageCacheKibibytes }
         configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
         let connection = switch location {
         case .inMemory: try Connection(.inMemory, configuration: configuration)
@@ -261,7 +269,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// A new pooled reader. Its set-up pragmas are not counted: the counters
     /// describe the work asked of the store, not connection housekeeping.
     private func newReader() throws -> ConnectionBox {
-        let connection = try Self.open(location, busyTimeout: busyTimeout, readOnly: opensReadOnly)
+        let connection = try Self.open(location, busyTimeout: busyTimeout, readOnly: opensReadOnly, isWriter: false)
         connection.resetCounters()
         return ConnectionBox(connection)
     }

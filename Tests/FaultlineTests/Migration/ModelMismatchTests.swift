@@ -66,4 +66,62 @@ struct ModelMismatchTests {
         }
         #expect(try S.content(url) == before)
     }
+
+    static func searchable(_ extra: Bool) -> ManagedObjectModel {
+        S.model {
+            Entity("Aircraft") {
+                Attribute("tailNumber", .string)
+                Derived("searchTail", .string, "canonical:(tailNumber)")
+                if extra { Attribute("year", .integer64) }
+            }
+        }
+    }
+
+    /// The insert trigger as Faultline wrote it before derivations from the
+    /// row's own columns were computed in its statements: no guard.
+    static let unguardedTrigger = """
+        CREATE TRIGGER Z_DA_ZAIRCRAFT_ZSEARCHTAIL_INSERT AFTER INSERT ON ZAIRCRAFT FOR EACH ROW
+        BEGIN
+            UPDATE ZAIRCRAFT SET ZSEARCHTAIL = FAULTLINE_CANONICAL(ZAIRCRAFT.ZTAILNUMBER) WHERE Z_PK = NEW.Z_PK;
+        END
+        """
+
+    @Test("Derived triggers an older Faultline named or worded otherwise are replaced by a migration; any other trigger is refused")
+    func triggersCompareByName() throws {
+        let url = S.temporaryStore()
+        defer { S.remove(url) }
+        try S.populate(url, Self.searchable(false)) { context in
+            let aircraft = try context.insertNewObject(forEntityName: "Aircraft")
+            try aircraft.setValue("D-ÄBC", forKey: "tailNumber")
+        }
+        let connection = try Connection(.file(url.path))
+        try connection.execute("DROP TRIGGER Z_DA_ZAIRCRAFT_ZSEARCHTAIL_INSERT")
+        try connection.execute(Self.unguardedTrigger)
+        // A derived-attribute trigger under a name the current schema does not use.
+        try connection.execute("CREATE TRIGGER Z_DA_ZAIRCRAFT_ZSEARCHTAIL_RENAMED AFTER DELETE ON ZAIRCRAFT BEGIN SELECT 1; END")
+        try connection.execute("CREATE TRIGGER AUDIT AFTER DELETE ON ZAIRCRAFT BEGIN SELECT 1; END")
+        let before = try S.content(url)
+        let migration = MigrationOptions(path: .lightweight([try ModelVersion(Self.searchable(false))]))
+        #expect {
+            _ = try PersistentContainer(model: Self.searchable(true), location: .file(url), migration: migration)
+        } throws: { error in
+            guard case MigrationError.schemaMismatch(_, let missing, let unexpected) = error else { return false }
+            return missing.isEmpty && unexpected == ["TRIGGER AUDIT"]
+        }
+        #expect(try S.content(url) == before)
+
+        try connection.execute("DROP TRIGGER AUDIT")
+        let container = try PersistentContainer(model: Self.searchable(true), location: .file(url), migration: migration)
+        let triggers = try container.coordinator.writer.withConnection {
+            try $0.rows("SELECT sql FROM sqlite_master WHERE name = 'Z_DA_ZAIRCRAFT_ZSEARCHTAIL_INSERT'")
+        }
+        #expect(triggers.first?.first.map { "\($0)" }?.contains("WHEN NEW.ZSEARCHTAIL IS NOT") == true)
+        #expect(try container.coordinator.writer.withConnection { try $0.schemaObjectNames(ofType: "trigger") }.sorted()
+            == ["Z_DA_ZAIRCRAFT_ZSEARCHTAIL_INSERT", "Z_DA_ZAIRCRAFT_ZSEARCHTAIL_UPDATE_ZTAILNUMBER"])
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws in
+            let aircraft = try context.fetch(FetchRequest(entityName: "Aircraft"))
+            #expect(aircraft.first?.value(forKey: "searchTail") as? String == "d-abc")
+        }
+    }
 }
