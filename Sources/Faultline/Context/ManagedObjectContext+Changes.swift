@@ -143,7 +143,7 @@ extension ManagedObjectContext {
             object.resetChangeFlags()
             return
         }
-        guard let row = try? coordinator.rows(for: [object.objectID]).first?.1 else { return }
+        guard let row = (try? coordinator.row(for: object.objectID)) ?? nil else { return }
         for index in object.values.indices where !object.changedAttributes[index] { object.values[index] = row.values[index] }
         for index in object.toOne.indices where !object.changedRelationships[index] {
             object.toOne[index] = .id(index < row.toOne.count ? row.toOne[index] : nil)

@@ -12,7 +12,7 @@ extension ManagedObjectContext {
             switch conflict {
             case let .optimisticLocking(id, _, storeVersion):
                 guard let object = registered[id] else { continue }
-                guard storeVersion != nil, let row = try coordinator.rows(for: [id]).first?.1 else {
+                guard storeVersion != nil, let row = try coordinator.row(for: id) else {
                     // The row is gone: the store's deletion wins under every policy.
                     detach(object)
                     continue

@@ -326,9 +326,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
             materialize(object, from: snapshot)
             return true
         }
-        guard let row = (try? coordinator.rows(for: [object.objectID]))?.first else { return false }
+        guard let row = (try? coordinator.row(for: object.objectID)) ?? nil else { return false }
         counters.faultsFulfilledBySQL += 1
-        materialize(object, from: row.1)
+        materialize(object, from: row)
         return true
     }
 

@@ -3,7 +3,7 @@
 /// doubling allocates and copies about twice its final size (11 MB more per
 /// 100,000-row fetch, measured). Chunks start small, so a fault's single row
 /// costs one small allocation, and double up to a bound.
-struct DecodedRows: Sequence, Sendable {
+struct DecodedRows: Sequence, Sendable, DecodedRowSink {
     typealias Row = (ManagedObjectID, RowSnapshot)
 
     /// Stored as a struct, handed out as a tuple: an array of tuples is
@@ -79,5 +79,20 @@ struct DecodedRows: Sequence, Sendable {
             defer { index += 1 }
             return (current[index].id, current[index].snapshot)
         }
+    }
+}
+
+/// Where `decodeRow` puts a decoded row: appended in place, so the row's
+/// snapshot is not copied through a returned optional.
+protocol DecodedRowSink {
+    mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot)
+}
+
+/// The one row a primary-key read can return.
+struct DecodedRow: DecodedRowSink {
+    private(set) var row: (ManagedObjectID, RowSnapshot)?
+
+    mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
+        row = (id, snapshot)
     }
 }

@@ -12,9 +12,9 @@ extension PersistentStoreCoordinator {
     /// than returning the row spares each row a copy and a destroy of its
     /// snapshot through the optional tuple.
     @inline(__always)
-    func decodeRow(
+    func decodeRow<Rows: DecodedRowSink>(
         _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, arena: inout SnapshotArena,
-        into rows: inout DecodedRows
+        into rows: inout Rows
     ) -> Bool {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return false }
@@ -122,6 +122,28 @@ extension PersistentStoreCoordinator {
             defer { statement.reset() }
             return try statement.step() ? statement.int(at: 0) : 0
         }
+    }
+
+    /// The row of one object (`… WHERE t0.Z_PK = ?`), cached: a fault fired
+    /// alone. Decoded straight into its result, with no array of IDs or rows
+    /// on the way; nil when the row is gone.
+    func row(for id: ManagedObjectID) throws -> RowSnapshot? {
+        guard !id.isTemporaryID else { return nil }
+        let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
+        let decoded = try withReader { connection -> DecodedRow in
+            let statement = try connection.cachedStatement(plan.selectByKey)
+            try statement.bind(id.primaryKey, at: 1)
+            var decoded = DecodedRow()
+            let readAt = DispatchTime.now().uptimeNanoseconds
+            var arena = SnapshotArena()
+            while try statement.step() {
+                _ = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &decoded)
+            }
+            return decoded
+        }
+        guard let row = decoded.row else { return nil }
+        cache(CollectionOfOne(row))
+        return row.1
     }
 
     /// Reads the rows of `ids` in one statement per table
