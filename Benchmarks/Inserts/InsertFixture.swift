@@ -58,30 +58,59 @@ final class InsertFixture {
 /// The raw line: the SQLite C API inserting the same rows into the same table
 /// (triggers included) on a connection with the store's SQL functions.
 final class RawInsertFixture {
+    /// How the loop commits.
+    enum Commits {
+        /// Every row in one transaction.
+        case once
+        /// BEGIN IMMEDIATE, INSERT, COMMIT per row.
+        case eachRow
+        /// Per row, what a save of one new article sends: the INSERT between
+        /// the key reservation and the category's version bump.
+        case eachSave
+    }
+
     let fixture: InsertFixture
     let connection: Connection
     private let statements: RawStatements
     var insert: OpaquePointer { statements[0] }
     var begin: OpaquePointer { statements[1] }
     var commit: OpaquePointer { statements[2] }
+    var reserve: OpaquePointer { statements[3] }
+    var bump: OpaquePointer { statements[4] }
+    /// Each category's `Z_OPT`, by category key - 1, as the store holds it.
+    private var categoryVersions: [Int64]
 
     init(withTriggers: Bool) throws {
         fixture = try InsertFixture(withTriggers: withTriggers)
         connection = try Connection.rawWriter(fixture.url.path)
         statements = try RawStatements(
-            [InsertsModel.rawInsert(withTriggers: withTriggers), "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION"],
+            [InsertsModel.rawInsert(withTriggers: withTriggers), "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
+             InsertsModel.rawKeyReservation, InsertsModel.rawCategoryBump],
             on: connection)
+        categoryVersions = try connection.rows("SELECT Z_OPT FROM ZCATEGORY ORDER BY Z_PK").map { row in
+            guard case .integer(let version)? = row.first else { throw InsertsError("a category without Z_OPT") }
+            return version
+        }
+        guard categoryVersions.count == InsertsModel.categoryCount else {
+            throw InsertsError("expected \(InsertsModel.categoryCount) categories, found \(categoryVersions.count)")
+        }
     }
 
-    /// Inserts every article in one transaction, or (`commitEach`) each in a
-    /// transaction of its own, as one save per object commits.
-    func run(_ dataset: ArticleDataset, commitEach: Bool = false) throws {
+    /// Inserts every article with keys after the categories' block, as a key
+    /// reservation would hand them out, committing as `commits` says.
+    func run(_ dataset: ArticleDataset, commits: Commits) throws {
         var counters = fl_ref_counters()
-        // Keys after the categories' block, as a key reservation would hand out.
-        let code = dataset.withCArticles { articles in
-            commitEach
-                ? fl_ref_insert_keyed_each(insert, begin, commit, articles, 1, 1, &counters)
-                : fl_ref_insert_keyed(insert, begin, commit, articles, 1, 1, &counters)
+        let categoryCount = Int64(categoryVersions.count)
+        let code = categoryVersions.withUnsafeMutableBufferPointer { versions in
+            dataset.withCArticles { articles in
+                switch commits {
+                case .once: fl_ref_insert_keyed(insert, begin, commit, articles, 1, 1, &counters)
+                case .eachRow: fl_ref_insert_keyed_each(insert, begin, commit, articles, 1, 1, &counters)
+                case .eachSave:
+                    fl_ref_save_each(insert, begin, commit, reserve, bump, articles, 1, 1, versions.baseAddress,
+                                     categoryCount, &counters)
+                }
+            }
         }
         SQLiteCounters.recordExternalWork(counters)
         guard code == SQLITE_OK else { throw InsertsError("raw insert failed with SQLite code \(code)") }

@@ -37,6 +37,10 @@ enum InsertsModel {
             : "INSERT OR FAIL INTO ZARTICLE(Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZVIEWS, ZCREATED, ZCATEGORY) "
                 + "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
     }
+    /// A save's key reservation and, its to-many changed, the category's
+    /// version bump: the statements Faultline sends, as Core Data does.
+    static let rawKeyReservation = "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?"
+    static let rawCategoryBump = "UPDATE OR FAIL ZCATEGORY SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
     static let categoryCount = 100
 }
 

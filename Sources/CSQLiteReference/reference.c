@@ -90,6 +90,33 @@ int fl_ref_insert_keyed_each(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_
     return SQLITE_OK;
 }
 
+int fl_ref_save_each(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit, sqlite3_stmt *reserve,
+                     sqlite3_stmt *bump, const fl_ref_articles *a, int64_t first_key, int64_t entity_number,
+                     int64_t *category_versions, int64_t category_count, fl_ref_counters *counters) {
+    int rc;
+    for (int64_t i = 0; i < a->count; i++) {
+        int64_t key = first_key + i;
+        int64_t category = a->category_ids[i];
+        if (category < 1 || category > category_count) return SQLITE_RANGE;
+        if ((rc = run_to_done(begin, counters)) != SQLITE_OK) return rc;
+        sqlite3_bind_int64(reserve, 1, key);
+        sqlite3_bind_int64(reserve, 2, entity_number);
+        sqlite3_bind_int64(reserve, 3, key - 1);
+        if ((rc = run_to_done(reserve, counters)) != SQLITE_OK) return rc;
+        if (sqlite3_changes(sqlite3_db_handle(reserve)) != 1) return SQLITE_CONSTRAINT;
+        if ((rc = insert_keyed_row(insert, a, i, first_key, entity_number, counters)) != SQLITE_OK) return rc;
+        int64_t version = category_versions[category - 1];
+        sqlite3_bind_int64(bump, 1, version + 1);
+        sqlite3_bind_int64(bump, 2, category);
+        sqlite3_bind_int64(bump, 3, version);
+        if ((rc = run_to_done(bump, counters)) != SQLITE_OK) return rc;
+        if (sqlite3_changes(sqlite3_db_handle(bump)) != 1) return SQLITE_CONSTRAINT;
+        category_versions[category - 1] = version + 1;
+        if ((rc = run_to_done(commit, counters)) != SQLITE_OK) return rc;
+    }
+    return SQLITE_OK;
+}
+
 int fl_ref_update_pairs(sqlite3_stmt *update, sqlite3_stmt *begin, sqlite3_stmt *commit,
                         const int64_t *values, const int64_t *keys, int64_t count,
                         fl_ref_counters *counters) {

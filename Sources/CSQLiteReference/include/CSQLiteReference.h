@@ -58,6 +58,16 @@ int fl_ref_insert_keyed_each(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_
                              const fl_ref_articles *articles, int64_t first_key, int64_t entity_number,
                              fl_ref_counters *counters);
 
+// What one save per new object sends in Core Data's terms, by hand, per row:
+// BEGIN IMMEDIATE; the key reservation (`reserve`: Z_MAX = ?1 WHERE Z_ENT = ?2
+// AND Z_MAX = ?3); the INSERT; the category's version bump, since its to-many
+// changed (`bump`: Z_OPT = ?1 WHERE Z_PK = ?2 AND Z_OPT = ?3, versions by
+// category ID - 1, updated as written); COMMIT. A reservation or bump that
+// changes no row returns SQLITE_CONSTRAINT.
+int fl_ref_save_each(sqlite3_stmt *insert, sqlite3_stmt *begin, sqlite3_stmt *commit, sqlite3_stmt *reserve,
+                     sqlite3_stmt *bump, const fl_ref_articles *articles, int64_t first_key, int64_t entity_number,
+                     int64_t *category_versions, int64_t category_count, fl_ref_counters *counters);
+
 // UPDATE with parameters (value, key) for each of `count` pairs, in one
 // transaction: bind, step, reset per row. Returns SQLITE_OK or the failing code.
 int fl_ref_update_pairs(sqlite3_stmt *update, sqlite3_stmt *begin, sqlite3_stmt *commit,

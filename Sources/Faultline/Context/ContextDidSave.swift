@@ -178,7 +178,7 @@ extension ManagedObjectContext {
             updated.append(object)
         }
         if !changes.staleEntities.isEmpty {
-            for object in registered.values where changes.staleEntities.contains(object.entityIndex) {
+            for object in registered.objects(ofEntities: changes.staleEntities) {
                 refresh(object, mergeChanges: true)
                 updated.append(object)
             }

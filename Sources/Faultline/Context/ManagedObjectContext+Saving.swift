@@ -236,8 +236,8 @@ extension ManagedObjectContext {
         let stale = result.changes?.staleEntities ?? []
         if !stale.isEmpty {
             let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
-            for object in registered.values
-            where stale.contains(object.entityIndex) && !savedSet.contains(ObjectIdentifier(object)) && !object.hasChangedProperties {
+            for object in registered.objects(ofEntities: stale)
+            where !savedSet.contains(ObjectIdentifier(object)) && !object.hasChangedProperties {
                 refresh(object, mergeChanges: false)
             }
         }

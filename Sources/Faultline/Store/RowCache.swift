@@ -80,9 +80,10 @@ public final class RowCache: Sendable {
     /// Drops every snapshot of the given entities (rows triggers may have changed).
     public func invalidate(entities: Set<Int>) {
         guard !entities.isEmpty else { return }
+        let stale = EntityIndexMask(entities)
         state.withLock { state in
             let entries = state.entries
-            entries.removeAll(where: { entities.contains($0.entityIndex) }) { state.free.append($0.slot) }
+            entries.removeAll(where: { stale.contains($0.entityIndex) }) { state.free.append($0.slot) }
         }
     }
 
