@@ -136,22 +136,6 @@ final class ObjectIDTable<Value> {
         return remove(at: found)
     }
 
-    /// Removes every key `shouldRemove` picks, handing each removed value to
-    /// `removed`, in one pass and without a copy of the keys.
-    func removeAll(where shouldRemove: (ManagedObjectID) -> Bool, _ removed: (Value) -> Void) {
-        var index = 0
-        while index <= mask {
-            // A removal shifts a later member of the run into `index`, so the
-            // same bucket is examined again; members shifted back across the
-            // table's end are examined twice, which a predicate is fine with.
-            if values[index] != nil, shouldRemove(ids[index]), let value = remove(at: index) {
-                removed(value)
-            } else {
-                index += 1
-            }
-        }
-    }
-
     private func remove(at found: Int) -> Value? {
         let removed = values[found].take()
         count &-= 1

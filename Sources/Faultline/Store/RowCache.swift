@@ -6,7 +6,10 @@ import Dispatch
 ///
 /// Bounded, with CLOCK (second-chance) replacement: a hit marks its slot; the
 /// hand evicts the first unmarked slot it meets, clearing marks on the way.
-/// Thread-safe behind one lock; every operation is O(1) amortised.
+/// Dropping an entity's rows bumps the entity's generation instead of walking
+/// the table: a row stored under an older generation is stale, and goes when
+/// it is next asked for or evicted. Thread-safe behind one lock; every
+/// operation is O(1) amortised.
 public final class RowCache: Sendable {
     /// Hit, miss and eviction counts since creation or `resetCounters()`.
     public struct Counters: Sendable, Equatable {
@@ -22,6 +25,8 @@ public final class RowCache: Sendable {
 
     private struct Entry {
         var slot: Int
+        /// Its entity's generation when stored.
+        var generation: Int
         var snapshot: RowSnapshot
     }
 
@@ -31,6 +36,12 @@ public final class RowCache: Sendable {
         var hand = 0
         var free: [Int] = []
         var counters = Counters()
+        /// By entity index; an entity never invalidated is at generation 0.
+        var generations: [Int] = []
+
+        func generation(of entityIndex: Int) -> Int {
+            entityIndex >= 0 && entityIndex < generations.count ? generations[entityIndex] : 0
+        }
     }
 
     /// The most rows held.
@@ -46,9 +57,16 @@ public final class RowCache: Sendable {
     public func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
         let now = maximumAge == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         return state.withLock { state in
-            guard let entry = state.entries[id],
-                  maximumAge.map({ Double(now &- entry.snapshot.readAt) / 1e9 <= $0 }) ?? true
-            else {
+            guard let entry = state.entries[id] else {
+                state.counters.misses += 1
+                return nil
+            }
+            guard entry.generation == state.generation(of: id.entityIndex) else {
+                Self.remove(id, from: &state)
+                state.counters.misses += 1
+                return nil
+            }
+            guard maximumAge.map({ Double(now &- entry.snapshot.readAt) / 1e9 <= $0 }) ?? true else {
                 state.counters.misses += 1
                 return nil
             }
@@ -80,10 +98,13 @@ public final class RowCache: Sendable {
     /// Drops every snapshot of the given entities (rows triggers may have changed).
     public func invalidate(entities: Set<Int>) {
         guard !entities.isEmpty else { return }
-        let stale = EntityIndexMask(entities)
         state.withLock { state in
-            let entries = state.entries
-            entries.removeAll(where: { stale.contains($0.entityIndex) }) { state.free.append($0.slot) }
+            for entity in entities where entity >= 0 {
+                if entity >= state.generations.count {
+                    state.generations += Array(repeating: 0, count: entity + 1 - state.generations.count)
+                }
+                state.generations[entity] &+= 1
+            }
         }
     }
 
@@ -99,7 +120,12 @@ public final class RowCache: Sendable {
         }
     }
 
-    public var count: Int { state.withLock { $0.entries.count } }
+    /// Rows held and current (stale ones not yet dropped are left out).
+    public var count: Int {
+        state.withLock { state in
+            state.entries.allValues.count { $0.generation == state.generation(of: $0.snapshot.entityIndex) }
+        }
+    }
     public var counters: Counters { state.withLock { $0.counters } }
     public func resetCounters() { state.withLock { $0.counters = Counters() } }
 
@@ -109,22 +135,23 @@ public final class RowCache: Sendable {
     private static func insert(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, into state: inout State, capacity: Int) {
         // One probe finds the row or the bucket a new one goes in.
         let bucket = state.entries.bucket(for: id)
+        let generation = state.generation(of: id.entityIndex)
         if let existing = state.entries.value(at: bucket) {
-            state.entries.store(Entry(slot: existing.slot, snapshot: snapshot), at: bucket, for: id)
+            state.entries.store(Entry(slot: existing.slot, generation: generation, snapshot: snapshot), at: bucket, for: id)
             state.slots[existing.slot].referenced = true
             return
         }
         if let slot = state.free.popLast() {
             state.slots[slot] = Slot(id: id, referenced: false)
-            state.entries.store(Entry(slot: slot, snapshot: snapshot), at: bucket, for: id)
+            state.entries.store(Entry(slot: slot, generation: generation, snapshot: snapshot), at: bucket, for: id)
         } else if state.slots.count < capacity {
-            state.entries.store(Entry(slot: state.slots.count, snapshot: snapshot), at: bucket, for: id)
+            state.entries.store(Entry(slot: state.slots.count, generation: generation, snapshot: snapshot), at: bucket, for: id)
             state.slots.append(Slot(id: id, referenced: false))
         } else {
             // Evicting moves other rows in the table: the bucket is stale.
             let slot = evictOne(from: &state)
             state.slots[slot] = Slot(id: id, referenced: false)
-            state.entries[id] = Entry(slot: slot, snapshot: snapshot)
+            state.entries[id] = Entry(slot: slot, generation: generation, snapshot: snapshot)
         }
     }
 

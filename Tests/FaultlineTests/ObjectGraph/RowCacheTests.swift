@@ -62,6 +62,27 @@ struct RowCacheTests {
         cache.store([(id(3), snapshot(3))])
         #expect(cache.snapshot(for: id(3)) != nil)
     }
+    @Test("Dropping an entity's rows leaves other entities' alone; its stale rows miss, free their slots, and new ones hit")
+    func entityGenerations() {
+        let cache = RowCache(capacity: 4)
+        let other = ManagedObjectID(storeIdentifier: 1, entityIndex: 1, primaryKey: 9)
+        let otherRow = RowSnapshot(entityIndex: 1, version: 9, values: [.integer(9)], toOne: .empty)
+        cache.store([(id(1), snapshot(1)), (id(2), snapshot(2)), (other, otherRow)])
+        cache.invalidate(entities: [0, 5])
+        #expect(cache.count == 1)
+        #expect(cache.snapshot(for: other)?.version == 9)
+        #expect(cache.snapshot(for: id(1)) == nil)
+        cache.store([(id(2), snapshot(20)), (id(3), snapshot(3)), (id(4), snapshot(4))])
+        // id(1)'s slot went back when it was asked for; id(2) was replaced in place.
+        #expect(cache.count == 4 && cache.counters.evictions == 0)
+        #expect(cache.snapshot(for: id(2))?.version == 20)
+        cache.invalidate(entities: [0])
+        cache.store([(id(5), snapshot(5)), (id(6), snapshot(6))])
+        #expect(cache.count == 3)
+        #expect([5, 6].allSatisfy { cache.snapshot(for: id($0))?.version == $0 })
+        #expect([2, 3, 4].allSatisfy { cache.snapshot(for: id($0)) == nil })
+    }
+
     @Test("Emptied, the cache refills to its capacity and evicts as a new one would; counters are kept")
     func emptiedAndRefilled() {
         let cache = RowCache(capacity: 3)
