@@ -120,6 +120,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.coordinator = coordinator
         self.classes = classes
         self.runtimes = EntityRuntimes.of(coordinator)
+        registered.trackedEntities = coordinator.derivedTargets
         self.isMainQueue = queue == nil
         self.queue = queue ?? .main
         self.name = name
@@ -233,6 +234,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let runtime = runtimes[entityIndex]
         let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
         counters.objectsMaterialized += 1
+        registered.noteMade(object)
         return object
     }
 

@@ -5,6 +5,15 @@
 struct ObjectRegistry {
     private let stored = ObjectIDTable<ManagedObject>()
     private var unsaved: [ManagedObjectID: ManagedObject] = [:]
+    /// Which entities' objects are kept in `tracked` (a save's triggers can
+    /// make them stale: `PersistentStoreCoordinator.derivedTargets`).
+    var trackedEntities = EntityIndexMask([])
+    /// Every object of a tracked entity the context made, so refreshing them
+    /// walks those objects rather than the whole registry. Objects that left
+    /// the registry are pruned when the list is walked, or when it outgrows
+    /// twice what was registered at the last prune.
+    private var tracked: [ManagedObject] = []
+    private var trackedAtLastPrune = 0
 
     subscript(id: ManagedObjectID) -> ManagedObject? {
         get { id.isTemporaryID ? unsaved[id] : stored[id] }
@@ -20,15 +29,41 @@ struct ObjectRegistry {
     /// Every object, stored ones first.
     var values: [ManagedObject] { stored.allValues + Array(unsaved.values) }
 
-    /// The objects of these entities: what a save whose triggers may have
-    /// rewritten their derived values refreshes. Walks the IDs, not the
-    /// objects, so a context holding 10,000 articles and 100 categories
-    /// gathers the categories without touching the articles.
-    func objects(ofEntities entities: Set<Int>) -> [ManagedObject] {
+    /// Notes an object the context just made (registered or about to be).
+    @inline(__always)
+    mutating func noteMade(_ object: ManagedObject) {
+        guard trackedEntities.contains(object.entityIndex) else { return }
+        // Pruned before the append: the object just made is not registered yet.
+        if tracked.count >= 2 * trackedAtLastPrune + 64 { pruneTracked() }
+        tracked.append(object)
+    }
+
+    /// The registered objects of these entities: what a save whose triggers
+    /// may have rewritten their derived values refreshes. Entities tracked
+    /// from the start are gathered from their own objects, so a context
+    /// holding 10,000 articles and 100 categories touches the categories only.
+    mutating func objects(ofEntities entities: Set<Int>) -> [ManagedObject] {
         let wanted = EntityIndexMask(entities)
+        if entities.allSatisfy(trackedEntities.contains) {
+            pruneTracked()
+            var result: [ManagedObject] = []
+            result.reserveCapacity(tracked.count)
+            for object in tracked where wanted.contains(object.entityIndex) { result.append(object) }
+            return result
+        }
         var result = stored.values(extra: unsaved.count) { wanted.contains($0.entityIndex) }
         for object in unsaved.values where wanted.contains(object.entityIndex) { result.append(object) }
         return result
+    }
+
+    /// Keeps the tracked objects still registered under their current IDs.
+    private mutating func pruneTracked() {
+        let stored = self.stored, unsaved = self.unsaved
+        tracked.removeAll { object in
+            let id = object.objectID
+            return (id.isTemporaryID ? unsaved[id] : stored[id]) !== object
+        }
+        trackedAtLastPrune = tracked.count
     }
 
     var count: Int { stored.count + unsaved.count }
@@ -42,6 +77,8 @@ struct ObjectRegistry {
     mutating func removeAll() {
         stored.removeAll(keepingCapacity: false)
         unsaved.removeAll()
+        tracked.removeAll()
+        trackedAtLastPrune = 0
     }
 
     /// Room for `additional` more stored objects (a fetch's rows).

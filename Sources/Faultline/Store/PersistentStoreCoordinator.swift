@@ -64,6 +64,9 @@ public final class PersistentStoreCoordinator: Sendable {
     let keyFloors: [Int: Int64]
     /// Connections open read-only (StoreConfiguration.readOnly).
     let opensReadOnly: Bool
+    /// The entities whose derived attributes other entities' rows feed: what a
+    /// save's triggers can make stale in every context.
+    let derivedTargets: EntityIndexMask
     /// Records every commit in Core Data's persistent history; nil when the
     /// store does not track history (History/).
     let history: HistoryRecorder?
@@ -137,7 +140,9 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         self.plans = plans
         self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
-        let changes = ChangePublisher(rowCache: rowCache, derivedDependents: DerivedDependencies.dependents(in: model))
+        let dependents = DerivedDependencies.dependents(in: model)
+        derivedTargets = EntityIndexMask(dependents.reduce(into: Set<Int>()) { $0.formUnion($1) })
+        let changes = ChangePublisher(rowCache: rowCache, derivedDependents: dependents)
         self.changes = changes
         let (history, historyRefusal) = try Self.history(
             configuration.history, readOnly: configuration.readOnly || configuration.writeRefusal != nil,
