@@ -54,24 +54,16 @@ struct DerivedAttributeTriggers {
                 guard let derivation = attribute.derivation,
                       let column = mapping.column(forAttributeAt: attribute.index) else { continue }
                 let target = Target(entity: entity, attribute: attribute, mapping: mapping, column: column)
+                if let copied = derivation.copiedKeyPath {
+                    result += try KeyPathTriggers(model: model, mappings: mappings, target: target, function: copied.function)
+                        .triggers(copied.path)
+                    continue
+                }
                 switch derivation {
                 case .now:
                     result += nowTriggers(target)
-                case .keyPath(let path):
-                    result += try KeyPathTriggers(model: model, mappings: mappings, target: target, function: nil)
-                        .triggers(path)
-                case .canonical(let path):
-                    result += try KeyPathTriggers(
-                        model: model, mappings: mappings, target: target, function: StoreFunctions.canonical)
-                        .triggers(path)
-                case .lowercase(let path):
-                    result += try KeyPathTriggers(
-                        model: model, mappings: mappings, target: target, function: StoreFunctions.lowercase)
-                        .triggers(path)
-                case .uppercase(let path):
-                    result += try KeyPathTriggers(
-                        model: model, mappings: mappings, target: target, function: StoreFunctions.uppercase)
-                        .triggers(path)
+                case .keyPath, .canonical, .lowercase, .uppercase:
+                    break
                 case let .aggregate(function, relationship, attribute):
                     aggregates += try AggregateTriggers(model: model, mappings: mappings, target: target)
                         .triggers(function: function, relationship: relationship, attribute: attribute)

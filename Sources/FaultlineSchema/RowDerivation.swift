@@ -29,21 +29,12 @@ public struct RowDerivation: Sendable, Hashable {
     /// sub-entity's rows carry them), in attribute order.
     static func derivations(of entity: CheckedEntity, mapping: EntityMapping) -> [RowDerivation] {
         entity.attributes.compactMap { attribute in
-            guard let derivation = attribute.derivation, let column = mapping.column(forAttributeAt: attribute.index)
-            else { return nil }
-            let path: [String]
-            let function: String?
-            switch derivation {
-            case .keyPath(let p): (path, function) = (p, nil)
-            case .canonical(let p): (path, function) = (p, StoreFunctions.canonical)
-            case .lowercase(let p): (path, function) = (p, StoreFunctions.lowercase)
-            case .uppercase(let p): (path, function) = (p, StoreFunctions.uppercase)
-            case .now, .aggregate: return nil
-            }
-            guard let source = entity.attribute(named: path.joined(separator: ".")), !source.isDerived,
+            guard let copied = attribute.derivation?.copiedKeyPath,
+                  let column = mapping.column(forAttributeAt: attribute.index),
+                  let source = entity.attribute(named: copied.path.joined(separator: ".")), !source.isDerived,
                   let sourceColumn = mapping.column(forAttributeAt: source.index) else { return nil }
             return RowDerivation(attributeIndex: attribute.index, column: column, sourceAttributeIndex: source.index,
-                                 sourceColumn: sourceColumn, function: function)
+                                 sourceColumn: sourceColumn, function: copied.function)
         }
     }
 }

@@ -38,21 +38,18 @@ struct ObjectRegistry {
         tracked.append(object)
     }
 
-    /// The registered objects of these entities: what a save whose triggers
-    /// may have rewritten their derived values refreshes. Entities tracked
-    /// from the start are gathered from their own objects, so a context
-    /// holding 10,000 articles and 100 categories touches the categories only.
+    /// The registered objects of these entities, all tracked: what a save
+    /// whose triggers may have rewritten their derived values refreshes. A
+    /// save's stale entities are the coordinator's `derivedTargets` or some
+    /// of them (both come from `DerivedDependencies`), so a context holding
+    /// 10,000 articles and 100 categories touches the categories only.
     mutating func objects(ofEntities entities: Set<Int>) -> [ManagedObject] {
+        assert(entities.allSatisfy(trackedEntities.contains), "stale entities the registry does not track")
         let wanted = EntityIndexMask(entities)
-        if entities.allSatisfy(trackedEntities.contains) {
-            pruneTracked()
-            var result: [ManagedObject] = []
-            result.reserveCapacity(tracked.count)
-            for object in tracked where wanted.contains(object.entityIndex) { result.append(object) }
-            return result
-        }
-        var result = stored.values(extra: unsaved.count) { wanted.contains($0.entityIndex) }
-        for object in unsaved.values where wanted.contains(object.entityIndex) { result.append(object) }
+        pruneTracked()
+        var result: [ManagedObject] = []
+        result.reserveCapacity(tracked.count)
+        for object in tracked where wanted.contains(object.entityIndex) { result.append(object) }
         return result
     }
 

@@ -181,20 +181,6 @@ final class ObjectIDTable<Value> {
         if capacity > mask + 1 { resize(to: capacity) }
     }
 
-    /// The values whose IDs `include` accepts: a walk of the IDs alone, so
-    /// the values left out are neither retained nor copied.
-    /// `extra`: room to keep for values the caller appends.
-    func values(extra: Int = 0, where include: (ManagedObjectID) -> Bool) -> [Value] {
-        var matching = 0
-        for index in 0...mask where values[index] != nil && include(ids[index]) { matching += 1 }
-        var result: [Value] = []
-        result.reserveCapacity(matching + extra)
-        for index in 0...mask where values[index] != nil && include(ids[index]) {
-            if let value = values[index] { result.append(value) }
-        }
-        return result
-    }
-
     var allValues: [Value] {
         var result: [Value] = []
         result.reserveCapacity(count)

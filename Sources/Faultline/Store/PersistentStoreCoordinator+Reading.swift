@@ -59,12 +59,17 @@ extension PersistentStoreCoordinator {
     /// every row; the rows share one clock reading for their staleness stamp.
     func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> DecodedRows {
         var rows = DecodedRows()
+        try decodeRows(statement, plan: plan, into: &rows)
+        return rows
+    }
+
+    /// The same, into any sink (one key's `DecodedRow`).
+    func decodeRows<Rows: DecodedRowSink>(_ statement: Statement, plan: EntityStorePlan, into rows: inout Rows) throws {
         let readAt = DispatchTime.now().uptimeNanoseconds
         var arena = SnapshotArena()
         while try statement.step() {
             _ = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &rows)
         }
-        return rows
     }
 
     /// `fetch` compiled for this store's schema; throws the compiler's errors
@@ -134,11 +139,7 @@ extension PersistentStoreCoordinator {
             let statement = try connection.cachedStatement(plan.selectByKey)
             try statement.bind(id.primaryKey, at: 1)
             var decoded = DecodedRow()
-            let readAt = DispatchTime.now().uptimeNanoseconds
-            var arena = SnapshotArena()
-            while try statement.step() {
-                _ = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &decoded)
-            }
+            try decodeRows(statement, plan: plan, into: &decoded)
             return decoded
         }
         guard let row = decoded.row else { return nil }
