@@ -43,7 +43,9 @@ let package = Package(
             dependencies: ["CSQLite"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
-        .target(name: "FaultlineSQLite", dependencies: ["CSQLite"]),
+        // A VFS shim that counts a directory's file operations and injects I/O faults.
+        .target(name: "CSQLiteIO", dependencies: ["CSQLite"]),
+        .target(name: "FaultlineSQLite", dependencies: ["CSQLite", "CSQLiteIO"]),
         // Small shared pieces below everything else: locks, digests, canonical text.
         .target(name: "FaultlineSupport"),
         // Core Data's model: descriptions, builders, checking, validation, version hashes.

@@ -21,6 +21,7 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let range = ResultCode(rawValue: SQLITE_RANGE)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
     public static let tooBig = ResultCode(rawValue: SQLITE_TOOBIG)
+    public static let full = ResultCode(rawValue: SQLITE_FULL)
 
     public var description: String {
         guard let text = sqlite3_errstr(rawValue) else { return "SQLite code \(rawValue)" }

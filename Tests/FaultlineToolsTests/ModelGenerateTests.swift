@@ -97,7 +97,7 @@ struct ModelGenerateTests {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources")
         var includes = ["-I", moduleDirectory.path]
-        for target in ["CSQLite", "CZlib"] { includes += ["-I", sources.appendingPathComponent(target).path] }
+        for target in ["CSQLite", "CZlib", "CSQLiteIO/include"] { includes += ["-I", sources.appendingPathComponent(target).path] }
         var checked = 0
         for relative in try CoreDataFixtures.modelFiles() {
             let model = root.appendingPathComponent(relative)

@@ -99,9 +99,18 @@ extension ManagedObjectContext {
     /// at validation.
     func propagateDeletes() throws {
         while let object = pendingDeletes.first {
+            let entity = coordinator.model.entities[object.entityIndex]
+            // Read what the rules change before applying any: when the store
+            // cannot be read the deletion stays pending, its rules unapplied.
+            let failuresBefore = faultFailures.count
+            object.fireFault()
+            for relationship in entity.relationships where relationship.isToMany
+                && (relationship.deleteRule == .cascadeDeleteRule || relationship.deleteRule == .nullifyDeleteRule) {
+                _ = object.loadedToMany(at: relationship.index)
+            }
+            try throwFaultFailures(since: failuresBefore)
             pendingDeletes.removeFirst()
             object.prepareForDeletion()
-            let entity = coordinator.model.entities[object.entityIndex]
             for relationship in entity.relationships {
                 switch relationship.deleteRule {
                 case .cascadeDeleteRule:

@@ -98,8 +98,13 @@ extension ManagedObjectContext {
            !object.changedRelationships[index] {
             return members
         }
-        let ids = (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
-        return ids.map { self.object(owned: $0) }
+        do {
+            let ids = try coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))
+            return ids.map { self.object(owned: $0) }
+        } catch {
+            recordFaultFailure(error, of: object, relationshipAt: index)
+            return []
+        }
     }
 
     /// Loads a to-many relationship's members from the store (one statement),
@@ -110,9 +115,19 @@ extension ManagedObjectContext {
             return
         }
         counters.relationshipFaultsFired += 1
-        let ids = parentMembers(of: object.objectID, at: index)
-            ?? (try? coordinator.toManyDestinations(of: object.objectID, relationship: relationship(object, index))) ?? []
         let relationship = relationship(object, index)
+        let ids: [ManagedObjectID]
+        if let fromParent = parentMembers(of: object.objectID, at: index) {
+            ids = fromParent
+        } else {
+            do {
+                ids = try coordinator.toManyDestinations(of: object.objectID, relationship: relationship)
+            } catch {
+                // Left unloaded: the next access reads it again.
+                recordFaultFailure(error, of: object, relationshipAt: index)
+                return
+            }
+        }
         var members = ids.map { self.object(owned: $0) }
         // Members whose in-memory inverse now points elsewhere have moved.
         if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {

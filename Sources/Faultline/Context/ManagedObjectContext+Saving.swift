@@ -19,6 +19,7 @@ extension ManagedObjectContext {
             defer { refusedAccesses = [] }
             throw SaveError.refusedAccess(refusedAccesses)
         }
+        try throwFaultFailures()
         mergeInbox()
         try propagateDeletes()
         registerPendingUndo()
@@ -29,6 +30,8 @@ extension ManagedObjectContext {
         try propagateDeletes()
         let issues = validate()
         if !issues.isEmpty { throw SaveError.validation(issues) }
+        // What willSave and validation read must have been read whole.
+        try throwFaultFailures()
         announceUnsavedChanges()
         if let parent { return try saveIntoParent(parent) }
         var attempts = 0

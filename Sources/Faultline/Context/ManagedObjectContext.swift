@@ -106,6 +106,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Typed-key assignments that could not be made (a subscript setter cannot
     /// throw); the next `save()` throws them.
     @usableFromInline var refusedAccesses: [ObjectAccessError] = []
+    /// Faults the store could not fulfil since the last save (FaultFailure.swift).
+    var faultFailures: [FaultFailure] = []
     /// Marks the context's own queue, so `performAndWait` called on it runs
     /// inline (Core Data's is reentrant) instead of deadlocking in `sync`.
     private let queueMark = DispatchSpecificKey<ObjectIdentifier>()
@@ -314,7 +316,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 counters.faultsFulfilledFromCache += 1
                 return !object.isFaultStorage
             }
-            let rows = (try? coordinator.rows(for: missing.map(\.objectID))) ?? []
+            let rows: [(ManagedObjectID, RowSnapshot)]
+            do {
+                rows = try coordinator.rows(for: missing.map(\.objectID))
+            } catch {
+                // Back in the batch, so the next access tries them again.
+                for member in missing { member.batch = batch }
+                batch.objects = missing
+                recordFaultFailure(error, of: object)
+                return false
+            }
             var byID: [ManagedObjectID: RowSnapshot] = [:]
             for (id, snapshot) in rows { byID[id] = snapshot }
             counters.faultsFulfilledBySQL += 1
@@ -328,7 +339,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
             materialize(object, from: snapshot)
             return true
         }
-        guard let row = (try? coordinator.row(for: object.objectID)) ?? nil else { return false }
+        let found: RowSnapshot?
+        do {
+            found = try coordinator.row(for: object.objectID)
+        } catch {
+            recordFaultFailure(error, of: object)
+            return false
+        }
+        guard let row = found else { return false }
         counters.faultsFulfilledBySQL += 1
         materialize(object, from: row)
         return true

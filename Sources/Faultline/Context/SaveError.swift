@@ -62,6 +62,10 @@ public enum SaveError: Error, CustomStringConvertible {
     /// property, of another type, or a destination of another context): a
     /// subscript setter cannot throw, so the save does, once, and writes nothing.
     case refusedAccess([ObjectAccessError])
+    /// Faults the store could not fulfil since the last save (FaultFailure):
+    /// what was read or changed through them may be incomplete, so the save
+    /// writes nothing; it throws them once, and saving again writes.
+    case unfulfilledFaults([FaultFailure])
 
     public var description: String {
         switch self {
@@ -73,6 +77,9 @@ public enum SaveError: Error, CustomStringConvertible {
             return "willSave changed objects on each of \(passes) passes; make it idempotent"
         case .refusedAccess(let errors):
             return "typed-key assignments were refused:\n" + errors.map { "  \($0)" }.joined(separator: "\n")
+        case .unfulfilledFaults(let failures):
+            return "objects could not be read from the store, so nothing was saved:\n"
+                + failures.map { "  \($0)" }.joined(separator: "\n")
         case .recursiveSave:
             return "save() called while the context was saving (from willSave, didSave or validation); save after it returns"
         }
