@@ -104,8 +104,12 @@ struct KilledMigrationTests {
                                     migration: MigrationOptions(path: .staged(manager)))
     }
 
-    @Test("parent: SIGKILL in the custom stage leaves the store at V2, intact; the next open completes")
-    func killedMidMigration() throws {
+    /// How long after the child's first save in the stage each kill lands.
+    static let killDelaysMilliseconds = [0, 10, 25, 50, 75, 100, 150, 200, 300, 400]
+
+    @Test("parent: SIGKILL in the custom stage leaves the store at V2, intact; the next open completes",
+          arguments: killDelaysMilliseconds)
+    func killedMidMigration(delayMilliseconds: Int) throws {
         guard ProcessInfo.processInfo.environment[Self.storeVariable] == nil else { return }
         let url = S.temporaryStore()
         let marker = Self.markerPath(forStore: url.path)
@@ -134,7 +138,7 @@ struct KilledMigrationTests {
             usleep(10_000)
         }
         // Let it write a little more, so the kill lands among the stage's writes.
-        if sawMarker { usleep(150_000) }
+        if sawMarker { usleep(useconds_t(delayMilliseconds * 1_000)) }
         let killed = child.isRunning
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
@@ -173,6 +177,6 @@ struct KilledMigrationTests {
         #expect(try S.rows(url, "SELECT COUNT(*) FROM ZREADING WHERE ZNOTE = 'annotated'") == [[.integer(Int64(count))]])
         try S.expectReadAndSave(container, entity: "Reading", key: "level", value: .integer(Int64(Int32.max) + 1))
         let total = Date().timeIntervalSince(started)
-        print("killed migration: child killed after \(String(format: "%.2f", killedAfter)) s (WAL left: \(walBytes) bytes), test done after \(String(format: "%.2f", total)) s")
+        print("killed migration (\(delayMilliseconds) ms into the stage): child killed after \(String(format: "%.2f", killedAfter)) s (WAL left: \(walBytes) bytes), test done after \(String(format: "%.2f", total)) s")
     }
 }
