@@ -129,9 +129,21 @@ extension ManagedObjectContext {
 
     func clear(_ object: ManagedObject, _ relationship: CheckedRelationship) {
         if relationship.isToMany {
-            for member in object.members(at: relationship.index) { removeMember(member, from: object, at: relationship.index) }
+            for member in object.members(at: relationship.index) { clear(member, from: object, relationship) }
         } else if object.destination(at: relationship.index) != nil {
             setToOne(of: object, at: relationship.index, to: nil)
+        }
+    }
+
+    /// Removes `member` from `object`'s to-many. The store lists the member
+    /// under `object`, so unless this context moved it elsewhere its row points
+    /// at `object`, whatever an older snapshot of it says: the cleared key is
+    /// written either way.
+    func clear(_ member: ManagedObject, from object: ManagedObject, _ relationship: CheckedRelationship) {
+        removeMember(member, from: object, at: relationship.index)
+        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true, !member.changedRelationships[inverse] {
+            setToOne(of: member, at: inverse, to: nil)
+            markRelationshipChanged(member, inverse)
         }
     }
 

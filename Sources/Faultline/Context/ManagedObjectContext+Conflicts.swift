@@ -8,16 +8,19 @@
 extension ManagedObjectContext {
     func resolve(_ conflicts: [SaveConflict]) throws {
         var unresolved: [SaveConflict] = []
+        var deletionsStanding: [ManagedObject] = []
         for conflict in conflicts {
             switch conflict {
             case let .optimisticLocking(id, _, storeVersion):
                 guard let object = registered[id] else { continue }
                 guard storeVersion != nil, let row = try coordinator.row(for: id) else {
-                    // The row is gone: the store's deletion wins under every policy.
-                    detach(object)
+                    // The row is gone: the store's deletion wins under every
+                    // policy, and nothing saved may point at it any more.
+                    replace(object, with: nil)
                     continue
                 }
                 resolveVersionConflict(object, store: row)
+                if object.isDeletedStorage, mergePolicy != .error { deletionsStanding.append(object) }
             case let .uniqueness(id, existing, _):
                 guard let object = registered[id] else { continue }
                 if !resolveUniquenessConflict(object, existing: existing) { unresolved.append(conflict) }
@@ -27,6 +30,25 @@ extension ManagedObjectContext {
             }
         }
         if !unresolved.isEmpty { throw SaveError.conflicts(unresolved) }
+        for object in deletionsStanding { try reapplyDeleteRules(object) }
+        try propagateDeletes()
+    }
+
+    /// A deleted object whose row changed since it was read (another context
+    /// added members to its to-manys) and whose deletion the policy lets
+    /// stand: its delete rules ran on the members this context knew, so they
+    /// run again on the members the store holds now. Without it the new
+    /// members would keep pointing at a row that no longer exists.
+    private func reapplyDeleteRules(_ object: ManagedObject) throws {
+        let entity = coordinator.model.entities[object.entityIndex]
+        for relationship in entity.relationships where relationship.isToMany {
+            let rule = relationship.deleteRule
+            guard rule == .cascadeDeleteRule || rule == .nullifyDeleteRule else { continue }
+            let ids = try coordinator.toManyDestinations(of: object.objectID, relationship: relationship)
+            for member in ids.map({ self.object(owned: $0) }) where !member.isDeletedStorage {
+                if rule == .cascadeDeleteRule { delete(member) } else { clear(member, from: object, relationship) }
+            }
+        }
     }
 
     func resolveVersionConflict(_ object: ManagedObject, store row: RowSnapshot) {

@@ -129,10 +129,13 @@ extension ManagedObjectContext {
             }
         }
         var members = ids.map { self.object(owned: $0) }
-        // Members whose in-memory inverse now points elsewhere have moved.
+        // Members this context moved elsewhere have left. A member whose
+        // inverse it did not change stays: the store's row is newer than
+        // whatever older snapshot of it the context holds.
         if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
             members = members.filter { member in
-                guard case .object(let owner) = member.toOne.indices.contains(inverse) ? member.toOne[inverse] : .id(nil) else {
+                guard member.changedRelationships[inverse],
+                      case .object(let owner) = member.toOne[inverse] else {
                     return true
                 }
                 return owner === object

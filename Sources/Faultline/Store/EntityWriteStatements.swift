@@ -63,12 +63,18 @@ struct EntityWriteStatements: Sendable {
     let version: String
     /// `DELETE FROM J WHERE source = ?` for each join table of the entity.
     let joinRowDeletes: [String]
+    /// `SELECT 1 FROM D WHERE key = ? LIMIT 1` for each to-many kept as a key
+    /// in its destination's rows whose delete rule nullifies or cascades: run
+    /// after a delete, a row found is one the save's delete rules did not
+    /// reach (another context added it since), so the delete is a conflict.
+    let remainingReferences: [String]
 
     init(entity: CheckedEntity, mapping: EntityMapping, schema: StoreSchema, signatures: inout [String: Int]) {
         let table = mapping.table
         var membership: [Membership] = []
         var ordering: [Ordering] = []
         var joinRowDeletes: [String] = []
+        var remainingReferences: [String] = []
         for relationship in entity.relationships {
             switch mapping.relationships[relationship.index] {
             case let .joinTable(joinTable, sourceColumn, destinationColumn, order):
@@ -83,6 +89,9 @@ struct EntityWriteStatements: Sendable {
                 } ?? .unordered)
                 joinRowDeletes.append("DELETE FROM \(joinTable) WHERE \(sourceColumn) = ?")
             case let .destinationKey(destinationTable, column, order, isHidden):
+                if relationship.deleteRule == .nullifyDeleteRule || relationship.deleteRule == .cascadeDeleteRule {
+                    remainingReferences.append("SELECT 1 FROM \(destinationTable) WHERE \(column) = ? LIMIT 1")
+                }
                 membership.append(isHidden ? .hiddenKey(update: "UPDATE OR FAIL \(destinationTable) SET \(column) = ? WHERE Z_PK = ?") : .inRows)
                 ordering.append(order.map { .memberRow("UPDATE OR FAIL \(destinationTable) SET \($0) = ? WHERE Z_PK = ?") } ?? .unordered)
             case .foreignKey, .transient:
@@ -93,6 +102,7 @@ struct EntityWriteStatements: Sendable {
         self.membership = membership
         self.ordering = ordering
         self.joinRowDeletes = joinRowDeletes
+        self.remainingReferences = remainingReferences
 
         var uniqueness: [Uniqueness] = []
         for constraint in entity.uniquenessConstraints {

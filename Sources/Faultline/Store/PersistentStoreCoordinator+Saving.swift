@@ -126,6 +126,19 @@ extension PersistentStoreCoordinator {
             }
             for text in writes.joinRowDeletes { try connection.execute(text, [.integer(delete.id.primaryKey)]) }
         }
+        // Once every row of the save is deleted: rows still pointing at a
+        // deleted one are members its delete rules never saw, added by another
+        // save since they were read. The deletion is a conflict, as if its
+        // version had moved (it does not when the members are another
+        // entity's rows), and the merge policy runs the rules again.
+        if lockConflicts.isEmpty {
+            for delete in request.deletes {
+                let key: [SQLValue] = [.integer(delete.id.primaryKey)]
+                if try plans[delete.id.entityIndex].writes.remainingReferences.contains(where: { try connection.scalar($0, key) != nil }) {
+                    lockConflicts.append(.optimisticLocking(delete.id, expectedVersion: delete.version, storeVersion: delete.version))
+                }
+            }
+        }
         if !lockConflicts.isEmpty { throw ConflictsFound(conflicts: lockConflicts) }
 
         for row in request.joinDeletes {
