@@ -1,5 +1,11 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// FAULTLINE_NO_JEMALLOC=1 builds without jemalloc: the harness then reports no
+// allocation counts. ThreadSanitizer needs it (it replaces malloc itself), as
+// does measuring under glibc's malloc without LD_PRELOAD tricks.
+let linksJemalloc = ProcessInfo.processInfo.environment["FAULTLINE_NO_JEMALLOC"] == nil
 
 // Layers, bottom up (see README.md): system libraries, the SQLite boundary, the
 // persistence core, the benchmark harness, the tool and the benchmark suites.
@@ -70,7 +76,11 @@ let package = Package(
         // What the tool's commands and the suites share on the command line:
         // help, values of flags, and how bad input is reported.
         .target(name: "FaultlineCommandLine"),
-        .target(name: "FaultlineBench", dependencies: ["FaultlineSQLite", "CJemalloc", "FaultlineCommandLine"]),
+        .target(
+            name: "FaultlineBench",
+            dependencies: ["FaultlineSQLite", "FaultlineCommandLine"] + (linksJemalloc ? ["CJemalloc"] : []),
+            swiftSettings: linksJemalloc ? [.define("FAULTLINE_JEMALLOC")] : []
+        ),
         // The user tool's commands over the core (the harness never depends on the core).
         .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite", "FaultlineCommandLine"]),
         .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench", "FaultlineTools", "FaultlineCommandLine"]),
@@ -117,9 +127,18 @@ let package = Package(
             ],
             path: "Benchmarks/Faulting"
         ),
+        // The fuzz targets' harnesses (Fuzz/Targets): what each feeds an input
+        // to and what it calls a finding. The regression tests replay the kept
+        // inputs through them; the libFuzzer entry points are below.
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["Faultline", "FaultlineModelFiles", "FaultlineBench", "FaultlineTools"],
+            path: "Fuzz/Targets"
+        ),
         // Where the tests find the real Core Data fixtures beside the project.
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "FaultlineSQLiteTests", dependencies: ["FaultlineSQLite"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], exclude: ["Inputs"]),
         .testTarget(name: "FaultlineBenchTests", dependencies: ["FaultlineBench", "FaultlineSQLite", "FaultlineCommandLine"]),
         .testTarget(
             name: "BenchmarkDataTests",
@@ -134,3 +153,14 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer entry points, one executable per target, built only by
+// `./tasks.sh fuzz` (FAULTLINE_FUZZ=1, `--sanitize=fuzzer`): without the
+// fuzzer's runtime they have no `main` to link against.
+if ProcessInfo.processInfo.environment["FAULTLINE_FUZZ"] != nil {
+    for name in ["Predicate", "ModelFile", "CompiledModel", "StoreFile", "Report"] {
+        package.targets.append(.executableTarget(
+            name: "Fuzz\(name)", dependencies: ["FuzzTargets"], path: "Fuzz/Entry/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 SUITES=(Reference Inserts Faulting Fetching Migrations Derived Observing)
+# The suites ThreadSanitizer runs: contexts on several threads, the row cache
+# and statement caches under readers and a writer, merges, observers, the soak.
+TSAN_SUITES="ConcurrencyTests|RowCacheTests|AutomaticMergeTests|CrossContextTests|QueryGenerationTests|PerformReentrancyTests|ChildContextTests|StaleDerivedRefreshTests|BusyStoreTests|ResultsObservationTests|StatementCacheTests|SoakTests"
 # How the gate and its baselines run every suite: the same flags on both sides.
 GATE_RUN=(--profile quick --iterations 5 --warmup 1 --quiet)
 
@@ -59,6 +62,49 @@ case "${1:-}" in
         echo "reports: Results/ci/report.md, Results/ci/report.html" >&2
         exit "$status"
         ;;
+    reliability)
+        # CI's reliability checks beyond the tests (README, "Reliability"): the
+        # soak alone for 60 s, the concurrency suites under ThreadSanitizer,
+        # then 60 s of each fuzz target. Any finding fails.
+        install_dependencies
+        FAULTLINE_SOAK_SECONDS=60 swift test --filter SoakTests
+        tsan=(--sanitize=thread --scratch-path .build-tsan)
+        FAULTLINE_NO_JEMALLOC=1 swift build --build-tests "${tsan[@]}"
+        FAULTLINE_NO_JEMALLOC=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+            swift test --skip-build "${tsan[@]}" --filter "$TSAN_SUITES"
+        "$0" fuzz 60
+        ;;
+    fuzz)
+        # libFuzzer on every parser of untrusted input (Fuzz/Targets): N seconds
+        # per target (default 60), corpora seeded from the kept inputs under
+        # Tests/FuzzRegressionTests/Inputs and, when present, the Core Data
+        # fixtures beside the clone. A finding (a crash, a hang, or a
+        # disagreement the target checks for) fails and is left under
+        # .build-fuzz/findings/ to keep as a regression input.
+        seconds="${2:-60}"
+        install_dependencies
+        # Spelled as one -sanitize=fuzzer,address: given as two --sanitize flags,
+        # swiftc was seen to keep AddressSanitizer and drop the coverage
+        # instrumentation libFuzzer needs.
+        build=(-c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz)
+        targets=(Predicate:predicate ModelFile:model-file CompiledModel:compiled-model StoreFile:store Report:report)
+        for entry in "${targets[@]}"; do
+            FAULTLINE_FUZZ=1 FAULTLINE_NO_JEMALLOC=1 swift build "${build[@]}" --product "Fuzz${entry%%:*}"
+        done
+        Fuzz/seed-corpora.sh .build-fuzz/corpus
+        rm -rf .build-fuzz/findings && mkdir -p .build-fuzz/findings
+        status=0
+        for entry in "${targets[@]}"; do
+            name="${entry##*:}"
+            echo "fuzz ${name}: ${seconds} s" >&2
+            ASAN_OPTIONS=detect_leaks=0 ".build-fuzz/release/Fuzz${entry%%:*}" ".build-fuzz/corpus/${name}" \
+                -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+                -artifact_prefix=".build-fuzz/findings/${name}-" 2> ".build-fuzz/${name}.log" \
+                || { status=1; echo "fuzz ${name}: FINDING, see .build-fuzz/${name}.log" >&2; }
+            grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)|cov: " ".build-fuzz/${name}.log" | tail -3 >&2
+        done
+        exit "$status"
+        ;;
     baseline)
         # Refreshes the committed baselines with the gate's own command line; see
         # Results/README.md for when (never to silence a regression not understood).
@@ -69,7 +115,7 @@ case "${1:-}" in
         done
         ;;
     *)
-        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | gate | baseline" >&2
+        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | gate | baseline | reliability | fuzz [seconds per target]" >&2
         exit 2
         ;;
 esac

@@ -1,8 +1,12 @@
+#if FAULTLINE_JEMALLOC
 import CJemalloc
+#endif
 import Foundation
 
 /// Allocation counts and bytes from jemalloc, which this process links as its
 /// malloc (SQLite's, the Swift runtime's and Foundation's allocations all count).
+/// Built without it (`FAULTLINE_NO_JEMALLOC`), every read fails and
+/// `isAvailable` is false.
 ///
 /// Counts are jemalloc's per-size-class request totals over all arenas
 /// (`stats.arenas.<all>.small.nrequests` + `large.nrequests`). Requests served
@@ -29,7 +33,7 @@ public enum Allocations {
     public static var version: String? {
         var pointer: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
-        guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
+        guard control("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
         return String(cString: pointer)
     }
 
@@ -56,7 +60,7 @@ public enum Allocations {
     /// Totals so far. Not itself free: it flushes the thread cache, so take
     /// snapshots outside the measured region.
     public static func snapshot() -> AllocationSnapshot {
-        mallctl("thread.tcache.flush", nil, nil, nil, 0)
+        control("thread.tcache.flush", nil, nil, nil, 0)
         _ = refreshEpoch()
         let small = readUInt64("stats.arenas.4096.small.nrequests") ?? 0
         let large = readUInt64("stats.arenas.4096.large.nrequests") ?? 0
@@ -67,21 +71,34 @@ public enum Allocations {
     @discardableResult
     private static func refreshEpoch() -> Bool {
         var epoch: UInt64 = 1
-        return mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0
+        return control("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0
     }
 
     /// A signed `ssize_t` option such as `opt.dirty_decay_ms` (-1: never purge).
     private static func readInt(_ name: String) -> Int? {
         var value = 0
         var size = MemoryLayout<Int>.size
-        guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
+        guard control(name, &value, &size, nil, 0) == 0 else { return nil }
         return value
     }
 
     private static func readUInt64(_ name: String) -> UInt64? {
         var value: UInt64 = 0
         var size = MemoryLayout<UInt64>.size
-        guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
+        guard control(name, &value, &size, nil, 0) == 0 else { return nil }
         return value
+    }
+
+    /// jemalloc's `mallctl`, or a failure when the build has no jemalloc.
+    @discardableResult
+    private static func control(
+        _ name: String, _ old: UnsafeMutableRawPointer?, _ oldSize: UnsafeMutablePointer<Int>?,
+        _ new: UnsafeMutableRawPointer?, _ newSize: Int
+    ) -> Int32 {
+        #if FAULTLINE_JEMALLOC
+        return mallctl(name, old, oldSize, new, newSize)
+        #else
+        return -1
+        #endif
     }
 }

@@ -54,6 +54,11 @@ public enum ReportFile {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
+        return try parse(data, path: path)
+    }
+
+    /// Reads a report from `data`; `path` names it in errors.
+    public static func parse(_ data: Data, path: String) throws(ReportFileError) -> Report {
         struct VersionProbe: Decodable { var schemaVersion: Int? }
         let probe: VersionProbe
         do { probe = try JSONDecoder().decode(VersionProbe.self, from: data) } catch {

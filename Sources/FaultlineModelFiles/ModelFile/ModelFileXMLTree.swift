@@ -63,6 +63,27 @@ struct ModelFileXMLTree {
             throw ModelFileError(.malformedXML, "the file is not valid UTF-8 (model files are UTF-8)",
                                  file: file, line: line, column: column)
         }
+        // XML forbids NUL, and libxml2 reads leading NULs as UTF-32 or UTF-16.
+        if let offset = data.firstIndex(of: 0) {
+            let (line, column) = position(of: offset - data.startIndex, in: data)
+            throw ModelFileError(.malformedXML, "the file contains a NUL character, which XML forbids",
+                                 file: file, line: line, column: column)
+        }
+        // The bytes are UTF-8, so a declaration naming another encoding is
+        // false, and libxml2 (under Foundation's XMLParser) crashes decoding
+        // some (UTF-7, UTF-32, EBCDIC; found by the model-file fuzz target).
+        if let encoding = declaredEncoding(in: data), !["utf-8", "utf8"].contains(encoding.lowercased()) {
+            throw ModelFileError(.malformedXML, "the XML declaration names encoding \"\(encoding)\"; model files are UTF-8",
+                                 file: file, line: 1, column: 1)
+        }
+        // Foundation's XMLParser on Linux reads a processing instruction's
+        // data with strlen even when there is none, and crashes (found by the
+        // model-file fuzz target).
+        if let offset = emptyProcessingInstruction(in: data) {
+            let (line, column) = position(of: offset, in: data)
+            throw ModelFileError(.malformedXML, "a processing instruction without data (<?name?>), which model files never hold",
+                                 file: file, line: line, column: column)
+        }
         let builder = TreeBuilder(file: file)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -80,6 +101,50 @@ struct ModelFileXMLTree {
                                  file: file, line: line, column: column)
         }
         return ModelFileXMLTree(nodes: builder.nodes)
+    }
+
+    /// The 1-based line and column (in characters) of the byte at `offset`.
+    static func position(of offset: Int, in data: Data) -> (Int, Int) {
+        let before = data.prefix(offset)
+        let line = 1 + before.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
+        return (line, String(decoding: before[lineStart...], as: UTF8.self).unicodeScalars.count + 1)
+    }
+
+    /// The offset of the first `<?target?>` with nothing but space after its
+    /// target, the XML declaration aside.
+    static func emptyProcessingInstruction(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var index = 0
+        while index + 1 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
+            var cursor = index + 2
+            let nameStart = cursor
+            while cursor < bytes.count, ![UInt8(ascii: "?"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[cursor]) { cursor += 1 }
+            let name = String(decoding: bytes[nameStart..<cursor], as: UTF8.self)
+            while cursor < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[cursor]) { cursor += 1 }
+            if name.lowercased() != "xml", cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "?"), bytes[cursor + 1] == UInt8(ascii: ">") {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// The `encoding` of a leading XML declaration (`<?xml … encoding="…"?>`), if any.
+    static func declaredEncoding(in data: Data) -> String? {
+        var bytes = Array(data.prefix(1_024))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let declaration = text.range(of: "?>").map { String(text[..<$0.lowerBound]) } ?? text
+        guard let name = declaration.range(of: "encoding") else { return nil }
+        var rest = declaration[name.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst()
+        return String(value.prefix { $0 != quote })
     }
 
     /// The 1-based line and column of the first byte that is not valid UTF-8, or
