@@ -72,13 +72,17 @@ case "${1:-}" in
         FAULTLINE_NO_JEMALLOC=1 swift build --build-tests "${tsan[@]}"
         FAULTLINE_NO_JEMALLOC=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
             swift test --skip-build "${tsan[@]}" --filter "$TSAN_SUITES"
-        "$0" fuzz 60
+        # From the seeds alone and with a fixed seed, so a run here replays
+        # what CI runs (the time bound aside).
+        rm -rf .build-fuzz/corpus
+        FAULTLINE_FUZZ_SEED=1 "$0" fuzz 60
         ;;
     fuzz)
         # libFuzzer on every parser of untrusted input (Fuzz/Targets): N seconds
         # per target (default 60), corpora seeded from the kept inputs under
         # Tests/FuzzRegressionTests/Inputs and, when present, the Core Data
-        # fixtures beside the clone. A finding (a crash, a hang, or a
+        # fixtures beside the clone (FAULTLINE_FUZZ_SEED fixes libFuzzer's
+        # seed; 0, the default, picks one). A finding (a crash, a hang, or a
         # disagreement the target checks for) fails and is left under
         # .build-fuzz/findings/ to keep as a regression input.
         seconds="${2:-60}"
@@ -98,7 +102,7 @@ case "${1:-}" in
             name="${entry##*:}"
             echo "fuzz ${name}: ${seconds} s" >&2
             ASAN_OPTIONS=detect_leaks=0 ".build-fuzz/release/Fuzz${entry%%:*}" ".build-fuzz/corpus/${name}" \
-                -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+                -max_total_time="$seconds" -seed="${FAULTLINE_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
                 -artifact_prefix=".build-fuzz/findings/${name}-" 2> ".build-fuzz/${name}.log" \
                 || { status=1; echo "fuzz ${name}: FINDING, see .build-fuzz/${name}.log" >&2; }
             grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)|cov: " ".build-fuzz/${name}.log" | tail -3 >&2

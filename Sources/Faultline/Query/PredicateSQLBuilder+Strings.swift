@@ -51,8 +51,12 @@ extension PredicateSQLBuilder {
                 return "instr(" + column + ", ?) > 0" + SQLFragment("", [.text(argument)])
             case .beginsWith:
                 return Self.prefixRange(column, argument)
+            case .endsWith where argument.unicodeScalars.contains("\0"):
+                return Self.regularExpression(column, "*" + argument, wildcards: false)
             case .endsWith:
                 return column + " GLOB ?" + SQLFragment("", [.text("*" + Self.globEscaped(argument))])
+            case _ where argument.unicodeScalars.contains("\0"):
+                return Self.regularExpression(column, argument, wildcards: true)
             default:
                 return column + " GLOB ?" + SQLFragment("", [.text(PredicateText.glob(like: argument))])
             }
@@ -95,6 +99,24 @@ extension PredicateSQLBuilder {
         default:
             throw FetchError.unsupportedPredicate("\(operation.rawValue) with a key path as its pattern")
         }
+    }
+
+    /// SQLite's GLOB reads its pattern only up to a NUL character, so a
+    /// pattern holding one goes through `FAULTLINE_MATCHES` as the regular
+    /// expression meaning the same (found by the predicate fuzz target): a
+    /// leading `*` matches anything; with `wildcards`, every `*` and `?` are
+    /// LIKE's; every other character is itself.
+    static func regularExpression(_ column: SQLFragment, _ pattern: String, wildcards: Bool) -> SQLFragment {
+        var expression = "(?s:"
+        for (index, scalar) in pattern.unicodeScalars.enumerated() {
+            switch scalar {
+            case "*" where wildcards || index == 0: expression += ".*"
+            case "?" where wildcards: expression += "."
+            default: expression += "\\x{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        expression += ")"
+        return "\(StoreFunctions.matches)(" + column + ", " + SQLFragment.parameter(.text(expression)) + ", 0)"
     }
 
     /// `column >= prefix AND column < successor(prefix)`: the strings starting
