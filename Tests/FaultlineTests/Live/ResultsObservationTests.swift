@@ -74,8 +74,8 @@ struct ResultsObservationTests {
         // Taken before the first element goes, so the interval after it is a lower bound.
         let clock = ContinuousClock()
         let start = clock.now
-        // An interval far longer than three saves take, even on a loaded machine.
-        var results = context.changes(of: try FetchedResultsControllerTests.request(), minimumInterval: 1).makeAsyncIterator()
+        let interval = Duration.seconds(2)
+        var results = context.changes(of: try FetchedResultsControllerTests.request(), minimumInterval: 2).makeAsyncIterator()
         let first = try #require(try await results.next())
         #expect(first.objectIDs.isEmpty)
         try context.performAndWait {
@@ -84,11 +84,22 @@ struct ResultsObservationTests {
                 try context.save()
             }
         }
+        let savedWithinInterval = clock.now - start < interval
         let second = try #require(try await results.next())
-        #expect(clock.now - start >= .seconds(1))
-        #expect(second.objectIDs.count == 3, "three saves, one element")
+        #expect(clock.now - start >= interval)
         #expect(first.objectIDs.applying(try #require(second.difference)) == second.objectIDs)
-        #expect(second.difference?.insertions.count == 3)
+        // Coalescing is owed to saves made within the interval after the first
+        // element. A machine too loaded to get this far in 2 s (seen when the
+        // crash and fault-injection suites ran beside it) rightly delivers the
+        // first save at once; then the rest must follow, an interval later.
+        if savedWithinInterval {
+            #expect(second.objectIDs.count == 3, "three saves within the interval, one element")
+            #expect(second.difference?.insertions.count == 3)
+        } else {
+            var last = second
+            while last.objectIDs.count < 3, let next = try await results.next() { last = next }
+            #expect(last.objectIDs.count == 3)
+        }
     }
 
     @Test("Cancelling the consuming task ends the sequence and stops its controller")

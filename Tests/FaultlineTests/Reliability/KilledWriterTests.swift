@@ -101,22 +101,31 @@ struct KilledWriterTests {
         let url = try Self.newStore()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let log = ProgressLog(path: url.path + ".log")
-        var generator = SeededGenerator(seed: 2_029)
-        var killedMidRun = 0
-        for kill in 1...Self.saveKills {
-            let reportedBefore = log.numbers.count
-            let outcome = try ChildKiller.run(
-                filter: "KilledWriterTests/saveUntilKilled", variable: Self.saveVariable, value: url.path,
-                delay: Double.random(in: 0...0.03, using: &generator)) { log.numbers.count > reportedBefore }
-            try #require(outcome.reason == .uncaughtSignal && outcome.status == SIGKILL,
-                         "kill \(kill): the child ended on its own (status \(outcome.status))")
-            if outcome.killedWhileRunning { killedMidRun += 1 }
-            try #require(log.numbers.count > reportedBefore, "kill \(kill): the child never saved")
+        try Self.kill(Self.saveKills, child: "saveUntilKilled", variable: Self.saveVariable, store: url, log: log,
+                      seed: 2_029, maximumDelay: 0.03) { kill in
             try Self.expectSaves(url, reported: log.numbers, after: kill)
         }
-        #expect(killedMidRun == Self.saveKills)
         let stored = try Self.integers(Connection(.file(url.path)), "SELECT COUNT(*) FROM ZBATCH")[0][0]
         print("killed saves: \(Self.saveKills) kills, \(log.numbers.count) saves reported, \(stored) in the store, none lost or partial")
+    }
+
+    /// Runs the child test `child` on `url` `times` times, killing it each
+    /// time at a random moment (up to `maximumDelay` seconds) after it logged
+    /// one more commit, then runs `check` with the kill's number.
+    static func kill(_ times: Int, child: String, variable: String, store url: URL, log: ProgressLog, seed: UInt64,
+                     maximumDelay: TimeInterval, check: (Int) throws -> Void) throws {
+        var generator = SeededGenerator(seed: seed)
+        for kill in 1...times {
+            let reportedBefore = log.numbers.count
+            let outcome = try ChildKiller.run(
+                filter: "KilledWriterTests/\(child)", variable: variable, value: url.path,
+                delay: Double.random(in: 0...maximumDelay, using: &generator)) { log.numbers.count > reportedBefore }
+            try #require(outcome.reason == .uncaughtSignal && outcome.status == SIGKILL,
+                         "kill \(kill): the child ended on its own (status \(outcome.status))")
+            try #require(outcome.killedWhileRunning && log.numbers.count > reportedBefore,
+                         "kill \(kill): the child never logged a commit before the kill")
+            try check(kill)
+        }
     }
 
     /// The store after a kill: integrity ok; batches numbered 1…n without a
@@ -177,14 +186,8 @@ struct KilledWriterTests {
         let url = try Self.newStore()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let log = ProgressLog(path: url.path + ".log")
-        var generator = SeededGenerator(seed: 2_030)
-        for kill in 1...Self.batchKills {
-            let reportedBefore = log.numbers.count
-            let outcome = try ChildKiller.run(
-                filter: "KilledWriterTests/batchInsertUntilKilled", variable: Self.batchVariable, value: url.path,
-                delay: Double.random(in: 0...0.15, using: &generator)) { log.numbers.count > reportedBefore }
-            try #require(outcome.reason == .uncaughtSignal && outcome.status == SIGKILL,
-                         "kill \(kill): the child ended on its own (status \(outcome.status))")
+        try Self.kill(Self.batchKills, child: "batchInsertUntilKilled", variable: Self.batchVariable, store: url, log: log,
+                      seed: 2_030, maximumDelay: 0.15) { kill in
             let connection = try Connection(.file(url.path))
             #expect(try connection.scalar("PRAGMA integrity_check") == .text("ok"), "kill \(kill)")
             let counts = try Self.integers(connection, "SELECT ZSEQ, COUNT(*) FROM ZBULK GROUP BY ZSEQ ORDER BY ZSEQ")
