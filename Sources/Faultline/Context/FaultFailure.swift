@@ -31,5 +31,4 @@ extension ManagedObjectContext {
         faultFailures.removeSubrange(start...)
         throw SaveError.unfulfilledFaults(failures)
     }
-
 }

@@ -99,30 +99,44 @@ extension ManagedObjectContext {
     /// at validation.
     func propagateDeletes() throws {
         while let object = pendingDeletes.first {
-            let entity = coordinator.model.entities[object.entityIndex]
             // Read what the rules change before applying any: when the store
             // cannot be read the deletion stays pending, its rules unapplied.
-            let failuresBefore = faultFailures.count
-            object.fireFault()
-            for relationship in entity.relationships where relationship.isToMany
-                && (relationship.deleteRule == .cascadeDeleteRule || relationship.deleteRule == .nullifyDeleteRule) {
-                _ = object.loadedToMany(at: relationship.index)
-            }
-            try throwFaultFailures(since: failuresBefore)
+            try loadMembersForDeleteRules(of: object)
             pendingDeletes.removeFirst()
             object.prepareForDeletion()
-            for relationship in entity.relationships {
-                switch relationship.deleteRule {
-                case .cascadeDeleteRule:
-                    let targets = relationship.isToMany ? object.members(at: relationship.index)
-                        : object.destination(at: relationship.index).map { [$0] } ?? []
-                    for target in targets { delete(target) }
-                    clear(object, relationship)
-                case .nullifyDeleteRule:
-                    clear(object, relationship)
-                case .denyDeleteRule, .noActionDeleteRule:
-                    break
-                }
+            applyDeleteRules(of: object)
+        }
+    }
+
+    /// Fires `object`'s fault and loads the to-manys its cascade and nullify
+    /// rules change; throws `SaveError.unfulfilledFaults` when the store
+    /// cannot be read. `reloading` drops what was loaded before, so the
+    /// members come from the store as it is now.
+    func loadMembersForDeleteRules(of object: ManagedObject, reloading: Bool = false) throws {
+        let failuresBefore = faultFailures.count
+        object.fireFault()
+        for relationship in coordinator.model.entities[object.entityIndex].relationships where relationship.isToMany
+            && (relationship.deleteRule == .cascadeDeleteRule || relationship.deleteRule == .nullifyDeleteRule) {
+            if reloading, relationship.index < object.toMany.count { object.toMany[relationship.index] = nil }
+            _ = object.loadedToMany(at: relationship.index)
+        }
+        try throwFaultFailures(since: failuresBefore)
+    }
+
+    /// Cascade deletes destinations, nullify clears inverses; deny is checked
+    /// at validation.
+    func applyDeleteRules(of object: ManagedObject) {
+        for relationship in coordinator.model.entities[object.entityIndex].relationships {
+            switch relationship.deleteRule {
+            case .cascadeDeleteRule:
+                let targets = relationship.isToMany ? object.members(at: relationship.index)
+                    : object.destination(at: relationship.index).map { [$0] } ?? []
+                for target in targets { delete(target) }
+                clear(object, relationship)
+            case .nullifyDeleteRule:
+                clear(object, relationship)
+            case .denyDeleteRule, .noActionDeleteRule:
+                break
             }
         }
     }

@@ -30,25 +30,16 @@ extension ManagedObjectContext {
             }
         }
         if !unresolved.isEmpty { throw SaveError.conflicts(unresolved) }
-        for object in deletionsStanding { try reapplyDeleteRules(object) }
-        try propagateDeletes()
-    }
-
-    /// A deleted object whose row changed since it was read (another context
-    /// added members to its to-manys) and whose deletion the policy lets
-    /// stand: its delete rules ran on the members this context knew, so they
-    /// run again on the members the store holds now. Without it the new
-    /// members would keep pointing at a row that no longer exists.
-    private func reapplyDeleteRules(_ object: ManagedObject) throws {
-        let entity = coordinator.model.entities[object.entityIndex]
-        for relationship in entity.relationships where relationship.isToMany {
-            let rule = relationship.deleteRule
-            guard rule == .cascadeDeleteRule || rule == .nullifyDeleteRule else { continue }
-            let ids = try coordinator.toManyDestinations(of: object.objectID, relationship: relationship)
-            for member in ids.map({ self.object(owned: $0) }) where !member.isDeletedStorage {
-                if rule == .cascadeDeleteRule { delete(member) } else { clear(member, from: object, relationship) }
-            }
+        // A deleted object whose row changed since it was read (another
+        // context added members to its to-manys) and whose deletion the
+        // policy lets stand: its rules ran on the members this context knew,
+        // so they run again on the members the store holds now. Without it
+        // the new members would point at a row that no longer exists.
+        for object in deletionsStanding {
+            try loadMembersForDeleteRules(of: object, reloading: true)
+            applyDeleteRules(of: object)
         }
+        try propagateDeletes()
     }
 
     func resolveVersionConflict(_ object: ManagedObject, store row: RowSnapshot) {

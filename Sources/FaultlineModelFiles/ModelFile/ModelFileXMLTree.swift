@@ -59,15 +59,8 @@ struct ModelFileXMLTree {
         guard !data.isEmpty else {
             throw ModelFileError(.malformedXML, "the file is empty", file: file, line: 1, column: 1)
         }
-        if let (line, column) = firstInvalidUTF8(in: data) {
-            throw ModelFileError(.malformedXML, "the file is not valid UTF-8 (model files are UTF-8)",
-                                 file: file, line: line, column: column)
-        }
-        // XML forbids NUL, and libxml2 reads leading NULs as UTF-32 or UTF-16.
-        if let offset = data.firstIndex(of: 0) {
-            let (line, column) = position(of: offset - data.startIndex, in: data)
-            throw ModelFileError(.malformedXML, "the file contains a NUL character, which XML forbids",
-                                 file: file, line: line, column: column)
+        if let (line, column, problem) = firstUnreadableCharacter(in: data) {
+            throw ModelFileError(.malformedXML, problem, file: file, line: line, column: column)
         }
         // The bytes are UTF-8, so a declaration naming another encoding is
         // false, and libxml2 (under Foundation's XMLParser) crashes decoding
@@ -147,16 +140,19 @@ struct ModelFileXMLTree {
         return String(value.prefix { $0 != quote })
     }
 
-    /// The 1-based line and column of the first byte that is not valid UTF-8, or
-    /// nil when all of `data` is valid UTF-8.
-    static func firstInvalidUTF8(in data: Data) -> (Int, Int)? {
+    /// The 1-based line and column of the first byte that is not valid UTF-8,
+    /// or of the first NUL (XML forbids it, and libxml2 reads leading NULs as
+    /// UTF-32 or UTF-16), with what is wrong; nil when there is neither.
+    static func firstUnreadableCharacter(in data: Data) -> (Int, Int, String)? {
         var iterator = data.makeIterator()
         var decoder = UTF8()
         var (line, column) = (1, 1)
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if scalar == "\n" {
+                if scalar == "\0" {
+                    return (line, column, "the file contains a NUL character, which XML forbids")
+                } else if scalar == "\n" {
                     line += 1
                     column = 1
                 } else {
@@ -165,7 +161,7 @@ struct ModelFileXMLTree {
             case .emptyInput:
                 return nil
             case .error:
-                return (line, column)
+                return (line, column, "the file is not valid UTF-8 (model files are UTF-8)")
             }
         }
     }
