@@ -72,26 +72,32 @@ case "${1:-}" in
         FAULTLINE_NO_JEMALLOC=1 swift build --build-tests "${tsan[@]}"
         FAULTLINE_NO_JEMALLOC=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
             swift test --skip-build "${tsan[@]}" --filter "$TSAN_SUITES"
-        # From the seeds alone and with a fixed seed, so a run here replays
-        # what CI runs (the time bound aside).
+        # From the seeds alone, with a fixed seed and a fixed number of inputs
+        # per target: the same amount of fuzzing on a fast machine or a slow
+        # one. Not an exact replay (coverage the library's own threads add
+        # varies run to run), so a finding prints its input. Exploring
+        # further is `fuzz SECONDS`.
         rm -rf .build-fuzz/corpus
-        FAULTLINE_FUZZ_SEED=1 "$0" fuzz 60
+        FAULTLINE_FUZZ_SEED=1 "$0" fuzz runs
         ;;
     fuzz)
         # libFuzzer on every parser of untrusted input (Fuzz/Targets): N seconds
-        # per target (default 60), corpora seeded from the kept inputs under
-        # Tests/FuzzRegressionTests/Inputs and, when present, the Core Data
-        # fixtures beside the clone (FAULTLINE_FUZZ_SEED fixes libFuzzer's
-        # seed; 0, the default, picks one). A finding (a crash, a hang, or a
-        # disagreement the target checks for) fails and is left under
-        # .build-fuzz/findings/ to keep as a regression input.
-        seconds="${2:-60}"
+        # per target (default 60), or `runs`: each target's fixed number of
+        # inputs (about a minute each here, capped at three). Corpora are seeded from
+        # the kept inputs under Tests/FuzzRegressionTests/Inputs and, when
+        # present, the Core Data fixtures beside the clone (FAULTLINE_FUZZ_SEED
+        # 0, the default, picks a seed). A finding (a crash, a hang, or a
+        # disagreement the target checks for) fails, is printed, and is left
+        # under .build-fuzz/findings/ to keep as a regression input.
+        bound="${2:-60}"
         install_dependencies
         # Spelled as one -sanitize=fuzzer,address: given as two --sanitize flags,
         # swiftc was seen to keep AddressSanitizer and drop the coverage
         # instrumentation libFuzzer needs.
         build=(-c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz)
-        targets=(Predicate:predicate ModelFile:model-file CompiledModel:compiled-model StoreFile:store Report:report)
+        # product:corpus:runs
+        targets=(Predicate:predicate:700000 ModelFile:model-file:150000 CompiledModel:compiled-model:100000
+                 StoreFile:store:5000 Report:report:8000)
         for entry in "${targets[@]}"; do
             FAULTLINE_FUZZ=1 FAULTLINE_NO_JEMALLOC=1 swift build "${build[@]}" --product "Fuzz${entry%%:*}"
         done
@@ -99,12 +105,16 @@ case "${1:-}" in
         rm -rf .build-fuzz/findings && mkdir -p .build-fuzz/findings
         status=0
         for entry in "${targets[@]}"; do
-            name="${entry##*:}"
-            echo "fuzz ${name}: ${seconds} s" >&2
-            ASAN_OPTIONS=detect_leaks=0 ".build-fuzz/release/Fuzz${entry%%:*}" ".build-fuzz/corpus/${name}" \
-                -max_total_time="$seconds" -seed="${FAULTLINE_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-                -artifact_prefix=".build-fuzz/findings/${name}-" 2> ".build-fuzz/${name}.log" \
-                || { status=1; echo "fuzz ${name}: FINDING, see .build-fuzz/${name}.log" >&2; }
+            IFS=: read -r product name runs <<< "$entry"
+            if [ "$bound" = runs ]; then limit=(-runs="$runs" -max_total_time=180); else limit=(-max_total_time="$bound"); fi
+            echo "fuzz ${name}: ${limit[*]}" >&2
+            if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 ".build-fuzz/release/Fuzz${product}" \
+                ".build-fuzz/corpus/${name}" "${limit[@]}" -seed="${FAULTLINE_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=4096 \
+                -print_final_stats=1 -artifact_prefix=".build-fuzz/findings/${name}-" 2> ".build-fuzz/${name}.log"; then
+                status=1
+                echo "fuzz ${name}: FINDING (.build-fuzz/${name}.log); what libFuzzer said, progress lines left out:" >&2
+                grep -v -E "^#[0-9]+ " ".build-fuzz/${name}.log" | tail -40 >&2
+            fi
             grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)|cov: " ".build-fuzz/${name}.log" | tail -3 >&2
         done
         exit "$status"

@@ -3,7 +3,7 @@ import Foundation
 /// One libFuzzer target: what it feeds the input to, and what it calls a
 /// finding. Inputs a parser refuses with a typed error are fine; a crash, a
 /// hang or a finding (a disagreement the target checks for) is not.
-public protocol FuzzTarget {
+public protocol FuzzTarget: SendableMetatype {
     /// The name `./tasks.sh fuzz` and the corpora use, e.g. "predicate".
     static var name: String { get }
     /// Runs one input; returns a description of what is wrong, or nil.

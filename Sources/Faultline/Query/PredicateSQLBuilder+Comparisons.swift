@@ -102,7 +102,8 @@ extension PredicateSQLBuilder {
             guard case .objectID(let id) = value, let primaryKey = primaryKey(of: id, within: entityIndex) else { return unequal }
             return key + (negated ? " IS NOT ?" : " = ?") + SQLFragment("", [.integer(primaryKey)])
         case (.object(let first, _), .object(let second, _)):
-            return first + (negated ? " IS NOT " : " = ") + second
+            // IS, not =: two nil to-ones are equal, as in memory.
+            return first + (negated ? " IS NOT " : " IS ") + second
         case (.object, _), (_, .object):
             return unequal
         case (.constant, .expression):
@@ -119,7 +120,8 @@ extension PredicateSQLBuilder {
             guard firstKind.compares(with: secondKind) else { return unequal }
             let a = firstKind == .text ? fold(first, options) : first
             let b = secondKind == .text ? fold(second, options) : second
-            return a + (negated ? " IS NOT " : " = ") + b
+            // IS, not =: nil equals nil on both sides, as in memory.
+            return a + (negated ? " IS NOT " : " IS ") + b
         }
     }
 

@@ -38,6 +38,10 @@ enum SQLPredicateTable {
         books("\"Café\" LIKE title", [], "Café"),
         books("title LIKE[c] title AND NOT title LIKE subtitle", [], "Café", "CAFE", "café", "Tea", "Naïve Art", "Résumé"),
         books("title != nil AND subtitle != \"Green\"", [], "Café", "CAFE", "café", "Naïve Art", "Résumé"),
+        // Two key paths: nil equals nil, as in memory (IS, not =).
+        books("subtitle == subtitle", [], "Café", "CAFE", "café", "Tea", "Naïve Art", "Résumé"),
+        books("subtitle IN {subtitle, \"x\"} AND NOT subtitle LIKE[c] 'A%'", [], "Café", "CAFE", "café", "Tea", "Naïve Art", "Résumé"),
+        authors("publisher == publisher", [], "Ana", "Bob", "Zoë"),
         authors("books.@sum.price > 30", [], "Ana", "Bob"),
         authors("ANY books.author.name == \"Ana\"", [], "Ana"),
         authors("NOT ANY books.views > 60", [], "Ana", "Zoë"),
