@@ -35,6 +35,8 @@ enum GateFixtures {
         /// Scales the reference line's own times only: the machine was slow
         /// while it ran, and fast again for the lines.
         var referenceLineSlowdown = 1.0
+        /// More lines compared with the reference, `other.0` … (many time tests in one run).
+        var extraLines = 0
     }
 
     static func report(_ run: Run) -> Report {
@@ -45,7 +47,7 @@ enum GateFixtures {
         let faults = 100
         let statements = Double(1 + faults * (1 + run.extraStatementsPerFault))
         let mallocs = 4.0853 * (1 + run.mallocNoise)
-        let benchmarks = [
+        let lines = [
             result("raw.insert", reference: nil, wallTimes: times(1_000_000 * run.referenceLineSlowdown),
                    counters: ["statementsExecuted": 1002]),
             result("batch.insert", reference: "raw.insert", wallTimes: times(2_500_000 * run.insertSlowdown),
@@ -53,8 +55,10 @@ enum GateFixtures {
             result("fault.lazy", reference: "raw.insert", wallTimes: times(3_000_000),
                    counters: ["statementsExecuted": statements, "rowsReturned": Double(faults)],
                    plans: ["byCategory": run.categoryPlan]),
-        ]
-        .map { line -> BenchmarkResult in
+        ] + (0..<run.extraLines).map {
+            result("other.\($0)", reference: "raw.insert", wallTimes: times(2_000_000), counters: [:])
+        }
+        let benchmarks = lines.map { line -> BenchmarkResult in
             guard run.paired, line.reference != nil else { return line }
             var line = line
             line.metrics[Metric.referenceWallTime] = MetricResult(

@@ -5,6 +5,7 @@ public enum GateCommand {
     public static let usage = """
         usage: faultline-bench gate BASELINE.json CURRENT.json [--thresholds PATH.json]
                                     [--advisory counter|time|plan|budget[,…]]
+                                    [--format text|markdown|json|github]
           gates CURRENT against BASELINE (reports of the same suite and profile):
           deterministic counters exactly or within tolerance, times as ratios to the
           same run's reference (Mann–Whitney U + minimum effect), query plans by index use
@@ -12,10 +13,12 @@ public enum GateCommand {
                              overrides (see Results/README.md)
           --advisory KINDS   regressions of these kinds are printed but do not fail
                              (e.g. `time` on shared CI runners)
+          --format FORMAT    text (default), markdown (a pull-request comment or step
+                             summary), json (for bots), github (workflow annotations)
         \(CommandLineHelp.usageLine)
         exit status: 0 pass, 1 regression, 2 bad input (reports, thresholds file, a
         thresholds file naming a benchmark or metric the reports lack, or reports with
-        no benchmark in common)
+        no benchmark in common), 3 passed with counters improved (refresh the baseline)
         """
 
     /// Runs the command; returns the exit status.
@@ -24,12 +27,14 @@ public enum GateCommand {
         var files: [String] = []
         var thresholdsPath: String?
         var advisory: Set<GateFinding.Kind> = []
+        var format = GateOutputFormat.text
         do {
             var scanner = ArgumentScanner(arguments)
             while let argument = scanner.next() {
                 switch argument {
                 case "--thresholds": thresholdsPath = try scanner.value(for: argument)
                 case "--advisory": advisory.formUnion(try scanner.choices(for: argument, kind: "kind", as: GateFinding.Kind.self))
+                case "--format": format = try scanner.choice(for: argument, kind: "format", as: GateOutputFormat.self)
                 default: files.append(try ArgumentScanner.operand(argument))
                 }
             }
@@ -61,12 +66,14 @@ public enum GateCommand {
                 return CommandFailure.report(error, write: write)
             }
         }
-        write("gate: \(current.suite): \(describe(files[0], baseline)) vs \(describe(files[1], current))\n")
+        if format == .text {
+            write("gate: \(current.suite): \(describe(files[0], baseline)) vs \(describe(files[1], current))\n")
+        }
         let gate = RegressionGate(
             baseline: baseline, current: current, thresholds: thresholds,
             baselineName: files[0], currentName: files[1], advisory: advisory)
-        write(gate.render() + "\n")
-        return gate.passed ? 0 : 1
+        write(gate.render(format, suite: current.suite) + "\n")
+        return gate.exitStatus
     }
 
     private static func describe(_ path: String, _ report: Report) -> String {

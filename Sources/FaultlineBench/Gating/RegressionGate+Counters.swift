@@ -29,8 +29,11 @@ extension RegressionGate {
                                    after.direction == .lowerIsBetter ? "grew" : "fell",
                                    Self.number(Swift.abs(new - old), after.unit), change, setting.toleranceText)))
             } else if worse < -(allowed + rounding) {
-                note("\(current.id): counter \(name) improved, \(Self.number(old, after.unit)) -> "
-                     + "\(Self.number(new, after.unit)); refresh the baseline to lock it in")
+                improve(GateFinding(
+                    kind: .counter, benchmark: current.id, subject: name,
+                    before: Self.number(old, after.unit), after: Self.number(new, after.unit),
+                    reason: String(format: "improved by %@ (%+.2f%%) per iteration",
+                                   Self.number(Swift.abs(new - old), after.unit), ReportComparison.percentChange(from: old, to: new))))
             }
         }
         for name in baseline.metrics.keys.sorted() where current.metrics[name] == nil {

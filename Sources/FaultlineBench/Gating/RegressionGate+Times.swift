@@ -1,11 +1,30 @@
 import Foundation
 
+/// One time check made, waiting for the others: Holm's correction decides
+/// whether it is significant only once every p-value of the run is known.
+struct TimeTest: Sendable {
+    var benchmark: String
+    var subject: String
+    var before: [Double]
+    var after: [Double]
+    var pValue: Double
+    var alpha: Double
+    /// The growth of the median ratio (0.3 = 30 % slower).
+    var effect: Double
+    /// The larger of the configured minimum effect and the baseline's own spread.
+    var minimumEffect: Double
+    var configuredMinimumEffect: Double
+
+    var beforeMedian: Double { Statistics(before).median }
+    var afterMedian: Double { Statistics(after).median }
+}
+
 extension RegressionGate {
-    /// Gates every time metric of a line that has a reference: each sample is
+    /// Tests every time metric of a line that has a reference: each sample is
     /// divided by the reference's wall time taken beside it (a paired run) or,
     /// for other metrics and older reports, by the median of the reference's
     /// samples from the same report; the baseline's ratios are tested against
-    /// the current ones.
+    /// the current ones. The verdicts come from `settleTimeTests()`.
     mutating func checkTimes(_ baseline: BenchmarkResult, _ current: BenchmarkResult,
                              baseline baselineReport: [String: BenchmarkResult],
                              current currentReport: [String: BenchmarkResult], _ thresholds: GateThresholds) {
@@ -24,29 +43,56 @@ extension RegressionGate {
                 continue
             }
             record(.time)
-            let oldMedian = Statistics(oldRatios).median
-            let newMedian = Statistics(newRatios).median
-            let effect = oldMedian > 0 ? newMedian / oldMedian - 1 : 0
             guard let test = MannWhitneyU(oldRatios, newRatios) else { continue }
-            let shift = String(format: "%.3fx -> %.3fx (%+.1f%%)", oldMedian, newMedian, effect * 100)
-            let samples = String(format: "n = %d/%d", oldRatios.count, newRatios.count)
-            let significance = String(format: "Mann–Whitney U p = %.3g", test.pValue)
-            let subject = "\(name) ratio to \(referenceName)"
-            if effect > setting.minimumEffect, test.pValue < setting.alpha {
+            let old = Statistics(oldRatios)
+            let effect = old.median > 0 ? Statistics(newRatios).median / old.median - 1 : 0
+            let spread = old.median > 0 ? (old.p75 - old.p25) / old.median : 0
+            timeTests.append(TimeTest(
+                benchmark: current.id, subject: "\(name) ratio to \(referenceName)", before: oldRatios, after: newRatios,
+                pValue: test.pValue, alpha: setting.alpha, effect: effect,
+                minimumEffect: Swift.max(setting.minimumEffect, spread), configuredMinimumEffect: setting.minimumEffect))
+        }
+    }
+
+    /// Holm's step-down correction over every time test of the run: the test
+    /// with the k-th smallest p-value (k from 0) of m is significant when its
+    /// p is below alpha / (m − k) and every smaller p was significant too.
+    /// With 80 lines tested, a lone regression needs p < alpha / 80; the
+    /// chance that noise alone fails any line of the run stays under alpha.
+    /// A regression is a significant test whose median ratio also grew by
+    /// more than its minimum effect.
+    mutating func settleTimeTests() {
+        let order = timeTests.indices.sorted { timeTests[$0].pValue < timeTests[$1].pValue }
+        var significant = Set<Int>()
+        for (rank, index) in order.enumerated() {
+            let test = timeTests[index]
+            guard test.pValue < test.alpha / Double(order.count - rank) else { break }
+            significant.insert(index)
+        }
+        for (index, test) in timeTests.enumerated() {
+            let shift = String(format: "%.3fx -> %.3fx (%+.1f%%)", test.beforeMedian, test.afterMedian, test.effect * 100)
+            let samples = String(format: "n = %d/%d", test.before.count, test.after.count)
+            let corrected = test.alpha / Double(order.count - (order.firstIndex(of: index) ?? 0))
+            let significance = String(format: "Mann–Whitney U p = %.3g, Holm-corrected alpha %.3g", test.pValue, corrected)
+            let threshold = test.minimumEffect > test.configuredMinimumEffect
+                ? String(format: "the minimum effect %g%% (the baseline's own spread; %g%% configured)",
+                         test.minimumEffect * 100, test.configuredMinimumEffect * 100)
+                : String(format: "the minimum effect %g%%", test.minimumEffect * 100)
+            if test.effect > test.minimumEffect, significant.contains(index) {
                 fail(GateFinding(
-                    kind: .time, benchmark: current.id, subject: subject,
-                    before: String(format: "%.3fx (median of %d ratios)", oldMedian, oldRatios.count),
-                    after: String(format: "%.3fx (median of %d ratios)", newMedian, newRatios.count),
-                    reason: String(format: "time ratio grew %@: significant (%@ < alpha %g, %@) and above the minimum effect %g%%",
-                                   shift, significance, setting.alpha, samples, setting.minimumEffect * 100)))
-            } else if effect > setting.minimumEffect {
-                let floor = MannWhitneyU.smallestPValue(n1: oldRatios.count, n2: newRatios.count)
-                let why = floor >= setting.alpha
-                    ? String(format: "too few samples to ever reach alpha %g (smallest p %.3g): run more iterations", setting.alpha, floor)
-                    : String(format: "not significant at alpha %g", setting.alpha)
-                note("\(current.id): \(subject) \(shift) but \(why) (\(significance), \(samples)) — not failed")
+                    kind: .time, benchmark: test.benchmark, subject: test.subject,
+                    before: String(format: "%.3fx (median of %d ratios)", test.beforeMedian, test.before.count),
+                    after: String(format: "%.3fx (median of %d ratios)", test.afterMedian, test.after.count),
+                    reason: "time ratio grew \(shift): significant (\(significance), \(samples)) and above \(threshold)"))
+            } else if test.effect > test.minimumEffect {
+                let floor = MannWhitneyU.smallestPValue(n1: test.before.count, n2: test.after.count)
+                let why = floor >= corrected
+                    ? String(format: "too few samples to ever reach the corrected alpha %.3g (smallest p %.3g): run more iterations",
+                             corrected, floor)
+                    : "not significant after Holm's correction over \(order.count) time checks"
+                note("\(test.benchmark): \(test.subject) \(shift) but \(why) (\(significance), \(samples)) — not failed")
             } else {
-                pass("[time] \(current.id) — \(subject): \(shift), \(significance), \(samples)")
+                pass("[time] \(test.benchmark) — \(test.subject): \(shift), \(significance), \(samples)")
             }
         }
     }

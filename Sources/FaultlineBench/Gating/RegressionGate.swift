@@ -10,9 +10,10 @@
 //   same run (a faster or slower machine moves both), so each side's samples
 //   are divided by its own reference's median and the two sets of ratios go
 //   through a two-sided Mann–Whitney U test; a regression needs both
-//   significance (p < alpha) and a minimum effect (median ratio grew by more
-//   than `minimumEffect`), so noise alone never fails. Debug builds are never
-//   time-gated;
+//   significance (p below alpha after Holm's correction over every time test
+//   of the run) and a minimum effect (median ratio grew by more than
+//   `minimumEffect` and than the baseline's own interquartile spread), so
+//   noise alone rarely fails. Debug builds are never time-gated;
 // - query plans: an index used in the baseline's plan and absent from the
 //   current one, a covering index no longer covering, or a table searched
 //   before and only scanned now;
@@ -42,12 +43,17 @@ public struct GateFinding: Equatable, Sendable {
 /// The outcome of gating one report against a baseline.
 public struct RegressionGate: Sendable {
     public private(set) var regressions: [GateFinding] = []
-    /// Checks that passed but are worth reading (time checks, improvements).
+    /// Checks that passed but are worth reading (time checks, budgets).
     public private(set) var passes: [String] = []
+    /// Counters better than the baseline beyond their tolerance: the baseline
+    /// should be refreshed to lock them in.
+    public private(set) var improvements: [GateFinding] = []
     /// What could not be checked, and why.
     public private(set) var notes: [String] = []
     /// Checks made, by kind.
     public private(set) var checked: [GateFinding.Kind: Int] = [:]
+    /// The time tests made, settled together once all are known.
+    var timeTests: [TimeTest] = []
 
     /// Kinds whose regressions are reported but do not fail the gate.
     public let advisory: Set<GateFinding.Kind>
@@ -55,6 +61,10 @@ public struct RegressionGate: Sendable {
     /// The regressions that fail the gate.
     public var failing: [GateFinding] { regressions.filter { !advisory.contains($0.kind) } }
     public var passed: Bool { failing.isEmpty }
+
+    /// The command's exit status: 1 on a failing regression, 3 when it passed
+    /// and counters improved (refresh the baseline), else 0.
+    public var exitStatus: Int32 { !passed ? 1 : improvements.isEmpty ? 0 : 3 }
 
     public init(baseline: Report, current: Report, thresholds: GateThresholds = GateThresholds(),
                 baselineName: String = "baseline", currentName: String = "current",
@@ -92,6 +102,7 @@ public struct RegressionGate: Sendable {
                 checkTimes(old, result, baseline: before, current: now, thresholds)
             }
         }
+        settleTimeTests()
         for id in baseline.benchmarks.map(\.id) where now[id] == nil {
             notes.append("only in \(baselineName): \(id) (not gated)")
         }
@@ -127,6 +138,7 @@ public struct RegressionGate: Sendable {
     mutating func fail(_ finding: GateFinding) { regressions.append(finding) }
     mutating func pass(_ line: String) { passes.append(line) }
     mutating func note(_ line: String) { notes.append(line) }
+    mutating func improve(_ finding: GateFinding) { improvements.append(finding) }
 
     /// The gate's output: regressions with before, after and why; passing time
     /// checks; notes; a summary line.
@@ -139,7 +151,17 @@ public struct RegressionGate: Sendable {
             lines.append("    after:  \(finding.after.replacingOccurrences(of: "\n", with: "\n            "))")
         }
         lines += passes.map { "ok " + $0 }
+        lines += improvements.map {
+            "note: \($0.benchmark): counter \($0.subject) improved, \($0.before) -> \($0.after); refresh the baseline to lock it in"
+        }
         lines += notes.map { "note: " + $0 }
+        lines.append(verdict)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The one-line verdict: passed or failed, the checks made by kind, the
+    /// advisory findings not failed.
+    public var verdict: String {
         // Budget checks are counted once a thresholds file states budgets.
         let kinds: [GateFinding.Kind] = [.counter, .time, .plan] + ((checked[.budget] ?? 0) > 0 ? [.budget] : [])
         let counts = kinds.map { kind in
@@ -153,13 +175,13 @@ public struct RegressionGate: Sendable {
         }
         let advisories = regressions.filter { advisory.contains($0.kind) }
         let advised = advisories.isEmpty ? "" : "; \(advisories.count) advisory (\(byKind(advisories))) not failed"
+        let improved = improvements.isEmpty ? "" : "; \(improvements.count) counter(s) improved: refresh the baseline"
         if regressions.isEmpty {
-            lines.append("gate passed: no regression (\(counts))")
+            return "gate passed: no regression (\(counts))\(improved)"
         } else if failing.isEmpty {
-            lines.append("gate passed: no failing regression (\(counts)\(advised))")
+            return "gate passed: no failing regression (\(counts)\(advised))\(improved)"
         } else {
-            lines.append("gate FAILED: \(failing.count) regression(s) (\(byKind(failing))) in \(counts)\(advised)")
+            return "gate FAILED: \(failing.count) regression(s) (\(byKind(failing))) in \(counts)\(advised)"
         }
-        return lines.joined(separator: "\n")
     }
 }
