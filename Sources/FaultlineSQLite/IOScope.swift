@@ -79,7 +79,21 @@ public struct IOCounts: Sendable, Equatable {
     /// How many operations an injected fault failed.
     public var faultsInjected = 0
 
+    public init() {}
+
     public subscript(operation: IOOperation) -> Int { operations[operation] ?? 0 }
+
+    /// What happened between `earlier` and `later`.
+    public static func - (later: IOCounts, earlier: IOCounts) -> IOCounts {
+        var difference = IOCounts()
+        for operation in IOOperation.allCases {
+            difference.operations[operation] = later[operation] - earlier[operation]
+        }
+        difference.bytesRead = later.bytesRead - earlier.bytesRead
+        difference.bytesWritten = later.bytesWritten - earlier.bytesWritten
+        difference.faultsInjected = later.faultsInjected - earlier.faultsInjected
+        return difference
+    }
 }
 
 public enum IOScopeError: Error, Equatable, CustomStringConvertible {

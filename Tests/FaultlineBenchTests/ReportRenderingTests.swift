@@ -57,7 +57,7 @@ struct ReportRenderingTests {
         let text = MarkdownReport.render([inserts(), faulting()])
         #expect(text.contains("### Inserts"))
         #expect(text.contains("### Faulting"))
-        #expect(text.contains("| benchmark | parameters | median | reference beside it | throughput | vs reference | mallocs/item | bytes/item | page faults/item |"))
+        #expect(text.contains("| benchmark | parameters | median | reference beside it | throughput | vs reference | mallocs/item | bytes/item | page faults/item | fsyncs/item | written/item |"))
         #expect(text.contains("| `typed.batch` | rows=10000 |"))
         #expect(text.contains("1.70x raw.insert"))
         #expect(text.contains("release · abc"))

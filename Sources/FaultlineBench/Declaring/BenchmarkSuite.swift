@@ -65,6 +65,7 @@ public struct BenchmarkSuite {
         } catch {
             return CommandFailure.report(error, write: write)
         }
+        FileIO.start()
         let metadata = RunMetadata.current()
         if metadata.isDebugBuild, !options.quiet { write(ResultTable.debugWarning + "\n") }
 

@@ -107,6 +107,10 @@ public struct GateThresholds: Codable, Equatable, Sendable {
         Metric.mallocsPerItem: MetricThreshold(kind: .counter, absoluteTolerance: 0.01, relativeTolerance: 0.02),
         Metric.mallocs: MetricThreshold(kind: .counter, relativeTolerance: 0.02),
         Metric.wallTime: MetricThreshold(kind: .time),
+        // Bytes SQLite moves are as deterministic as its statements.
+        Metric.fileBytesWritten: MetricThreshold(kind: .counter),
+        Metric.fileBytesWrittenPerItem: MetricThreshold(kind: .counter),
+        Metric.fileBytesRead: MetricThreshold(kind: .counter),
     ]
 
     /// The settings in force for `metric` (with `unit`) of `benchmark`, on

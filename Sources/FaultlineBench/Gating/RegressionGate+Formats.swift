@@ -58,7 +58,8 @@ extension RegressionGate {
             }
         }
         if !notes.isEmpty {
-            lines += ["", "<details><summary>\(notes.count) note(s)</summary>", ""]
+            if lines.last != "" { lines.append("") }
+            lines += ["<details><summary>\(notes.count) note(s)</summary>", ""]
             lines += notes.map { "- " + Self.cell($0) }
             lines += ["", "</details>"]
         }

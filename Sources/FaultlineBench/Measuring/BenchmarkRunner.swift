@@ -18,6 +18,8 @@ import FaultlineSQLite
 /// writes the wrong rows stops before its measured iterations are spent.
 struct BenchmarkRunner {
     let options: RunOptions
+    /// Whose file I/O the iterations count: the suites' stores, by default.
+    var files: IOScope? = FileIO.scope
 
     /// The raw per-iteration figures, in Metric names.
     private struct Samples {
@@ -94,6 +96,7 @@ struct BenchmarkRunner {
         let iteration = try benchmark.makeIteration()
         let countersBefore = SQLiteCounters.processTotals()
         PeakMemory.reset()
+        let ioBefore = files?.counts ?? IOCounts()
         let allocationsBefore = Allocations.snapshot()
         let cpuBefore = ProcessClock.usage()
         let start = ProcessClock.wallNanoseconds()
@@ -103,6 +106,7 @@ struct BenchmarkRunner {
         let end = ProcessClock.wallNanoseconds()
         let cpuAfter = ProcessClock.usage()
         let allocations = Allocations.snapshot() - allocationsBefore
+        let io = (files?.counts ?? IOCounts()) - ioBefore
         let counters = SQLiteCounters.processTotals() - countersBefore
         let peak = PeakMemory.highWaterMarkBytes()
         let extraCounters = try iteration.counters()
@@ -122,6 +126,14 @@ struct BenchmarkRunner {
         samples.add(Metric.pageFaults, pageFaults)
         samples.add(Metric.pageFaultsPerItem, pageFaults / items)
         if let peak { samples.add(Metric.peakResidentMemory, Double(peak)) }
+        samples.add(Metric.fileSyncs, Double(io[.sync]))
+        samples.add(Metric.fileSyncsPerItem, Double(io[.sync]) / items)
+        samples.add(Metric.fileWrites, Double(io[.write]))
+        samples.add(Metric.fileBytesWritten, Double(io.bytesWritten))
+        samples.add(Metric.fileBytesWrittenPerItem, Double(io.bytesWritten) / items)
+        samples.add(Metric.fileReads, Double(io[.read]))
+        samples.add(Metric.fileBytesRead, Double(io.bytesRead))
+        samples.add(Metric.fileOpens, Double(io[.open]))
         for (name, value) in counters.named { samples.add(name, Double(value)) }
         // Extra counters never overwrite the harness's own metrics.
         for (name, value) in extraCounters where Metric.units[name] == nil && !counters.named.contains(where: { $0.name == name }) {

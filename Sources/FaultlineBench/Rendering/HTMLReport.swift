@@ -103,7 +103,7 @@ public enum HTMLReport {
 
     static func table(_ report: Report) -> String {
         var rows = ["<table>", "<tr><th>benchmark</th><th>parameters</th><th>median</th><th>reference beside it</th><th>throughput</th>"
-                    + "<th>vs reference</th><th>mallocs/item</th><th>bytes/item</th><th>page faults/item</th></tr>"]
+                    + "<th>vs reference</th>" + ReportText.perItemHeadings.map { "<th>\($0)</th>" }.joined() + "</tr>"]
         for result in report.benchmarks {
             let cells = [
                 ("", result.name), ("", ReportText.parameters(result)),
@@ -111,10 +111,7 @@ public enum HTMLReport {
                 ("number", ReportText.pairedReference(result)),
                 ("number", ResultTable.formatRate(result.median(Metric.throughput) ?? 0)),
                 ("number", ReportText.ratio(result)),
-                ("number", result.median(Metric.mallocsPerItem).map { String(format: "%.2f", $0) } ?? "–"),
-                ("number", result.median(Metric.bytesPerItem).map { String(format: "%.0f", $0) } ?? "–"),
-                ("number", result.median(Metric.pageFaultsPerItem).map { String(format: "%.3f", $0) } ?? "–"),
-            ]
+            ] + ReportText.perItemCells(result).map { ("number", $0) }
             rows.append("<tr>" + cells.map { style, text in
                 (style.isEmpty ? "<td>" : "<td class=\"\(style)\">") + Markup.escape(text) + "</td>"
             }.joined() + "</tr>")

@@ -15,8 +15,8 @@ public enum MarkdownReport {
                 lines.append("> **\(escape(ResultTable.debugWarning))**")
                 lines.append("")
             }
-            lines.append("| benchmark | parameters | median | reference beside it | throughput | vs reference | mallocs/item | bytes/item | page faults/item |")
-            lines.append("|---|---|--:|--:|--:|--:|--:|--:|--:|")
+            lines.append("| benchmark | parameters | median | reference beside it | throughput | vs reference | " + ReportText.perItemHeadings.joined(separator: " | ") + " |")
+            lines.append("|---|---|--:|--:|--:|--:|" + String(repeating: "--:|", count: ReportText.perItemHeadings.count))
             for result in report.benchmarks {
                 let cells = [
                     "`\(result.name.replacingOccurrences(of: "`", with: "'"))`",
@@ -25,10 +25,7 @@ public enum MarkdownReport {
                     ReportText.pairedReference(result),
                     ResultTable.formatRate(result.median(Metric.throughput) ?? 0),
                     escape(ReportText.ratio(result)),
-                    result.median(Metric.mallocsPerItem).map { String(format: "%.2f", $0) } ?? "–",
-                    result.median(Metric.bytesPerItem).map { String(format: "%.0f", $0) } ?? "–",
-                    result.median(Metric.pageFaultsPerItem).map { String(format: "%.3f", $0) } ?? "–",
-                ]
+                ] + ReportText.perItemCells(result)
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }
             lines.append("")
@@ -63,6 +60,17 @@ public enum MarkdownReport {
 enum ReportText {
     static func parameters(_ result: BenchmarkResult) -> String {
         result.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// The per-item columns every table shows: allocations, allocated bytes,
+    /// minor page faults, fsyncs and bytes written to SQLite's files.
+    static let perItemHeadings = ["mallocs/item", "bytes/item", "page faults/item", "fsyncs/item", "written/item"]
+
+    static func perItemCells(_ result: BenchmarkResult) -> [String] {
+        [(Metric.mallocsPerItem, "%.2f"), (Metric.bytesPerItem, "%.0f"), (Metric.pageFaultsPerItem, "%.3f"),
+         (Metric.fileSyncsPerItem, "%.4f"), (Metric.fileBytesWrittenPerItem, "%.0f")].map { metric, format in
+            result.median(metric).map { String(format: format, $0) } ?? "–"
+        }
     }
 
     /// `2.49x raw.insert`, `reference`, or `n/a` when the reference did not run.

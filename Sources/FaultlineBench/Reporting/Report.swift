@@ -109,6 +109,17 @@ public enum Metric {
     public static let pageFaults = "pageFaults"
     public static let pageFaultsPerItem = "pageFaultsPerItem"
     public static let peakResidentMemory = "peakResidentMemory"
+    /// SQLite's file operations under the temporary directory during the
+    /// measured work (`FileIO`): syncs (fsyncs), writes and reads with their
+    /// bytes (a read is a page or a header), opens. Deterministic counters.
+    public static let fileSyncs = "fileSyncs"
+    public static let fileSyncsPerItem = "fileSyncsPerItem"
+    public static let fileWrites = "fileWrites"
+    public static let fileBytesWritten = "fileBytesWritten"
+    public static let fileBytesWrittenPerItem = "fileBytesWrittenPerItem"
+    public static let fileReads = "fileReads"
+    public static let fileBytesRead = "fileBytesRead"
+    public static let fileOpens = "fileOpens"
     /// A line's reference, timed beside each of the line's iterations (the
     /// n-th sample pairs with the n-th `wallTime`).
     public static let referenceWallTime = "referenceWallTime"
@@ -128,6 +139,14 @@ public enum Metric {
         pageFaults: ("pages", .lowerIsBetter),
         pageFaultsPerItem: ("pages/item", .lowerIsBetter),
         peakResidentMemory: ("bytes", .lowerIsBetter),
+        fileSyncs: ("count", .lowerIsBetter),
+        fileSyncsPerItem: ("count/item", .lowerIsBetter),
+        fileWrites: ("count", .lowerIsBetter),
+        fileBytesWritten: ("bytes", .lowerIsBetter),
+        fileBytesWrittenPerItem: ("bytes/item", .lowerIsBetter),
+        fileReads: ("count", .lowerIsBetter),
+        fileBytesRead: ("bytes", .lowerIsBetter),
+        fileOpens: ("count", .lowerIsBetter),
         referenceWallTime: ("ns", .lowerIsBetter),
     ]
 

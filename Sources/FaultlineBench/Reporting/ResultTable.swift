@@ -1,11 +1,11 @@
 import Foundation
 
 /// The readable table a suite prints: one line per benchmark with its median
-/// time, throughput, ratio to its reference, and allocations, allocated
-/// bytes and minor page faults per item.
+/// time, throughput, ratio to its reference, and the per-item figures
+/// (`ReportText.perItemCells`).
 enum ResultTable {
     static func render(_ report: Report) -> String {
-        var rows: [[String]] = [["benchmark", "parameters", "median", "throughput", "vs reference", "mallocs/item", "bytes/item", "faults/item"]]
+        var rows: [[String]] = [["benchmark", "parameters", "median", "throughput", "vs reference"] + ReportText.perItemHeadings]
         for result in report.benchmarks {
             let ratio = result.comparison.map { String(format: "%.2fx %@", $0.wallTimeRatio, shortName($0.reference)) }
                 ?? (result.reference == nil ? "(reference)" : "n/a")
@@ -15,10 +15,7 @@ enum ResultTable {
                 formatDuration(result.median(Metric.wallTime) ?? 0),
                 formatRate(result.median(Metric.throughput) ?? 0),
                 ratio,
-                String(format: "%.2f", result.median(Metric.mallocsPerItem) ?? 0),
-                String(format: "%.0f", result.median(Metric.bytesPerItem) ?? 0),
-                String(format: "%.3f", result.median(Metric.pageFaultsPerItem) ?? 0),
-            ])
+            ] + ReportText.perItemCells(result))
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var lines = rows.map { row in
