@@ -52,6 +52,9 @@ let package = Package(
         // A VFS shim that counts a directory's file operations and injects I/O faults.
         .target(name: "CSQLiteIO", dependencies: ["CSQLite"]),
         .target(name: "FaultlineSQLite", dependencies: ["CSQLite", "CSQLiteIO"]),
+        // Valgrind's client requests, so a suite can count a line's instructions
+        // (`--instructions`) under callgrind; no-ops without valgrind's headers.
+        .target(name: "CCallgrind"),
         // Small shared pieces below everything else: locks, digests, canonical text.
         .target(name: "FaultlineSupport"),
         // Core Data's model: descriptions, builders, checking, validation, version hashes.
@@ -78,7 +81,7 @@ let package = Package(
         .target(name: "FaultlineCommandLine"),
         .target(
             name: "FaultlineBench",
-            dependencies: ["FaultlineSQLite", "FaultlineCommandLine"] + (linksJemalloc ? ["CJemalloc"] : []),
+            dependencies: ["FaultlineSQLite", "FaultlineCommandLine", "CCallgrind"] + (linksJemalloc ? ["CJemalloc"] : []),
             swiftSettings: linksJemalloc ? [.define("FAULTLINE_JEMALLOC")] : []
         ),
         // The user tool's commands over the core (the harness never depends on the core).

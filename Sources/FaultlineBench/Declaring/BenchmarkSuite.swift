@@ -88,6 +88,12 @@ public struct BenchmarkSuite {
             }
         }
         if interactive, !options.quiet { write("\r\u{1B}[K") }
+        if options.instructions {
+            do { try countInstructions(of: &results, options, write: write) } catch {
+                write("error: \(error)\n")
+                return 1
+            }
+        }
 
         let report = Report(suite: name, metadata: metadata, benchmarks: ReferenceComparison.attach(to: results))
         if !options.quiet { write(ResultTable.render(report) + "\n") }
@@ -107,6 +113,20 @@ public struct BenchmarkSuite {
             if written.count > 1 { write("also written: \(written.dropFirst().joined(separator: ", "))\n") }
         }
         return 0
+    }
+
+    /// Adds each line's instruction count (`InstructionCount`).
+    private func countInstructions(of results: inout [BenchmarkResult], _ options: RunOptions,
+                                   write: (String) -> Void) throws(InstructionCountError) {
+        let counter = try InstructionCount.Counter()
+        defer { counter.remove() }
+        for index in results.indices {
+            if !options.quiet { write("counting instructions: \(results[index].id)\n") }
+            let count = try counter.count(line: results[index].id, profile: options.profile)
+            results[index].metrics[Metric.instructions] = MetricResult(unit: "count", direction: .lowerIsBetter, samples: [count])
+            results[index].metrics[Metric.instructionsPerItem] = MetricResult(
+                unit: "count/item", direction: .lowerIsBetter, samples: [count / Double(max(results[index].items, 1))])
+        }
     }
 
     /// The benchmarks the filter selects, plus every reference they name,

@@ -15,6 +15,8 @@ public struct RunOptions {
     /// default `Results` when no `--json` is given, and nowhere when one is.
     public var reportDirectory: String?
     public var quiet = false
+    /// Count each line's instructions under callgrind after measuring it.
+    public var instructions = false
     public var help = false
     public var profile = SuiteProfile.standard
 
@@ -23,6 +25,7 @@ public struct RunOptions {
     public static let usage = """
         usage: <Suite> [--profile quick|standard|full] [--filter REGEX] [--list] [--warmup N]
                        [--iterations N] [--max-seconds S] [--json PATH] [--report-dir DIR] [--quiet]
+                       [--instructions]
           --profile NAME   which sizes: quick (smallest, for a CI gate), standard (the
                            default), full (adds 1,000,000 rows)
           --filter REGEX   run benchmarks whose id ("name param=value …") matches;
@@ -37,6 +40,10 @@ public struct RunOptions {
                            Results without --json; with --json, nothing else is written
                            unless --report-dir is given)
           --quiet          print no table and no progress
+          --instructions   also count each selected line's instructions: the suite runs
+                           again under valgrind's callgrind, one line at a time, collecting
+                           only its measured closure (one warm-up, one iteration); reports
+                           `instructions` and `instructionsPerItem`. Needs valgrind.
         \(CommandLineHelp.usageLine)
         """
 
@@ -62,6 +69,7 @@ public struct RunOptions {
             case "--json": options.jsonPath = try scanner.value(for: argument)
             case "--report-dir": options.reportDirectory = try scanner.value(for: argument)
             case "--quiet": options.quiet = true
+            case "--instructions": options.instructions = true
             case "--profile":
                 options.profile = try SuiteProfile(arguments: [argument, try scanner.value(for: argument)])
             default: throw UsageError.unknownOption(argument)

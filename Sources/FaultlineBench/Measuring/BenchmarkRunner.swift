@@ -99,9 +99,12 @@ struct BenchmarkRunner {
         let ioBefore = files?.counts ?? IOCounts()
         let allocationsBefore = Allocations.snapshot()
         let cpuBefore = ProcessClock.usage()
+        let collects = InstructionCount.collects(benchmark.id)
         let start = ProcessClock.wallNanoseconds()
 
+        if collects { InstructionCount.toggleCollection() }
         try iteration.measure()
+        if collects { InstructionCount.toggleCollection() }
 
         let end = ProcessClock.wallNanoseconds()
         let cpuAfter = ProcessClock.usage()

@@ -120,6 +120,9 @@ public enum Metric {
     public static let fileReads = "fileReads"
     public static let fileBytesRead = "fileBytesRead"
     public static let fileOpens = "fileOpens"
+    /// Instructions of one measured iteration under callgrind (`--instructions`).
+    public static let instructions = "instructions"
+    public static let instructionsPerItem = "instructionsPerItem"
     /// A line's reference, timed beside each of the line's iterations (the
     /// n-th sample pairs with the n-th `wallTime`).
     public static let referenceWallTime = "referenceWallTime"
@@ -147,6 +150,8 @@ public enum Metric {
         fileReads: ("count", .lowerIsBetter),
         fileBytesRead: ("bytes", .lowerIsBetter),
         fileOpens: ("count", .lowerIsBetter),
+        instructions: ("count", .lowerIsBetter),
+        instructionsPerItem: ("count/item", .lowerIsBetter),
         referenceWallTime: ("ns", .lowerIsBetter),
     ]
 
