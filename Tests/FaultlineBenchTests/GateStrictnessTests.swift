@@ -45,7 +45,7 @@ struct GateStrictnessTests {
     }
 
     @Test("--advisory with an unknown or no kind exits 2 naming it and the kinds", arguments: [
-        (["--advisory", "speed"], "--advisory: unknown kind 'speed' (one of: counter, time, plan, budget)"),
+        (["--advisory", "speed"], "--advisory: unknown kind 'speed' (one of: counter, time, plan, budget, growth)"),
         (["--advisory", ","], "--advisory needs at least one name, got ','"),
         (["--advisory", "--strict"], "--advisory needs a value, got the option '--strict'"),
     ])

@@ -4,7 +4,7 @@ import FaultlineCommandLine
 public enum GateCommand {
     public static let usage = """
         usage: faultline-bench gate BASELINE.json CURRENT.json [--thresholds PATH.json]
-                                    [--advisory counter|time|plan|budget[,…]]
+                                    [--advisory counter|time|plan|budget|growth[,…]]
                                     [--format text|markdown|json|github]
           gates CURRENT against BASELINE (reports of the same suite and profile):
           deterministic counters exactly or within tolerance, times as ratios to the

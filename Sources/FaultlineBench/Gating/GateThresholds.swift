@@ -61,9 +61,13 @@ public struct BenchmarkOverride: Codable, Equatable, Sendable {
     /// line may have, whatever its baseline says. A same-run ratio hardly
     /// depends on the machine, so a budget holds on any runner of the kind.
     public var maximumRatio: Double?
+    /// A cost growth bound: the largest exponent of a counter against the
+    /// line's size (`CostGrowth`) the matching lines may fit.
+    public var maximumGrowth: Double?
 
     public init(match: String? = nil, regex: String? = nil, suite: String? = nil, alpha: Double? = nil,
-                minimumEffect: Double? = nil, metrics: [String: MetricThreshold]? = nil, maximumRatio: Double? = nil) {
+                minimumEffect: Double? = nil, metrics: [String: MetricThreshold]? = nil, maximumRatio: Double? = nil,
+                maximumGrowth: Double? = nil) {
         self.match = match
         self.regex = regex
         self.suite = suite
@@ -71,6 +75,7 @@ public struct BenchmarkOverride: Codable, Equatable, Sendable {
         self.minimumEffect = minimumEffect
         self.metrics = metrics
         self.maximumRatio = maximumRatio
+        self.maximumGrowth = maximumGrowth
     }
 }
 
@@ -97,6 +102,12 @@ public struct GateThresholds: Codable, Equatable, Sendable {
     /// the last matching entry that states one; nil when none does.
     public func budget(for benchmark: String) -> Double? {
         (benchmarks ?? []).last { $0.maximumRatio != nil && $0.matches(benchmark) }?.maximumRatio
+    }
+
+    /// The largest cost growth exponent `benchmark`'s line may fit: the last
+    /// matching entry that states one; nil when none does.
+    public func maximumGrowth(for benchmark: String) -> Double? {
+        (benchmarks ?? []).last { $0.maximumGrowth != nil && $0.matches(benchmark) }?.maximumGrowth
     }
 
     public static let defaultAlpha = 0.01

@@ -30,7 +30,7 @@ extension RegressionGate {
         case .counter: "`\(finding.subject)` \(finding.before) → \(finding.after): \(finding.reason)"
         case .time: "`\(finding.subject)` \(finding.reason)"
         case .plan: "\(finding.subject): \(finding.reason)"
-        case .budget: "`\(finding.subject)`: \(finding.reason)"
+        case .budget, .growth: "`\(finding.subject)`: \(finding.reason)"
         }
     }
 

@@ -18,7 +18,9 @@
 //   current one, a covering index no longer covering, or a table searched
 //   before and only scanned now;
 // - budgets: a line's median paired ratio to its reference above the
-//   `maximumRatio` the thresholds give it fails, with or without a baseline.
+//   `maximumRatio` the thresholds give it fails, with or without a baseline;
+// - growth: a line measured at several sizes whose counters grow faster than
+//   items^`maximumGrowth` fails, with or without a baseline.
 // Benchmarks are matched by id. Anything that cannot be checked (one side
 // only, a missing reference, a missing metric or plan) is a note, not a failure.
 
@@ -28,6 +30,8 @@ public struct GateFinding: Equatable, Sendable {
         case counter, time, plan
         /// A line's ratio to its reference above its budget (`maximumRatio`).
         case budget
+        /// A line's cost growing faster with its size than its bound (`maximumGrowth`).
+        case growth
     }
 
     public var kind: Kind
@@ -103,6 +107,7 @@ public struct RegressionGate: Sendable {
             }
         }
         settleTimeTests()
+        checkGrowth(current, thresholds)
         for id in baseline.benchmarks.map(\.id) where now[id] == nil {
             notes.append("only in \(baselineName): \(id) (not gated)")
         }
@@ -163,7 +168,7 @@ public struct RegressionGate: Sendable {
     /// advisory findings not failed.
     public var verdict: String {
         // Budget checks are counted once a thresholds file states budgets.
-        let kinds: [GateFinding.Kind] = [.counter, .time, .plan] + ((checked[.budget] ?? 0) > 0 ? [.budget] : [])
+        let kinds: [GateFinding.Kind] = [.counter, .time, .plan] + [.budget, .growth].filter { (checked[$0] ?? 0) > 0 }
         let counts = kinds.map { kind in
             "\(checked[kind] ?? 0) \(kind.rawValue) check(s)"
         }.joined(separator: ", ")

@@ -45,6 +45,9 @@ extension GateThresholds {
             if let regex = entry.regex, (try? NSRegularExpression(pattern: regex)) == nil {
                 return "\(prefix)regex: invalid regular expression '\(regex)'"
             }
+            if let bound = entry.maximumGrowth, !(bound > 0 && bound.isFinite) {
+                return "\(prefix)maximumGrowth must be > 0, got \(bound)"
+            }
             if let budget = entry.maximumRatio, !(budget > 0 && budget.isFinite) {
                 return "\(prefix)maximumRatio must be > 0, got \(budget)"
             }
@@ -67,7 +70,7 @@ extension GateThresholds {
 private enum KeyCheck {
     static let top: Set<String> = ["alpha", "minimumEffect", "metrics", "benchmarks"]
     static let metric: Set<String> = ["kind", "absoluteTolerance", "relativeTolerance", "alpha", "minimumEffect"]
-    static let override: Set<String> = ["match", "regex", "suite", "alpha", "minimumEffect", "metrics", "maximumRatio"]
+    static let override: Set<String> = ["match", "regex", "suite", "alpha", "minimumEffect", "metrics", "maximumRatio", "maximumGrowth"]
 
     static func topLevel(_ tree: Any) -> String? {
         guard let object = tree as? [String: Any] else { return "the top level must be a JSON object" }

@@ -29,8 +29,27 @@ public enum MarkdownReport {
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }
             lines.append("")
+            lines += growthTable(report)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Per line measured at several sizes, each counter's growth exponent
+    /// against its items (1 is linear); nothing when no line has two sizes.
+    static func growthTable(_ report: Report) -> [String] {
+        let growths = CostGrowth.all(in: report)
+        guard !growths.isEmpty else { return [] }
+        let metrics = CostGrowth.metrics.filter { metric in growths.contains { $0.metric == metric } }
+        var lines = ["Cost growth: the exponent of each counter against the line's items (1 is linear).", "",
+                     "| line | items | " + metrics.map { "`\($0)`" }.joined(separator: " | ") + " |",
+                     "|---|---|" + String(repeating: "--:|", count: metrics.count)]
+        var seen = Set<String>()
+        for growth in growths where seen.insert(growth.line).inserted {
+            let cells = metrics.map { metric in growths.first { $0.line == growth.line && $0.metric == metric }?.exponentText ?? "–" }
+            lines.append("| `\(growth.line)` | \(growth.sizes.map(String.init).joined(separator: ", ")) | "
+                         + cells.joined(separator: " | ") + " |")
+        }
+        return lines + [""]
     }
 
     /// `release · abc1234 (dirty) · 2026-… · AMD EPYC, 2 cores · Debian … · Swift 6.3 · SQLite 3.40.1`.
