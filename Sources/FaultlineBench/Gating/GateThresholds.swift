@@ -119,8 +119,9 @@ public struct GateThresholds: Codable, Equatable, Sendable {
         Metric.mallocs: MetricThreshold(kind: .counter, relativeTolerance: 0.02),
         Metric.wallTime: MetricThreshold(kind: .time),
         // Callgrind's counts of one binary on one input move by up to about 1 %
-        // on a 1,000-row line: a new store's random UUID and file name feed the
-        // hash tables of the row cache and the registry, so their probes vary.
+        // on a 1,000-row line of Faultline's (C lines repeat exactly); a diff of
+        // two runs puts the difference in the row cache's and the registry's
+        // table inserts, on the main thread, cause not yet found.
         Metric.instructions: MetricThreshold(kind: .counter, relativeTolerance: 0.015),
         Metric.instructionsPerItem: MetricThreshold(kind: .counter, relativeTolerance: 0.015),
         // Bytes SQLite moves are as deterministic as its statements.
