@@ -12,6 +12,7 @@ let usage = """
       gate BASELINE.json CURRENT.json [--thresholds PATH.json]
       report [--markdown PATH] [--html PATH] REPORT.json [REPORT.json ...]
       export --format google-benchmark|github-action-benchmark REPORT.json [...] --output PATH [--bigger-output PATH]
+      history SUITE [--repository DIR] [--limit N] [--html PATH]
       predicate parse 'FORMAT' [ARG ...] [--var NAME=VALUE ...] [--model PATH --entity NAME]
         ARG: 42 integer, 4.2 double, true/false, nil, 'text' string; anything else a string
       model inspect PATH | model diff OLD NEW
@@ -34,6 +35,8 @@ case "report":
     exit(ReportCommand.run(rest, write: write))
 case "export":
     exit(ExportCommand.run(rest, write: write))
+case "history":
+    exit(HistoryCommand.run(rest, write: write))
 case "predicate":
     exit(PredicateCommand.run(rest, write: write))
 case "model":

@@ -17,13 +17,7 @@ public enum HTMLReport {
             body.append("<nav>" + links.joined(separator: " · ") + "</nav>")
         }
         for report in reports { body.append(section(report)) }
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <title>Faultline benchmarks</title>
-            <style>
+        return document(title: "Faultline benchmarks", style: """
             body { font-family: sans-serif; margin: 24px; color: #222; background: #fff; }
             h2 { border-bottom: 2px solid #ddd; padding-bottom: 4px; margin-top: 40px; }
             .run { color: #555; font-size: 13px; }
@@ -34,14 +28,27 @@ public enum HTMLReport {
             td.number { text-align: right; font-variant-numeric: tabular-nums; }
             figure { margin: 16px 0; }
             .note { color: #777; font-style: italic; font-size: 13px; }
-            </style>
-            </head>
-            <body>
-            \(body.joined(separator: "\n"))
-            </body>
-            </html>
+            """, body: body)
+    }
 
-            """
+    /// A self-contained page: no scripts, no links, the style inline.
+    static func document(title: String, style: String, body: [String]) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>\(Markup.escape(title))</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+        <body>
+        \(body.joined(separator: "\n"))
+        </body>
+        </html>
+
+        """
     }
 
     /// A fragment identifier for a suite's section: letters, digits, `-` and `_`.
