@@ -27,10 +27,11 @@ struct HistoryChart {
             svg.line(plotLeft, y(value), plotLeft + plotWidth, y(value), stroke: "#e2e2e2")
             svg.text(LogLogChart.short(value), x: plotLeft - 8, y: y(value) + 4, anchor: .end, size: 11)
         }
-        // At most about twelve commit labels, so they never overlap.
+        // At most about twelve commit labels, evenly spaced back from the
+        // newest, so they never overlap.
         let every = max(1, Int((Double(commits.count) / 12).rounded(.up)))
-        for (index, commit) in commits.enumerated() where index % every == 0 || index == commits.count - 1 {
-            svg.text(String(commit.prefix(7)), x: x(index), y: plotTop + plotHeight + 16, anchor: .middle, size: 10)
+        for index in stride(from: commits.count - 1, through: 0, by: -every) {
+            svg.text(String(commits[index].prefix(7)), x: x(index), y: plotTop + plotHeight + 16, anchor: .middle, size: 10)
         }
         svg.text(yLabel, x: 20, y: plotTop + plotHeight / 2, anchor: .middle, size: 12, rotation: -90)
         for (number, line) in series.enumerated() {
