@@ -24,6 +24,19 @@ struct ReportFileTests {
         #expect(metric.unit == "ns")
     }
 
+    @Test("A report naming one benchmark id twice is refused as malformed, naming the id (found by the report fuzz target)")
+    func duplicateIDs() throws {
+        var report = Fixtures.report(medians: ["a rows=1": 100, "b rows=1": 200])
+        report.benchmarks.append(report.benchmarks[0])
+        let data = try JSONEncoder().encode(report)
+        #expect {
+            try ReportFile.parse(data, path: "twice.json")
+        } throws: { error in
+            guard case .malformed(let path, let reason)? = error as? ReportFileError else { return false }
+            return path == "twice.json" && reason == "benchmark id 'a rows=1' appears twice"
+        }
+    }
+
     @Test("Writing leaves no temporary file behind")
     func atomicWrite() throws {
         let folder = try TemporaryFolder()

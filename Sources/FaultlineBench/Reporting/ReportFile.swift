@@ -67,9 +67,17 @@ public enum ReportFile {
         guard let version = probe.schemaVersion, Report.readableSchemaVersions.contains(version) else {
             throw .incompatibleVersion(path: path, found: probe.schemaVersion, expected: Report.currentSchemaVersion)
         }
-        do { return try JSONDecoder().decode(Report.self, from: data) } catch {
+        let report: Report
+        do { report = try JSONDecoder().decode(Report.self, from: data) } catch {
             throw .malformed(path: path, reason: describe(error))
         }
+        // Reports are read by id (the gate, compare, history): one id twice
+        // would be compared with whichever copy a lookup finds.
+        var ids = Set<String>()
+        for result in report.benchmarks where !ids.insert(result.id).inserted {
+            throw .malformed(path: path, reason: "benchmark id '\(result.id)' appears twice")
+        }
+        return report
     }
 
     /// Fails early, before a long run, when `path` cannot be written.
