@@ -96,10 +96,12 @@ struct BenchmarkRunner {
         let iteration = try benchmark.makeIteration()
         let countersBefore = SQLiteCounters.processTotals()
         PeakMemory.reset()
+        // Before the probes: a line's id is built on each call, and its
+        // allocations must not count (the question is only asked under valgrind).
+        let collects = InstructionCount.collectedLine != nil && InstructionCount.collects(benchmark.id)
         let ioBefore = files?.counts ?? IOCounts()
         let allocationsBefore = Allocations.snapshot()
         let cpuBefore = ProcessClock.usage()
-        let collects = InstructionCount.collects(benchmark.id)
         let start = ProcessClock.wallNanoseconds()
 
         if collects { InstructionCount.toggleCollection() }
