@@ -85,17 +85,10 @@ enum InstructionCount {
         }
 
         static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) -> (Int32, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            do { try process.run() } catch { return (-1, "\(error)") }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            guard let result = ChildProcess.run(program, arguments, environment: environment, mergingErrors: true) else {
+                return (-1, "\(program) could not be started")
+            }
+            return (result.status, result.output)
         }
     }
 }

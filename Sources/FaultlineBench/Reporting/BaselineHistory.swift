@@ -83,20 +83,12 @@ public struct BaselineHistory {
     }
 
     static func git(_ arguments: [String], in repository: String) throws(HistoryError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", repository] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { throw .git(arguments.joined(separator: " "), "\(error)") }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw .git(arguments.joined(separator: " "), String(decoding: message, as: UTF8.self))
+        let command = arguments.joined(separator: " ")
+        guard let result = ChildProcess.run("git", ["-C", repository] + arguments) else {
+            throw .git(command, "git could not be started")
         }
-        return String(decoding: data, as: UTF8.self)
+        guard result.status == 0 else { throw .git(command, result.errors) }
+        return result.output
     }
 }
 

@@ -101,16 +101,7 @@ public struct RunMetadata: Codable, Sendable {
     }
 
     private static func runGit(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let result = ChildProcess.run("git", arguments), result.status == 0 else { return nil }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
