@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Faultline", targets: ["Faultline"]),
         .library(name: "FaultlineSQLite", targets: ["FaultlineSQLite"]),
         .library(name: "FaultlineBench", targets: ["FaultlineBench"]),
+        .executable(name: "faultline", targets: ["faultline"]),
         .executable(name: "faultline-bench", targets: ["faultline-bench"]),
     ],
     targets: [
@@ -86,6 +87,7 @@ let package = Package(
         ),
         // The user tool's commands over the core (the harness never depends on the core).
         .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite", "FaultlineCommandLine"]),
+        .executableTarget(name: "faultline", dependencies: ["FaultlineBench", "FaultlineTools", "FaultlineCommandLine"]),
         .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench", "FaultlineTools", "FaultlineCommandLine"]),
         // Data sets and fixtures the suites share.
         .target(

@@ -32,7 +32,8 @@ count_instructions() {
 
 install_dependencies() {
     local missing=()
-    for package in libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config sqlite3 valgrind; do
+    # zsh and fish only so the tests can run the completion scripts in those shells.
+    for package in libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config sqlite3 valgrind zsh fish; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

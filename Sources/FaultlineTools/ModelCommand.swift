@@ -2,16 +2,16 @@ import Faultline
 import FaultlineCommandLine
 import Foundation
 
-/// `faultline-bench model inspect PATH` and `faultline-bench model diff OLD NEW`.
+/// `faultline model inspect PATH` and `faultline model diff OLD NEW`.
 ///
 /// Exit status 0 on success, 2 on bad usage, a missing, foreign or malformed
 /// model file (or a version that does not check). Never traps on any input.
 public enum ModelCommand {
     public static let usage = """
-        usage: faultline-bench model inspect PATH
-               faultline-bench model diff OLD NEW
-               faultline-bench model generate PATH --output DIR [--version NAME]
-               faultline-bench model validate PATH SOURCE... [--version NAME]
+        usage: faultline model inspect PATH
+               faultline model diff OLD NEW
+               faultline model generate PATH --output DIR [--version NAME]
+               faultline model validate PATH SOURCE... [--version NAME]
           inspect  every version of a .xcdatamodeld or compiled .momd (the current one marked),
                    .xcdatamodel, .mom or contents file: entities, attributes, relationships, the
                    SQL schema Faultline creates for it (tables, indexes, triggers) and the

@@ -1,7 +1,7 @@
 import Faultline
 import Foundation
 
-/// `faultline-bench model diff OLD NEW`: the model changes, the schema changes
+/// `faultline model diff OLD NEW`: the model changes, the schema changes
 /// they make, and whether lightweight migration covers them.
 enum ModelDiffCommand {
     static func diff(old oldPath: String, new newPath: String) throws(InspectError) -> (lines: [String], failed: Bool) {

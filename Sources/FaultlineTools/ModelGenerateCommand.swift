@@ -2,7 +2,7 @@ import Faultline
 import FaultlineCommandLine
 import Foundation
 
-/// `faultline-bench model generate PATH --output DIR [--version NAME]`: the
+/// `faultline model generate PATH --output DIR [--version NAME]`: the
 /// Swift declarations `ModelCodeGenerator` writes for one version of a model
 /// file (the current one by default), one file each in DIR. Exit status 0
 /// when written, 2 on bad usage, an unreadable model or one it refuses to

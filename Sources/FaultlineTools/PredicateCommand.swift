@@ -2,7 +2,7 @@ import Faultline
 import FaultlineCommandLine
 import FaultlineSQLite
 
-/// `faultline-bench predicate parse 'FORMAT' [ARG …] [--var NAME=VALUE …]
+/// `faultline predicate parse 'FORMAT' [ARG …] [--var NAME=VALUE …]
 /// [--model PATH --entity NAME]`: what a predicate parses to and, with a
 /// model, the SQL, bound values and query plan it compiles to.
 ///
@@ -11,8 +11,8 @@ import FaultlineSQLite
 /// the parser and the compiler is a thrown error.
 public enum PredicateCommand {
     public static let usage = """
-        usage: faultline-bench predicate parse 'FORMAT' [ARG ...] [--var NAME=VALUE ...]
-                                               [--model PATH --entity NAME]
+        usage: faultline predicate parse 'FORMAT' [ARG ...] [--var NAME=VALUE ...]
+                                         [--model PATH --entity NAME]
           prints the canonical predicate and its syntax tree, or the error and its offset
           ARG          one per %@ %K %d ... in FORMAT, in order: 42 is an integer, 4.2 a
                        double, true/false a boolean, nil nil, 'text' (quoted) a string,

@@ -3,7 +3,7 @@ import FaultlineCommandLine
 import FaultlineSQLite
 import Foundation
 
-/// `faultline-bench store inspect STORE [--model PATH]` (and `store migrate`,
+/// `faultline store inspect STORE [--model PATH]` (and `store migrate`,
 /// StoreMigrateCommand.swift): a Core Data store's
 /// entities with row counts, the model version it matches (or why not) —
 /// the model given, or else the one Core Data cached in the store's
@@ -14,9 +14,9 @@ import Foundation
 /// usage, a missing or foreign file, or an unreadable model.
 public enum StoreCommand {
     public static let usage = """
-        usage: faultline-bench store inspect STORE [--model PATH]
-               faultline-bench store migrate STORE --to MODEL [--dry-run]
-               faultline-bench store history STORE [--model PATH] [--after N] [--json]
+        usage: faultline store inspect STORE [--model PATH]
+               faultline store migrate STORE --to MODEL [--dry-run]
+               faultline store history STORE [--model PATH] [--after N] [--json]
           inspect  prints the entities of the Core Data SQLite store STORE with row counts,
                    its tables and indexes, Z_METADATA and the size of each table and index;
                    without --model, matches the store against the model cached in its

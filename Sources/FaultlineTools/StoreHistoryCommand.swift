@@ -2,7 +2,7 @@ import Faultline
 import FaultlineCommandLine
 import Foundation
 
-/// `faultline-bench store history STORE [--model PATH] [--after N] [--json]`:
+/// `faultline store history STORE [--model PATH] [--after N] [--json]`:
 /// a store's persistent history — Core Data's `ATRANSACTION`/`ACHANGE`
 /// rows, SwiftData's and Faultline's alike — oldest first: who saved and
 /// when, and each change's object URI, type, changed properties and

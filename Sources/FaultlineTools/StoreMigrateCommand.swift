@@ -2,7 +2,7 @@ import Faultline
 import FaultlineCommandLine
 import Foundation
 
-/// `faultline-bench store migrate STORE --to MODEL [--dry-run]`: lightweight
+/// `faultline store migrate STORE --to MODEL [--dry-run]`: lightweight
 /// migration of a Core Data store to MODEL's current version, from whichever
 /// of MODEL's versions (or the store's own Z_MODELCACHE) the store matches, as
 /// Core Data's automatic migration finds its source. The dry run prints the

@@ -3,7 +3,7 @@ import FixtureSupport
 import Testing
 @testable import FaultlineTools
 
-/// `faultline-bench model inspect` and `model diff` on the EasyLife bundle and
+/// `faultline model inspect` and `model diff` on the EasyLife bundle and
 /// on small written models; bad input exits 2.
 @Suite("Model inspect and diff")
 struct ModelCommandTests {

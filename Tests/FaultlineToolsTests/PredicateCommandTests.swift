@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import FaultlineTools
 
-/// `faultline-bench predicate parse` prints the tree or the error with its
+/// `faultline predicate parse` prints the tree or the error with its
 /// offset, compiles against a real model file, and exits only 0 or 2, on any input.
 @Suite("Predicate command exits 0 or 2 and explains the SQL")
 struct PredicateCommandTests {

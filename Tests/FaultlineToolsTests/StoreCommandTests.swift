@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import FaultlineTools
 
-/// `faultline-bench store inspect` on every fixture store: row counts equal
+/// `faultline store inspect` on every fixture store: row counts equal
 /// `SELECT count(*)`, --model reports match or mismatch, without --model the
 /// store is matched against its own Z_MODELCACHE, bad input exits 2, and the
 /// store files are never written.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import FaultlineTools
 
-/// `faultline-bench store history` on a real store's history (Apple Notes):
+/// `faultline store history` on a real store's history (Apple Notes):
 /// one JSON object per transaction, every change row there, `--after`
 /// continuing from a transaction, the store never written, bad input exit 2.
 @Suite("Store history")

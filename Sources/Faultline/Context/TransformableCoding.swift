@@ -8,7 +8,7 @@ import Foundation
 ///
 /// An archive holding a class Foundation's values do not cover (an app's own,
 /// CloudKit's) reads as its archived bytes (`Data`), as do bytes that are not
-/// a keyed archive at all; `faultline-bench store inspect` names those classes.
+/// a keyed archive at all; `faultline store inspect` names those classes.
 enum TransformableCoding {
     case registered(any AttributeValueTransformer)
     case keyedArchive

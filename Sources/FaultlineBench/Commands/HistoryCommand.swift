@@ -13,7 +13,7 @@ public enum HistoryCommand {
           --limit N         the newest N such commits (default 50)
           --html PATH       also write a page charting each line's ratio and counters
                             over those commits
-        \\(CommandLineHelp.usageLine)
+        \(CommandLineHelp.usageLine)
         exit status: 0 written, 2 bad input (no such baselines, git failing, unwritable output)
         """
 
