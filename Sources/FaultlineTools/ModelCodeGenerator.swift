@@ -33,10 +33,11 @@ struct ModelCodeGenerator {
         }
         let typeName = Self.typeName(name) + "Model"
         var registration = header + "/// Registers the generated classes of the model.\npublic enum \(typeName) {\n"
-        registration += "    /// Registers every entity's class with `container` (its typed keys are checked there).\n"
-        registration += "    public static func register(in container: Faultline.PersistentContainer) throws {\n"
+        registration += "    /// Registers every entity's class with `container` (its typed keys are checked there);\n"
+        registration += "    /// with `validate`, every disagreement with the model, rules included, is thrown.\n"
+        registration += "    public static func register(in container: Faultline.PersistentContainer, validate: Swift.Bool = false) throws {\n"
         for entity in model.entities.sorted(by: { $0.name < $1.name }) {
-            registration += "        try container.register(\(classes[entity.index]).self, forEntityName: \(Self.literal(entity.name)))\n"
+            registration += "        try container.register(\(classes[entity.index]).self, forEntityName: \(Self.literal(entity.name)), validate: validate)\n"
         }
         registration += "    }\n}\n"
         files.append(("\(typeName).swift", registration))
@@ -88,8 +89,13 @@ struct ModelCodeGenerator {
             guard let type = Self.swiftType(attribute.attributeType) else { continue }
             let note = attribute.isDerived ? "    /// Derived: the store computes it; read-only.\n" : ""
             let member = try Self.member(attribute.name, in: entity)
+            var arguments = Self.literal(attribute.name)
+            if !attribute.validationRules.isEmpty {
+                let rules = try attribute.validationRules.map { (rule) throws(Refusal) in try Self.spelling(rule, of: "\(entity.name).\(attribute.name)") }
+                arguments += ", rules: [" + rules.joined(separator: ", ") + "]"
+            }
             declarations.append((attribute.name, member,
-                                 note + "    public static let \(member) = Faultline.AttributeKey<\(type)?>(\(Self.literal(attribute.name)))"))
+                                 note + "    public static let \(member) = Faultline.AttributeKey<\(type)?>(\(arguments))"))
         }
         for relationship in entity.relationships where relationship.declaringEntityIndex == entity.index && !relationship.isTransient {
             let destination = classes[relationship.destinationEntityIndex]
@@ -156,8 +162,61 @@ struct ModelCodeGenerator {
         return first.uppercased() + kept.dropFirst()
     }
 
+    /// A Swift string literal that decodes to exactly `text`: backslashes,
+    /// quotes and every invisible or control scalar escaped, the rest kept as it
+    /// is (Swift never normalises a literal, so a pattern survives byte for byte).
     static func literal(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": literal += "\\\\"
+            case "\"": literal += "\\\""
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            case " ": literal += " "
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator, .spaceSeparator:
+                    literal += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                default:
+                    literal.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return literal + "\""
+    }
+
+    /// A validation rule as Swift that builds it exactly: integers, doubles
+    /// (shortest round-tripping text) and decimals (their text, never through
+    /// `Double`), dates as their exact reference-date interval. A bound Swift
+    /// cannot write as a literal (infinite, NaN) is refused, not dropped.
+    static func spelling(_ rule: ValidationRule, of property: String) throws(Refusal) -> String {
+        func bound(_ bound: NumericBound) throws(Refusal) -> String {
+            switch bound {
+            case .integer(let value): return ".integer(\(value))"
+            case .double(let value):
+                guard value.isFinite else { throw Refusal(description: "\(property): the bound \(value) has no Swift literal") }
+                return ".double(\(value))"
+            case .decimal(let value):
+                guard !value.isNaN else { throw Refusal(description: "\(property): the bound NaN has no Swift literal") }
+                return ".decimalLiteral(\(literal("\(value)")))"
+            }
+        }
+        func date(_ date: Date) throws(Refusal) -> String {
+            let seconds = date.timeIntervalSinceReferenceDate
+            guard seconds.isFinite else { throw Refusal(description: "\(property): the date bound \(seconds) has no Swift literal") }
+            return "Foundation.Date(timeIntervalSinceReferenceDate: \(seconds))"
+        }
+        switch rule {
+        case .minimumValue(let value): return ".minimumValue(\(try bound(value)))"
+        case .maximumValue(let value): return ".maximumValue(\(try bound(value)))"
+        case .minimumLength(let length): return ".minimumLength(\(length))"
+        case .maximumLength(let length): return ".maximumLength(\(length))"
+        case .pattern(let pattern): return ".pattern(\(literal(pattern)))"
+        case .earliestDate(let value): return ".earliestDate(\(try date(value)))"
+        case .latestDate(let value): return ".latestDate(\(try date(value)))"
+        }
     }
 
     static let keywords: Set<String> = [

@@ -40,7 +40,7 @@ struct ModelGenerateTests {
     @Test("The generated classes register (their typed keys checked), then insert, save and fetch every entity")
     func roundTrip() throws {
         let container = try PersistentContainer(model: ShopFixture.model(), location: .inMemory)
-        try ShopModel.register(in: container)
+        try ShopModel.register(in: container, validate: true)
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             let customer = try writer.insertObject(Customer.self)

@@ -29,9 +29,18 @@ public final class PersistentContainer: Sendable {
 
     /// Makes `type` the class of the entity called `name` (and of objects
     /// fetched for it). Register before creating contexts' objects. Throws the
-    /// first of the class's `typedKeys` that does not fit the entity.
-    public func register(_ type: ManagedObject.Type, forEntityName name: String) throws {
+    /// first of the class's `typedKeys` that does not fit the entity; with
+    /// `validate`, a `ClassModelDrift` listing every disagreement instead —
+    /// also properties without a key, optionality, and validation rules that
+    /// differ from the model's (see `ClassModelDrift`).
+    public func register(_ type: ManagedObject.Type, forEntityName name: String, validate: Bool = false) throws {
         guard let entity = coordinator.model.entity(named: name) else { throw FetchError.unknownEntity(name) }
+        if validate {
+            let problems = ClassModelDrift.problems(of: type, in: entity)
+            if !problems.isEmpty {
+                throw ClassModelDrift(className: String(describing: type), entityName: entity.name, problems: problems)
+            }
+        }
         for key in type.typedKeys {
             if let mismatch = key.slot.mismatch(in: entity) { throw mismatch }
         }

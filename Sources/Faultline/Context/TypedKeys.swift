@@ -165,12 +165,19 @@ public final class PropertySlot: Sendable {
 
     let name: String
     let kind: Kind
+    /// The validation rules the declaration states; only a validating
+    /// registration reads them (the model's rules are the ones applied at save).
+    let rules: [ValidationRule]
+    /// Whether the key's value type holds nil (`AttributeKey<String?>`).
+    let acceptsNil: Bool
     /// slot token << 32 | property index; 0 when unresolved.
     @usableFromInline let cache = Atomic<Int>(0)
 
-    init(_ name: String, kind: Kind) {
+    init(_ name: String, kind: Kind, rules: [ValidationRule] = [], acceptsNil: Bool = true) {
         self.name = name
         self.kind = kind
+        self.rules = rules
+        self.acceptsNil = acceptsNil
     }
 
     /// Inlined into typed accessors: a resolved slot costs a load and a compare.
@@ -224,9 +231,17 @@ public final class PropertySlot: Sendable {
 /// A typed attribute of a `ManagedObject` subclass:
 /// `static let title = AttributeKey<String>("title")`, then
 /// `var title: String { get { self[Self.title] } set { self[Self.title] = newValue } }`.
+/// `rules` restates the model's validation rules for the attribute so that a
+/// validating registration (`register(_:forEntityName:validate: true)`) and
+/// `faultline model validate` can tell when code and model drift apart; the
+/// model's rules are the ones a save applies.
 public struct AttributeKey<Value: AttributeConvertible>: Sendable {
     public let slot: PropertySlot
-    public init(_ name: String) { slot = PropertySlot(name, kind: .attribute(accepts: Value.acceptedAttributeTypes)) }
+    public init(_ name: String, rules: [ValidationRule] = []) {
+        slot = PropertySlot(
+            name, kind: .attribute(accepts: Value.acceptedAttributeTypes), rules: rules,
+            acceptsNil: Value.self is any ExpressibleByNilLiteral.Type)
+    }
 }
 
 /// A typed to-one relationship.

@@ -6,9 +6,9 @@ import Foundation
 /// The `Customer` entity.
 public final class Customer: Faultline.ManagedObject {
     public static let badge = Faultline.AttributeKey<Foundation.UUID?>("badge")
-    public static let credit = Faultline.AttributeKey<Foundation.Decimal?>("credit")
-    public static let joined = Faultline.AttributeKey<Foundation.Date?>("joined")
-    public static let name = Faultline.AttributeKey<Swift.String?>("name")
+    public static let credit = Faultline.AttributeKey<Foundation.Decimal?>("credit", rules: [.minimumValue(.decimalLiteral("-1000.25"))])
+    public static let joined = Faultline.AttributeKey<Foundation.Date?>("joined", rules: [.earliestDate(Foundation.Date(timeIntervalSinceReferenceDate: -978307200.0)), .latestDate(Foundation.Date(timeIntervalSinceReferenceDate: 1021692800.0))])
+    public static let name = Faultline.AttributeKey<Swift.String?>("name", rules: [.minimumLength(1), .maximumLength(80), .pattern(".*\\S.*")])
     public static let orders = Faultline.ToManyKey<Order>("orders")
     public static let vip = Faultline.AttributeKey<Swift.Bool?>("vip")
 

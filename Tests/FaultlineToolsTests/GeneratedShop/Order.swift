@@ -11,8 +11,8 @@ public final class Order: Faultline.ManagedObject {
     /// Ordered.
     public static let lines = Faultline.ToManyKey<LineItem>("lines")
     public static let notes = Faultline.AttributeKey<Foundation.Data?>("notes")
-    public static let number = Faultline.AttributeKey<Swift.Int64?>("number")
-    public static let total = Faultline.AttributeKey<Swift.Double?>("total")
+    public static let number = Faultline.AttributeKey<Swift.Int64?>("number", rules: [.minimumValue(.integer(1)), .maximumValue(.integer(2147483647))])
+    public static let total = Faultline.AttributeKey<Swift.Double?>("total", rules: [.minimumValue(.double(0.5))])
 
     override public class var typedKeys: [any Faultline.TypedPropertyKey] { super.typedKeys + [Order.customer, Order.lineCount, Order.lines, Order.notes, Order.number, Order.total] }
 

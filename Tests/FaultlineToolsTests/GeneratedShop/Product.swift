@@ -7,7 +7,7 @@ import Foundation
 open class Product: Faultline.ManagedObject {
     public static let `default` = Faultline.AttributeKey<Swift.String?>("default")
     public static let lines = Faultline.ToManyKey<LineItem>("lines")
-    public static let title = Faultline.AttributeKey<Swift.String?>("title")
+    public static let title = Faultline.AttributeKey<Swift.String?>("title", rules: [.pattern("[^\\t\u{2028}é]+")])
 
     override open class var typedKeys: [any Faultline.TypedPropertyKey] { super.typedKeys + [Product.`default`, Product.lines, Product.title] }
 

@@ -5,12 +5,13 @@ import Foundation
 
 /// Registers the generated classes of the model.
 public enum ShopModel {
-    /// Registers every entity's class with `container` (its typed keys are checked there).
-    public static func register(in container: Faultline.PersistentContainer) throws {
-        try container.register(Customer.self, forEntityName: "Customer")
-        try container.register(DigitalProduct.self, forEntityName: "DigitalProduct")
-        try container.register(LineItem.self, forEntityName: "LineItem")
-        try container.register(Order.self, forEntityName: "Order")
-        try container.register(Product.self, forEntityName: "Product")
+    /// Registers every entity's class with `container` (its typed keys are checked there);
+    /// with `validate`, every disagreement with the model, rules included, is thrown.
+    public static func register(in container: Faultline.PersistentContainer, validate: Swift.Bool = false) throws {
+        try container.register(Customer.self, forEntityName: "Customer", validate: validate)
+        try container.register(DigitalProduct.self, forEntityName: "DigitalProduct", validate: validate)
+        try container.register(LineItem.self, forEntityName: "LineItem", validate: validate)
+        try container.register(Order.self, forEntityName: "Order", validate: validate)
+        try container.register(Product.self, forEntityName: "Product", validate: validate)
     }
 }
