@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "FaultlineBench", targets: ["FaultlineBench"]),
         .executable(name: "faultline", targets: ["faultline"]),
         .executable(name: "faultline-bench", targets: ["faultline-bench"]),
+        .plugin(name: "FaultlineModelPlugin", targets: ["FaultlineModelPlugin"]),
     ],
     targets: [
         .systemLibrary(
@@ -89,6 +90,10 @@ let package = Package(
         .target(name: "FaultlineTools", dependencies: ["Faultline", "FaultlineSQLite", "FaultlineCommandLine"]),
         .executableTarget(name: "faultline", dependencies: ["FaultlineBench", "FaultlineTools", "FaultlineCommandLine"]),
         .executableTarget(name: "faultline-bench", dependencies: ["FaultlineBench", "FaultlineTools", "FaultlineCommandLine"]),
+        // Generates a target's typed classes from its model file at build time (`faultline model generate`).
+        .plugin(
+            name: "FaultlineModelPlugin", capability: .buildTool(), dependencies: ["faultline"],
+            path: "Sources/FaultlineModelPlugin"),
         // Data sets and fixtures the suites share.
         .target(
             name: "BenchmarkData",

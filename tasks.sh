@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The two commands of the README: `./tasks.sh bench` runs every benchmark suite
 # (release build, JSON under Results/), `./tasks.sh test` runs the tests.
+# `./tasks.sh plugin` builds and runs the model plugin's sample package,
 # `./tasks.sh gate` is CI's regression gate and `./tasks.sh baseline` refreshes
 # its baselines. Each first installs the system libraries Faultline links when
 # they are missing.
@@ -58,6 +59,14 @@ case "${1:-}" in
         shift
         install_dependencies
         swift test "$@"
+        ;;
+    plugin)
+        # A package whose only model artifact is an .xcdatamodeld: the build-tool
+        # plugin generates its classes; the program registers them with
+        # validate: true, saves and fetches, and exits 1 on any disagreement.
+        install_dependencies
+        swift build --package-path Tests/PluginSample --scratch-path .build/plugin-sample
+        .build/plugin-sample/debug/Shop
         ;;
     gate)
         # CI's regression gate: a quick profile of every suite against the committed
@@ -167,7 +176,7 @@ case "${1:-}" in
         count_instructions Results/baseline-instructions-
         ;;
     *)
-        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | gate | baseline | reliability | fuzz [seconds per target]" >&2
+        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | plugin | gate | baseline | reliability | fuzz [seconds per target]" >&2
         exit 2
         ;;
 esac

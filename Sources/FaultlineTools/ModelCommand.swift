@@ -10,7 +10,7 @@ public enum ModelCommand {
     public static let usage = """
         usage: faultline model inspect PATH
                faultline model diff OLD NEW
-               faultline model generate PATH --output DIR [--version NAME]
+               faultline model generate PATH --output DIR [--version NAME] [--single-file NAME.swift]
                faultline model validate PATH SOURCE... [--version NAME]
           inspect  every version of a .xcdatamodeld or compiled .momd (the current one marked),
                    .xcdatamodel, .mom or contents file: entities, attributes, relationships, the
@@ -21,10 +21,12 @@ public enum ModelCommand {
                    migration covers it
           generate Swift declarations for a model's version (the current one unless --version
                    names another): a ManagedObject subclass per entity with typed keys for its
-                   properties, and <Name>Model.register(in:); written into DIR, one file each
+                   properties, and <Name>Model.register(in:validate:); written into DIR, one
+                   file each, or all into DIR/NAME.swift with --single-file
           validate the typed keys declared in SOURCE files (or folders of .swift files) against
-                   the version: missing or extra classes and keys, kinds and value types,
-                   with file and line; exit status 1 on drift
+                   the version: missing or extra classes and keys, kinds, value types,
+                   optionality and validation rules (patterns byte-exact), with file and
+                   line; exit status 1 on drift
         \(CommandLineHelp.usageLine)
         exit status: 0 success, 1 drift (validate), 2 bad usage or unreadable model
         """

@@ -2,9 +2,10 @@ import Faultline
 import FaultlineCommandLine
 import Foundation
 
-/// `faultline model generate PATH --output DIR [--version NAME]`: the
-/// Swift declarations `ModelCodeGenerator` writes for one version of a model
-/// file (the current one by default), one file each in DIR. Exit status 0
+/// `faultline model generate PATH --output DIR [--version NAME] [--single-file
+/// NAME.swift]`: the Swift declarations `ModelCodeGenerator` writes for one
+/// version of a model file (the current one by default), one file each in DIR
+/// or all in one (what the build-tool plugin asks for). Exit status 0
 /// when written, 2 on bad usage, an unreadable model or one it refuses to
 /// generate (a name that is not a Swift identifier…).
 enum ModelGenerateCommand {
@@ -12,10 +13,18 @@ enum ModelGenerateCommand {
         var path: String?
         var output: String?
         var versionName: String?
+        var singleFile: String?
         do {
             var scanner = ArgumentScanner(arguments)
             while let argument = scanner.next() {
                 switch argument {
+                case "--single-file":
+                    guard singleFile == nil else { throw UsageError("--single-file given twice") }
+                    let name = try scanner.value(for: argument)
+                    guard name.hasSuffix(".swift"), !name.contains("/") else {
+                        throw UsageError("--single-file needs a file name ending in .swift, got '\(name)'")
+                    }
+                    singleFile = name
                 case "--output":
                     guard output == nil else { throw UsageError("--output given twice") }
                     output = try scanner.value(for: argument)
@@ -34,7 +43,8 @@ enum ModelGenerateCommand {
         }
         guard let path, let output else { return CommandFailure.status }
         do {
-            let files = try generate(path: path, version: versionName)
+            var files = try generate(path: path, version: versionName)
+            if let singleFile { files = [(singleFile, try generate(path: path, version: versionName, single: true)[0].contents)] }
             let directory = URL(fileURLWithPath: output, isDirectory: true)
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -115,13 +125,15 @@ enum ModelGenerateCommand {
     }
 
     /// The files for `path`'s version `version` (the current one when nil).
-    static func generate(path: String, version versionName: String?) throws(InspectError) -> [(name: String, contents: String)] {
+    static func generate(path: String, version versionName: String?, single: Bool = false) throws(InspectError)
+        -> [(name: String, contents: String)]
+    {
         let (bundle, version) = try version(of: path, named: versionName)
         let model = try InspectModels.checked(version)
         let generator = ModelCodeGenerator(
             model: model, name: bundle.name, source: "\(URL(fileURLWithPath: path).lastPathComponent), version \(version.name)")
         do {
-            return try generator.files()
+            return single ? [("", try generator.singleFile())] : try generator.files()
         } catch {
             throw InspectError("cannot generate \(bundle.name): \(error)")
         }

@@ -122,6 +122,29 @@ struct ModelGenerateTests {
         #expect(checked >= 16)
     }
 
+    @Test("--single-file writes every declaration into one file (the plugin's form), in step with the model")
+    func singleFile() throws {
+        let generator = ModelCodeGenerator(model: try ShopFixture.model().checked(), name: "Shop", source: "ShopFixture.swift")
+        let single = try generator.singleFile()
+        #expect(single.components(separatedBy: "import Faultline\n").count == 2)
+        for file in try generator.files() {
+            let body = file.contents.components(separatedBy: "import Foundation\n\n").dropFirst().joined()
+            #expect(single.contains(body), "\(file.name)")
+        }
+        #expect(ModelSourceValidator(model: try ShopFixture.model().checked()).drift(in: [("ShopModel.swift", single)]) == [])
+        let model = try CoreDataFixtures.path("alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.xcdatamodeld")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-single-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(ModelCommand.run(["generate", model, "--output", directory.path, "--single-file", "RecipesModel.swift"]) { _ in } == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["RecipesModel.swift"])
+        #expect(ModelCommand.run(["validate", model, directory.path]) { _ in } == 0)
+        for name in ["Recipes", "a/b.swift", ""] {
+            var output = ""
+            #expect(ModelCommand.run(["generate", model, "--output", directory.path, "--single-file", name]) { output += $0 } == 2)
+            #expect(output.hasPrefix("error: --single-file needs a file name ending in .swift"), "\(name): \(output)")
+        }
+    }
+
     @Test("A class or property name that is not a Swift identifier is refused with the name, never mangled")
     func refusals() throws {
         let model = ManagedObjectModel {
