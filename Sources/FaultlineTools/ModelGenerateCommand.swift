@@ -111,7 +111,7 @@ enum ModelGenerateCommand {
     }
 
     /// The version of `path` named `name`, or its current one.
-    private static func version(of path: String, named name: String?) throws(InspectError)
+    static func version(of path: String, named name: String?) throws(InspectError)
         -> (bundle: ModelBundle, version: ModelBundleVersion)
     {
         let bundle = try InspectModels.bundle(at: path)
