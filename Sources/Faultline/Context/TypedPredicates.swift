@@ -11,20 +11,30 @@ import FaultlinePredicate
 // "x"` does not compile). A to-one's members are its destination's keys
 // (`Article.category.name`, through metatype key paths), to any depth.
 
-/// A key path of typed keys from an entity, ending at a value of type `Value`.
+/// What the left side of a typed comparison reads, of type `Value`: a key
+/// path of typed keys from an entity, a quantified path through a to-many
+/// (`ANY`, `ALL`, `NONE`) or an aggregate of one (`@count`, `@sum`, …).
 public protocol TypedValuePath {
     associatedtype Value
-    /// The keys from the entity, in order.
-    var predicateKeys: [String] { get }
+    /// The expression as the format-string parser builds it.
+    var predicateExpression: FetchExpression { get }
+    /// `ANY`, `ALL` or `NONE` for a path through a to-many; `.direct` otherwise.
+    var predicateModifier: PredicateModifier { get }
+}
+
+extension TypedValuePath {
+    public var predicateModifier: PredicateModifier { .direct }
 }
 
 extension AttributeKey: TypedValuePath {
     public var predicateKeys: [String] { [slot.name] }
+    public var predicateExpression: FetchExpression { .keyPath(PredicateKeyPath(predicateKeys)) }
 }
 
 /// An attribute reached through to-ones: `Article.category.name`.
 public struct TypedKeyPath<Value>: TypedValuePath, Sendable {
     public let predicateKeys: [String]
+    public var predicateExpression: FetchExpression { .keyPath(PredicateKeyPath(predicateKeys)) }
 }
 
 /// A to-one reached through to-ones: `Article.category.parent`.
@@ -39,6 +49,10 @@ public struct TypedToOnePath<Destination: ManagedObject>: Sendable {
     public subscript<Next>(dynamicMember member: KeyPath<Destination.Type, ToOneKey<Next>>) -> TypedToOnePath<Next> {
         TypedToOnePath<Next>(keys: keys + [Destination.self[keyPath: member].slot.name])
     }
+
+    public subscript<Next>(dynamicMember member: KeyPath<Destination.Type, ToManyKey<Next>>) -> TypedToManyPath<Next> {
+        TypedToManyPath<Next>(toManyKeys: keys + [Destination.self[keyPath: member].slot.name])
+    }
 }
 
 extension ToOneKey {
@@ -49,19 +63,24 @@ extension ToOneKey {
     public subscript<Next>(dynamicMember member: KeyPath<Destination.Type, ToOneKey<Next>>) -> TypedToOnePath<Next> {
         TypedToOnePath<Next>(keys: [slot.name, Destination.self[keyPath: member].slot.name])
     }
+
+    public subscript<Next>(dynamicMember member: KeyPath<Destination.Type, ToManyKey<Next>>) -> TypedToManyPath<Next> {
+        TypedToManyPath<Next>(toManyKeys: [slot.name, Destination.self[keyPath: member].slot.name])
+    }
 }
 
 extension FetchPredicate {
     /// `left op right` with `right` a constant.
-    static func typed(_ left: [String], _ operation: PredicateOperator, _ value: PredicateValue,
+    static func typed(_ left: some TypedValuePath, _ operation: PredicateOperator, _ value: PredicateValue,
                       options: PredicateComparisonOptions = []) -> FetchPredicate {
         FetchPredicate(.comparison(PredicateComparison(
-            .keyPath(PredicateKeyPath(left)), operation, options: options, .value(value))))
+            modifier: left.predicateModifier, left.predicateExpression, operation, options: options, .value(value))))
     }
 
-    /// `left op right`, both key paths.
-    static func typed(_ left: [String], _ operation: PredicateOperator, _ right: [String]) -> FetchPredicate {
-        FetchPredicate(.comparison(PredicateComparison(.keyPath(PredicateKeyPath(left)), operation, .keyPath(PredicateKeyPath(right)))))
+    /// `left op right`, both read from the object.
+    static func typed(_ left: some TypedValuePath, _ operation: PredicateOperator, _ right: some TypedValuePath) -> FetchPredicate {
+        FetchPredicate(.comparison(PredicateComparison(
+            modifier: left.predicateModifier, left.predicateExpression, operation, right.predicateExpression)))
     }
 
     /// A constant as the predicate holds it; nil is `nil`. Every type a typed
@@ -100,77 +119,77 @@ extension PredicateNode {
 // MARK: Comparisons with a constant
 
 public func == <Path: TypedValuePath, Wrapped: PredicateValueConvertible>(key: Path, value: Wrapped?) -> FetchPredicate
-where Path.Value == Wrapped? { .typed(key.predicateKeys, .equal, FetchPredicate.constant(value)) }
+where Path.Value == Wrapped? { .typed(key, .equal, FetchPredicate.constant(value)) }
 
 public func != <Path: TypedValuePath, Wrapped: PredicateValueConvertible>(key: Path, value: Wrapped?) -> FetchPredicate
-where Path.Value == Wrapped? { .typed(key.predicateKeys, .notEqual, FetchPredicate.constant(value)) }
+where Path.Value == Wrapped? { .typed(key, .notEqual, FetchPredicate.constant(value)) }
 
 public func < <Path: TypedValuePath, Wrapped: PredicateValueConvertible & Comparable>(key: Path, value: Wrapped) -> FetchPredicate
-where Path.Value == Wrapped? { .typed(key.predicateKeys, .less, FetchPredicate.constant(value)) }
+where Path.Value == Wrapped? { .typed(key, .less, FetchPredicate.constant(value)) }
 
 public func <= <Path: TypedValuePath, Wrapped: PredicateValueConvertible & Comparable>(key: Path, value: Wrapped) -> FetchPredicate
-where Path.Value == Wrapped? { .typed(key.predicateKeys, .lessOrEqual, FetchPredicate.constant(value)) }
+where Path.Value == Wrapped? { .typed(key, .lessOrEqual, FetchPredicate.constant(value)) }
 
 public func > <Path: TypedValuePath, Wrapped: PredicateValueConvertible & Comparable>(key: Path, value: Wrapped) -> FetchPredicate
-where Path.Value == Wrapped? { .typed(key.predicateKeys, .greater, FetchPredicate.constant(value)) }
+where Path.Value == Wrapped? { .typed(key, .greater, FetchPredicate.constant(value)) }
 
 public func >= <Path: TypedValuePath, Wrapped: PredicateValueConvertible & Comparable>(key: Path, value: Wrapped) -> FetchPredicate
-where Path.Value == Wrapped? { .typed(key.predicateKeys, .greaterOrEqual, FetchPredicate.constant(value)) }
+where Path.Value == Wrapped? { .typed(key, .greaterOrEqual, FetchPredicate.constant(value)) }
 
 // MARK: Comparisons of two keys of one type
 
 public func == <Left: TypedValuePath, Right: TypedValuePath>(left: Left, right: Right) -> FetchPredicate
-where Left.Value == Right.Value { .typed(left.predicateKeys, .equal, right.predicateKeys) }
+where Left.Value == Right.Value { .typed(left, .equal, right) }
 
 public func != <Left: TypedValuePath, Right: TypedValuePath>(left: Left, right: Right) -> FetchPredicate
-where Left.Value == Right.Value { .typed(left.predicateKeys, .notEqual, right.predicateKeys) }
+where Left.Value == Right.Value { .typed(left, .notEqual, right) }
 
 public func < <Left: TypedValuePath, Right: TypedValuePath>(left: Left, right: Right) -> FetchPredicate
-where Left.Value == Right.Value { .typed(left.predicateKeys, .less, right.predicateKeys) }
+where Left.Value == Right.Value { .typed(left, .less, right) }
 
 public func > <Left: TypedValuePath, Right: TypedValuePath>(left: Left, right: Right) -> FetchPredicate
-where Left.Value == Right.Value { .typed(left.predicateKeys, .greater, right.predicateKeys) }
+where Left.Value == Right.Value { .typed(left, .greater, right) }
 
 // MARK: Strings, membership, ranges
 
 extension TypedValuePath where Value == String? {
     public func beginsWith(_ prefix: String, options: PredicateComparisonOptions = []) -> FetchPredicate {
-        .typed(predicateKeys, .beginsWith, .string(prefix), options: options)
+        .typed(self, .beginsWith, .string(prefix), options: options)
     }
 
     public func endsWith(_ suffix: String, options: PredicateComparisonOptions = []) -> FetchPredicate {
-        .typed(predicateKeys, .endsWith, .string(suffix), options: options)
+        .typed(self, .endsWith, .string(suffix), options: options)
     }
 
     public func contains(_ text: String, options: PredicateComparisonOptions = []) -> FetchPredicate {
-        .typed(predicateKeys, .contains, .string(text), options: options)
+        .typed(self, .contains, .string(text), options: options)
     }
 
     /// `*` any run of characters, `?` one.
     public func like(_ pattern: String, options: PredicateComparisonOptions = []) -> FetchPredicate {
-        .typed(predicateKeys, .like, .string(pattern), options: options)
+        .typed(self, .like, .string(pattern), options: options)
     }
 
     /// An ICU regular expression matching the whole string.
     public func matches(_ pattern: String, options: PredicateComparisonOptions = []) -> FetchPredicate {
-        .typed(predicateKeys, .matches, .string(pattern), options: options)
+        .typed(self, .matches, .string(pattern), options: options)
     }
 
     /// Equality with `[c]`/`[d]`/`[cd]` options.
     public func equals(_ text: String, options: PredicateComparisonOptions) -> FetchPredicate {
-        .typed(predicateKeys, .equal, .string(text), options: options)
+        .typed(self, .equal, .string(text), options: options)
     }
 }
 
 extension TypedValuePath {
     /// `key IN {values…}`.
     public func `in`<Wrapped: PredicateValueConvertible>(_ values: [Wrapped]) -> FetchPredicate where Value == Wrapped? {
-        .typed(predicateKeys, .in, .array(values.map { FetchPredicate.constant($0) }))
+        .typed(self, .in, .array(values.map { FetchPredicate.constant($0) }))
     }
 
     /// `key BETWEEN {lower, upper}`, inclusive.
     public func between<Wrapped: PredicateValueConvertible & Comparable>(_ lower: Wrapped, _ upper: Wrapped) -> FetchPredicate
     where Value == Wrapped? {
-        .typed(predicateKeys, .between, .array([FetchPredicate.constant(lower), FetchPredicate.constant(upper)]))
+        .typed(self, .between, .array([FetchPredicate.constant(lower), FetchPredicate.constant(upper)]))
     }
 }
