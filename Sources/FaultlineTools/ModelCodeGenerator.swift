@@ -91,17 +91,24 @@ struct ModelCodeGenerator {
         var body: [String] = []
         var keys: [String] = []
         var declarations: [(name: String, member: String, line: String)] = []
-        for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index && attribute.keyPath.count == 1 {
-            guard let type = Self.swiftType(attribute.attributeType) else { continue }
-            let note = attribute.isDerived ? "    /// Derived: the store computes it; read-only.\n" : ""
-            let member = try Self.member(attribute.name, in: entity)
+        for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index {
+            guard let key = Self.keyType(of: attribute) else { continue }
+            var note = attribute.isDerived ? "    /// Derived: the store computes it; read-only.\n" : ""
+            if attribute.attributeType == .transformableAttributeType {
+                let transformer = attribute.valueTransformerName.map { "transformer \($0)" } ?? "Core Data's default transformer"
+                let valueClass = attribute.attributeValueClassName.map { ", value class \($0)" } ?? ""
+                note += "    /// Transformable: \(transformer)\(valueClass).\n"
+            }
+            if attribute.keyPath.count > 1 { note += "    /// An element of the composite `\(attribute.keyPath.dropLast().joined(separator: "."))`.\n" }
+            // A composite element's member joins its key path: `address_city` for `address.city`.
+            let member = try Self.member(attribute.keyPath.joined(separator: "_"), in: entity)
             var arguments = Self.literal(attribute.name)
             if !attribute.validationRules.isEmpty {
                 let rules = try attribute.validationRules.map { (rule) throws(Refusal) in try Self.spelling(rule, of: "\(entity.name).\(attribute.name)") }
                 arguments += ", rules: [" + rules.joined(separator: ", ") + "]"
             }
             declarations.append((attribute.name, member,
-                                 note + "    public static let \(member) = Faultline.AttributeKey<\(type)?>(\(arguments))"))
+                                 note + "    public static let \(member) = Faultline.\(key.kind)<\(key.type)>(\(arguments))"))
         }
         for relationship in entity.relationships where relationship.declaringEntityIndex == entity.index && !relationship.isTransient {
             let destination = classes[relationship.destinationEntityIndex]
@@ -110,6 +117,12 @@ struct ModelCodeGenerator {
             let member = try Self.member(relationship.name, in: entity)
             declarations.append((relationship.name, member,
                                  note + "    public static let \(member) = \(key)(\(Self.literal(relationship.name)))"))
+        }
+        var members: [String: String] = [:]
+        for declaration in declarations {
+            if let other = members.updateValue(declaration.name, forKey: declaration.member) {
+                throw Refusal(description: "\(entity.name): '\(other)' and '\(declaration.name)' would both be the member \(declaration.member)")
+            }
         }
         for declaration in declarations.sorted(by: { $0.name < $1.name }) {
             body.append(declaration.line)
@@ -139,7 +152,40 @@ struct ModelCodeGenerator {
         return keywords.contains(name) ? "`\(name)`" : name
     }
 
-    /// The Swift type a typed key of the attribute reads as; nil for an
+    /// The key an attribute is declared with and its type parameter:
+    /// `AttributeKey<Swift.String?>`, or `TransformableKey<…>` for a transformable;
+    /// nil for an attribute the typed API does not carry (object IDs, undefined).
+    static func keyType(of attribute: CheckedAttribute) -> (kind: String, type: String)? {
+        if attribute.attributeType == .transformableAttributeType {
+            return ("TransformableKey", transformableValueType(attribute.attributeValueClassName))
+        }
+        return swiftType(attribute.attributeType).map { ("AttributeKey", $0 + "?") }
+    }
+
+    /// A transformable's value type from the class the model names: Foundation's
+    /// value classes as their Swift types, collections of them as written
+    /// (`[String]`), anything else — an app's own or a UIKit class — `Any`.
+    static func transformableValueType(_ className: String?) -> String {
+        let known = [
+            "NSString": "Swift.String", "String": "Swift.String", "NSDate": "Foundation.Date", "Date": "Foundation.Date",
+            "NSData": "Foundation.Data", "Data": "Foundation.Data", "NSURL": "Foundation.URL", "URL": "Foundation.URL",
+            "NSUUID": "Foundation.UUID", "UUID": "Foundation.UUID", "NSArray": "[Any]", "NSDictionary": "[Swift.String: Any]",
+            "Int": "Swift.Int", "Double": "Swift.Double", "Bool": "Swift.Bool",
+        ]
+        guard let name = className?.replacingOccurrences(of: " ", with: "") else { return "Any" }
+        if let type = known[name] { return type }
+        // `[String]`, `[String: Int]`: every element a known value type.
+        if name.hasPrefix("["), name.hasSuffix("]") {
+            let parts = name.dropFirst().dropLast().split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let types = parts.compactMap { known[$0] }
+            if !parts.isEmpty, parts.count <= 2, types.count == parts.count, !types.contains(where: { $0.contains("[") }) {
+                return "[" + types.joined(separator: ": ") + "]"
+            }
+        }
+        return "Any"
+    }
+
+    /// The Swift type a typed key of a non-transformable attribute reads as; nil for an
     /// attribute the typed API does not carry (object IDs, undefined).
     static func swiftType(_ type: AttributeType) -> String? {
         switch type {
@@ -150,7 +196,7 @@ struct ModelCodeGenerator {
         case .doubleAttributeType, .floatAttributeType: "Swift.Double"
         case .decimalAttributeType: "Foundation.Decimal"
         case .dateAttributeType: "Foundation.Date"
-        case .binaryDataAttributeType, .transformableAttributeType: "Foundation.Data"
+        case .binaryDataAttributeType: "Foundation.Data"
         case .UUIDAttributeType: "Foundation.UUID"
         default: nil
         }

@@ -5,7 +5,7 @@ import Foundation
 /// checked against the model. It reads Swift source with a small parser for
 /// the forms `model generate` writes and the README documents — a class
 /// declaration `class Name: Parent {` and, inside it, `static let name =
-/// AttributeKey<Type>("key", rules: […])` (or `ToOneKey<Destination>`,
+/// AttributeKey<Type>("key", rules: […])` (or `TransformableKey<Type>`, `ToOneKey<Destination>`,
 /// `ToManyKey<…>`, module prefixes optional, over as many lines as wanted;
 /// the arguments read by `KeyArgumentsParser`) — rather than loading the
 /// classes, because a command-line check must work on sources that do not
@@ -43,7 +43,7 @@ struct ModelSourceValidator {
         var keys: [Declaration] = []
         var current: String?
         let classPattern = /(?:^|\s)class\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*[A-Za-z_][A-Za-z0-9_.]*/
-        let keyPattern = /static\s+let\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*=\s*(?:Faultline\.)?(AttributeKey|ToOneKey|ToManyKey)<(.+?)>\(/
+        let keyPattern = /static\s+let\s+`?([A-Za-z_][A-Za-z0-9_]*)`?\s*=\s*(?:Faultline\.)?(AttributeKey|TransformableKey|ToOneKey|ToManyKey)<(.+?)>\(/
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.contains("class var") || line.contains("class func") {
                 continue
@@ -55,7 +55,9 @@ struct ModelSourceValidator {
                 // The arguments may run over the following lines: parse from here on.
                 var parser = KeyArgumentsParser(text[match.range.upperBound...])
                 let written = String(match.3).replacingOccurrences(of: " ", with: "")
+                // A transformable key reads an optional whatever its type parameter.
                 let acceptsNil = written.hasSuffix("?") || written.hasPrefix("Optional<") || written.hasPrefix("Swift.Optional<")
+                    || match.2 == "TransformableKey"
                 var arguments: (key: String, rules: [ValidationRule]) = (String(match.1), [])
                 var unreadable: String?
                 do { arguments = try parser.arguments() } catch { unreadable = error.description }
@@ -95,9 +97,9 @@ struct ModelSourceValidator {
             }
             let declared = keys.filter { $0.className == className }
             var expected: [String: (kind: String, type: String, attribute: CheckedAttribute?)] = [:]
-            for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index && attribute.keyPath.count == 1 {
-                guard let type = ModelCodeGenerator.swiftType(attribute.attributeType) else { continue }
-                expected[attribute.name] = ("AttributeKey", Self.normalized(type), attribute)
+            for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index {
+                guard let key = ModelCodeGenerator.keyType(of: attribute) else { continue }
+                expected[attribute.name] = (key.kind, Self.normalized(key.type), attribute)
             }
             for relationship in entity.relationships where relationship.declaringEntityIndex == entity.index && !relationship.isTransient {
                 expected[relationship.name] = (relationship.isToMany ? "ToManyKey" : "ToOneKey",

@@ -49,6 +49,9 @@ struct ModelGenerateTests {
             customer[Customer.vip] = true
             customer[Customer.credit] = Decimal(string: "12.5")
             customer[Customer.badge] = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+            customer[Customer.tags] = ["first", "vip"]
+            customer[Customer.address_city] = "Oslo"
+            customer[Customer.address_street_number] = 1
             let order = try writer.insertObject(Order.self)
             order[Order.number] = 7
             order[Order.total] = 19.5
@@ -73,6 +76,10 @@ struct ModelGenerateTests {
             let customers = try reader.fetch(Customer.fetchRequest()).compactMap { $0 as? Customer }
             #expect(customers.map { $0[Customer.name] } == ["Ada"])
             #expect(customers.first?[Customer.credit] == Decimal(string: "12.5"))
+            #expect(customers.first?[Customer.tags] == ["first", "vip"])
+            #expect(customers.first?[Customer.address_city] == "Oslo")
+            #expect(customers.first?[Customer.address_street_number] == 1)
+            #expect((customers.first?.value(forKey: "address") as? [String: Any])?["city"] as? String == "Oslo")
             let order = try #require(try reader.fetch(Order.fetchRequest()).first as? Order)
             #expect(order[Order.customer]?[Customer.name] == "Ada")
             #expect(order[Order.lines].map { $0[LineItem.product]?[Product.title] } == ["Book", "E-book"])

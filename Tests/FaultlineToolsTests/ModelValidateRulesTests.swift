@@ -40,7 +40,7 @@ struct ModelValidateRulesTests {
     @Test("Patterns compare byte for byte: [^\\s] for \\S, and a decomposed é, are drift")
     func patternsExact() throws {
         #expect(try Self.nameDrift(##"AttributeKey<Swift.String?>("name", rules: [.minimumLength(1), .maximumLength(80), .pattern(#".*[^\s].*"#)])"##)
-            == [#"Customer.swift:11: Customer.name: 'name': rule pattern differs: the model has ".*\\S.*", the declaration ".*[^\\s].*""#])
+            == [#"Customer.swift:17: Customer.name: 'name': rule pattern differs: the model has ".*\\S.*", the declaration ".*[^\\s].*""#])
         let composed = #".pattern("[^\\t\u{2028}é]+")"#
         let decomposed = #".pattern("[^\\t\u{2028}e\u{301}]+")"#
         let drift = try ModelValidateTests.drift(ModelValidateTests.replace("Product.swift", composed, decomposed))
@@ -50,7 +50,7 @@ struct ModelValidateRulesTests {
     @Test("A rule missing, added or changed is drift; the same number or date spelt otherwise is not")
     func numbersAndDates() throws {
         #expect(try Self.nameDrift(#"AttributeKey<Swift.String?>("name", rules: [.minimumLength(1), .pattern(".*\\S.*")])"#)
-            == ["Customer.swift:11: Customer.name: 'name': rule maximumLength 80 is in the model, not in the declaration"])
+            == ["Customer.swift:17: Customer.name: 'name': rule maximumLength 80 is in the model, not in the declaration"])
         #expect(try ModelValidateTests.drift(ModelValidateTests.replace(
             "Product.swift", #"AttributeKey<Swift.String?>("default")"#, #"AttributeKey<Swift.String?>("default", rules: [.maximumLength(3)])"#))
             == ["Product.swift:8: Product.default: 'default': rule maximumLength 3 is declared, not in the model"])
@@ -87,13 +87,13 @@ struct ModelValidateRulesTests {
             ("/.*\\S.*/", "a regex literal"), (#"".*\q""#, "an invalid escape \\q"),
         ] {
             let drift = try Self.nameDrift(#"AttributeKey<Swift.String?>("name", rules: [.minimumLength(1), .maximumLength(80), .pattern("# + pattern + ")])")
-            #expect(drift.count == 1 && drift[0].hasPrefix("Customer.swift:11: Customer.name: cannot read the key's arguments: ")
+            #expect(drift.count == 1 && drift[0].hasPrefix("Customer.swift:17: Customer.name: cannot read the key's arguments: ")
                 && drift[0].contains(reason), "\(pattern): \(drift)")
         }
         let invalid = try Self.nameDrift(#"AttributeKey<Swift.String?>("name", rules: [.minimumLength(1), .maximumLength(80), .pattern("((")])"#)
         #expect(invalid == [
-            #"Customer.swift:11: Customer.name: 'name': pattern "((" is not a valid ICU regular expression"#,
-            #"Customer.swift:11: Customer.name: 'name': rule pattern differs: the model has ".*\\S.*", the declaration "((""#,
+            #"Customer.swift:17: Customer.name: 'name': pattern "((" is not a valid ICU regular expression"#,
+            #"Customer.swift:17: Customer.name: 'name': rule pattern differs: the model has ".*\\S.*", the declaration "((""#,
         ])
         let computed = ".earliestDate(Date())"
         #expect(try customer2(".earliestDate(Foundation.Date(timeIntervalSinceReferenceDate: -978307200.0))", computed).first?

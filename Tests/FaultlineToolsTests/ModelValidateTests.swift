@@ -46,6 +46,12 @@ struct ModelValidateTests {
             == ["Order.swift:8: Order.customer: 'customer' is ToOneKey<Product>, the model's type is Customer"])
         #expect(try Self.drift(Self.replace("Product.swift", "(\"title\"", "(\"titel\""))
             == ["Product.swift:10: Product.title: entity Product has no property 'titel'", "Product.swift:7: Product: no key for Product.title"])
+        #expect(try Self.drift(Self.replace("Customer.swift", "Faultline.TransformableKey<[Swift.String]>(\"tags\")", "Faultline.AttributeKey<Foundation.Data?>(\"tags\")"))
+            == ["Customer.swift:20: Customer.tags: 'tags' is declared as AttributeKey, the model has it as TransformableKey"])
+        #expect(try Self.drift(Self.replace("Customer.swift", "TransformableKey<[Swift.String]>", "TransformableKey<Any>"))
+            == ["Customer.swift:20: Customer.tags: 'tags' is TransformableKey<Any>, the model's type is [String]"])
+        #expect(try Self.drift(Self.replace("Customer.swift", "static let address_city = ", "static let city = Int(0); let x = "))
+            == ["Customer.swift:7: Customer: no key for Customer.address.city"])
         #expect(try Self.drift { sources in sources.removeAll { $0.path == "LineItem.swift" } }
             == ["entity LineItem: no class LineItem in the sources"])
         #expect(try Self.drift { sources in

@@ -3,7 +3,8 @@ import Foundation
 
 /// The model `ModelGenerateTests` generates code for (as the `Shop` model:
 /// its registration type is `ShopModel`): every attribute type
-/// the typed keys carry, every kind of validation rule (integer, double and
+/// the typed keys carry, a transformable of `[String]`, a nested composite,
+/// every kind of validation rule (integer, double and
 /// decimal bounds, lengths, a pattern with a backslash, an escaped control
 /// character and a non-ASCII letter, date bounds), a derived attribute, to-one, to-many and ordered
 /// to-many relationships, an entity with a sub-entity, and a property named
@@ -19,6 +20,14 @@ enum ShopFixture {
                 Attribute("vip", .boolean)
                 Attribute("credit", .decimal).validated(.minimumValue(.decimalLiteral("-1000.25")))
                 Attribute("badge", .UUIDAttributeType)
+                Attribute("tags", .transformableAttributeType).valueClass("[String]")
+                Composite("address") {
+                    Attribute("city", .string).validated(.minimumLength(2))
+                    Composite("street") {
+                        Attribute("name", .string)
+                        Attribute("number", .integer64)
+                    }
+                }
                 Relationship("orders", to: "Order", inverse: "customer", toMany: true)
             }
             Entity("Order") {

@@ -49,6 +49,8 @@ struct TypedPredicateTests {
         (Customer.orders.average.total < 20.0, "orders.@avg.total < 20.0", [], "Customer"),
         (LineItem.order.customer.orders.count >= 1, "order.customer.orders.@count >= 1", [], "LineItem"),
         (LineItem.order.lines.any.quantity == 2, "ANY order.lines.quantity == 2", [], "LineItem"),
+        (Customer.address_city == "Oslo", "address.city == 'Oslo'", [], "Customer"),
+        (Customer.address_street_number > 3, "address.street.number > 3", [], "Customer"),
     ]
 
     @Test("Each operator's typed form is the parsed string's tree and compiles to the identical SQL")

@@ -35,7 +35,7 @@ public struct ClassModelDrift: Error, CustomStringConvertible, Equatable {
             }
         }
         var unkeyed: [String] = []
-        for attribute in entity.attributes where attribute.keyPath.count == 1 && carriesTypedKey(attribute.attributeType) {
+        for attribute in entity.attributes where carriesTypedKey(attribute.attributeType) {
             if !keyed.contains(attribute.name) { unkeyed.append(attribute.name) }
         }
         for relationship in entity.relationships where !relationship.isTransient && !keyed.contains(relationship.name) {
@@ -45,7 +45,7 @@ public struct ClassModelDrift: Error, CustomStringConvertible, Equatable {
     }
 
     /// Attribute types a typed key reads; object IDs and undefined values have
-    /// no Swift type to read as, and composites are read whole through `setValue(_:forKey:)`.
+    /// no Swift type to read as. A composite's elements are leaves with keys of their own (`address.city`).
     private static func carriesTypedKey(_ type: AttributeType) -> Bool {
         ![.undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType].contains(type)
     }

@@ -27,7 +27,8 @@ extension TypedValuePath {
 }
 
 extension AttributeKey: TypedValuePath {
-    public var predicateKeys: [String] { [slot.name] }
+    /// A composite element's key (`address.city`) is a key path, as the parser reads it.
+    public var predicateKeys: [String] { slot.name.split(separator: ".").map(String.init) }
     public var predicateExpression: FetchExpression { .keyPath(PredicateKeyPath(predicateKeys)) }
 }
 

@@ -50,6 +50,8 @@ public struct Attribute: EntityMember, CompositeElement {
             $0.valueClassName = String(reflecting: type)
         }
     }
+    /// Names the class a transformable's values are (the model editor's "Custom Class").
+    public func valueClass(_ name: String) -> Attribute { with { $0.valueClassName = name } }
     /// Lets binary data live outside the row.
     public func externalStorage() -> Attribute { with { $0.allowsExternalStorage = true } }
     /// Keeps a deleted object's value in its persistent-history tombstone.

@@ -5,14 +5,22 @@ import Foundation
 
 /// The `Customer` entity.
 public final class Customer: Faultline.ManagedObject {
+    /// An element of the composite `address`.
+    public static let address_city = Faultline.AttributeKey<Swift.String?>("address.city", rules: [.minimumLength(2)])
+    /// An element of the composite `address.street`.
+    public static let address_street_name = Faultline.AttributeKey<Swift.String?>("address.street.name")
+    /// An element of the composite `address.street`.
+    public static let address_street_number = Faultline.AttributeKey<Swift.Int64?>("address.street.number")
     public static let badge = Faultline.AttributeKey<Foundation.UUID?>("badge")
     public static let credit = Faultline.AttributeKey<Foundation.Decimal?>("credit", rules: [.minimumValue(.decimalLiteral("-1000.25"))])
     public static let joined = Faultline.AttributeKey<Foundation.Date?>("joined", rules: [.earliestDate(Foundation.Date(timeIntervalSinceReferenceDate: -978307200.0)), .latestDate(Foundation.Date(timeIntervalSinceReferenceDate: 1021692800.0))])
     public static let name = Faultline.AttributeKey<Swift.String?>("name", rules: [.minimumLength(1), .maximumLength(80), .pattern(".*\\S.*")])
     public static let orders = Faultline.ToManyKey<Order>("orders")
+    /// Transformable: Core Data's default transformer, value class [String].
+    public static let tags = Faultline.TransformableKey<[Swift.String]>("tags")
     public static let vip = Faultline.AttributeKey<Swift.Bool?>("vip")
 
-    override public class var typedKeys: [any Faultline.TypedPropertyKey] { super.typedKeys + [Customer.badge, Customer.credit, Customer.joined, Customer.name, Customer.orders, Customer.vip] }
+    override public class var typedKeys: [any Faultline.TypedPropertyKey] { super.typedKeys + [Customer.address_city, Customer.address_street_name, Customer.address_street_number, Customer.badge, Customer.credit, Customer.joined, Customer.name, Customer.orders, Customer.tags, Customer.vip] }
 
     /// A fetch request for `Customer` objects.
     public class func fetchRequest() -> Faultline.FetchRequest {
