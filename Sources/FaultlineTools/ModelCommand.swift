@@ -27,6 +27,7 @@ public enum ModelCommand {
                    the version: missing or extra classes and keys, kinds, value types,
                    optionality and validation rules (patterns byte-exact), with file and
                    line; exit status 1 on drift
+          PATH, OLD and NEW may also be a Core Data SQLite store: the model it cached (Z_MODELCACHE)
         \(CommandLineHelp.usageLine)
         exit status: 0 success, 1 drift (validate), 2 bad usage or unreadable model
         """

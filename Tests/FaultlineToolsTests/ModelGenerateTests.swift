@@ -115,6 +115,33 @@ struct ModelGenerateTests {
         }
     }
 
+    @Test("A store's cached model (Z_MODELCACHE) generates the classes of the model file that wrote it, and validates them")
+    func storeModelCache() throws {
+        let store = try CoreDataFixtures.path("alemar11__CoreDataPlus/SampleModel_V1.sqlite")
+        let file = try CoreDataFixtures.path("alemar11__CoreDataPlus/SampleModel.xcdatamodeld")
+        let fromStore = try ModelGenerateCommand.generate(path: store, version: nil)
+        let fromFile = try ModelGenerateCommand.generate(path: file, version: "SampleModel")
+        #expect(fromStore.map(\.name) == ["Car.swift", "ExpensiveSportCar.swift", "Person.swift", "SampleModel_V1Model.swift", "SportCar.swift"])
+        // The header names the source; the compiled cache does not keep the transformable's class name.
+        let body = { (text: String) in
+            text.split(separator: "\n").dropFirst().filter { !$0.contains("/// Transformable:") }.joined(separator: "\n")
+        }
+        for name in ["Car.swift", "ExpensiveSportCar.swift", "Person.swift", "SportCar.swift"] {
+            let store = fromStore.first { $0.name == name }?.contents, model = fromFile.first { $0.name == name }?.contents
+            #expect(store.map(body) == model.map(body), "\(name)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(ModelCommand.run(["generate", store, "--output", directory.path]) { _ in } == 0)
+        var output = ""
+        #expect(ModelCommand.run(["validate", store, directory.path]) { output += $0 } == 0, "\(output)")
+        let notAStore = directory.appendingPathComponent("broken.sqlite")
+        try Data("SQLite format 3\0garbage".utf8).write(to: notAStore)
+        output = ""
+        #expect(ModelCommand.run(["generate", notAStore.path, "--output", directory.path]) { output += $0 } == 2)
+        #expect(output.hasPrefix("error: cannot read the model cached in the store"), "\(output)")
+    }
+
     @Test("A class or property name that is not a Swift identifier is refused with the name, never mangled")
     func refusals() throws {
         let model = ManagedObjectModel {
