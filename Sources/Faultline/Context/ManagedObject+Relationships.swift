@@ -18,6 +18,7 @@ extension ManagedObject {
         guard let id, let context = managedObjectContext else { return nil }
         let object = context.object(owned: id)
         toOne[index] = .object(object)
+        if let advisor = context.faultAdvisor { advisor.reached([object], from: self, key: runtime.entity.relationships[index].name) }
         return object
     }
 

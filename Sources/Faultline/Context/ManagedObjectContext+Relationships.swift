@@ -127,8 +127,10 @@ extension ManagedObjectContext {
                 recordFaultFailure(error, of: object, relationshipAt: index)
                 return
             }
+            faultAdvisor?.loadedToMany(of: object, key: relationship.name)
         }
         var members = ids.map { self.object(owned: $0) }
+        faultAdvisor?.reached(members, from: object, key: relationship.name)
         // Members this context moved elsewhere have left. A member whose
         // inverse it did not change stays: the store's row is newer than
         // whatever older snapshot of it the context holds.

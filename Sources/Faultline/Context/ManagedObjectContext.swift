@@ -108,6 +108,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @usableFromInline var refusedAccesses: [ObjectAccessError] = []
     /// Faults the store could not fulfil since the last save (FaultFailure.swift).
     var faultFailures: [FaultFailure] = []
+    /// The fault profiler, when on (FaultAdvisor.swift); nil costs one check where faults go to the store.
+    var faultAdvisor: FaultAdvisor? = FaultAdvisor.isEnabledByEnvironment ? FaultAdvisor() : nil
+
+    /// Whether the context records which fetch each object came from and the
+    /// faults that went to the store afterwards, per relationship key path,
+    /// for `faultAdvice`. On for every context with `FAULTLINE_FAULT_ADVICE=1`
+    /// (which also prints the advice to standard error when the context goes away).
+    public var recordsFaultAdvice: Bool {
+        get { faultAdvisor != nil }
+        set { faultAdvisor = newValue ? (faultAdvisor ?? FaultAdvisor()) : nil }
+    }
+
+    /// What the faults recorded since `recordsFaultAdvice` was set cost, per
+    /// fetch and key path, and the prefetch or fetch setting that would have
+    /// avoided them; only paths that sent more statements than the fix would.
+    public var faultAdvice: [FaultAdvice] { faultAdvisor?.advice ?? [] }
     /// Marks the context's own queue, so `performAndWait` called on it runs
     /// inline (Core Data's is reentrant) instead of deadlocking in `sync`.
     private let queueMark = DispatchSpecificKey<ObjectIdentifier>()
@@ -138,6 +154,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
+        if FaultAdvisor.isEnabledByEnvironment, let advice = faultAdvisor?.advice, !advice.isEmpty {
+            let context = name.map { " (context \($0))" } ?? ""
+            FileHandle.standardError.write(Data(advice.map { "faultline advice\(context): \($0)\n" }.joined().utf8))
+        }
         for object in registered.values { object.releaseStorage() }
         // The main queue outlives its context: it must not keep the generation.
         if pinnedGeneration != nil { queue.setSpecific(key: PinnedReader.key, value: nil) }
@@ -329,6 +349,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             var byID: [ManagedObjectID: RowSnapshot] = [:]
             for (id, snapshot) in rows { byID[id] = snapshot }
             counters.faultsFulfilledBySQL += 1
+            faultAdvisor?.firedBySQL(object)
             for member in missing {
                 if let snapshot = byID[member.objectID] { materialize(member, from: snapshot) }
             }
@@ -348,6 +369,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         guard let row = found else { return false }
         counters.faultsFulfilledBySQL += 1
+        faultAdvisor?.firedBySQL(object)
         materialize(object, from: row)
         return true
     }

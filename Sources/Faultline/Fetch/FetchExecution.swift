@@ -4,8 +4,9 @@
 extension ManagedObjectContext {
     /// Runs `request` and returns managed objects. Objects deleted in this
     /// context are left out; with `includesPendingChanges`, unsaved inserted and
-    /// changed objects are matched in memory.
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+    /// changed objects are matched in memory. `file` and `line` name the fetch
+    /// in the fault profiler's advice (`recordsFaultAdvice`).
+    public func fetch(_ request: FetchRequest, file: StaticString = #fileID, line: UInt = #line) throws -> [ManagedObject] {
         mergeInbox()
         let (fetch, entity) = try compiledFetch(request)
         var objects: [ManagedObject] = []
@@ -47,6 +48,9 @@ extension ManagedObjectContext {
         }
         if parent != nil { objects = try mergingAncestorChanges(into: objects, request, entity) }
         if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
+        if let faultAdvisor {
+            faultAdvisor.recordFetch(entityName: entity.name, location: "\(file):\(line)", request: request, objects: objects)
+        }
         return objects
     }
 

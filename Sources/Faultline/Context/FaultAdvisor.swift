@@ -1,0 +1,124 @@
+import Foundation
+
+/// One piece of advice from a context's fault profiler: what a fetch's objects
+/// cost afterwards through one key path, and what would have avoided it.
+///
+///     Author fetch at Library/Report.swift:42: 1,000 relationship faults on `books` (2,000 statements);
+///     relationshipKeyPathsForPrefetching = ["books"] would take 1
+public struct FaultAdvice: Sendable, Equatable, CustomStringConvertible {
+    /// The fetched entity and where the fetch was called from (`file:line`).
+    public let entityName: String
+    public let location: String
+    /// The relationship key path the faults went through from the fetched
+    /// objects; empty for faults of the fetched objects themselves.
+    public let keyPath: String
+    /// Relationship faults (to-manys loaded) and object faults fired through the path.
+    public let faults: Int
+    /// The statements those faults sent.
+    public let statements: Int
+    /// The change to the fetch request that would have avoided them.
+    public let suggestion: String
+    /// The statements the fetch would have sent for them with the suggestion.
+    public let statementsWithSuggestion: Int
+
+    public var description: String {
+        let what = keyPath.isEmpty
+            ? "\(Self.grouped(faults)) faults of the fetched objects"
+            : "\(Self.grouped(faults)) faults through `\(keyPath)`"
+        return "\(entityName) fetch at \(location): \(what) (\(Self.grouped(statements)) statements); "
+            + "\(suggestion) would take \(Self.grouped(statementsWithSuggestion))"
+    }
+
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}
+
+/// The fault profiler of one context (`recordsFaultAdvice`, or
+/// `FAULTLINE_FAULT_ADVICE=1` for every context): it remembers which fetch
+/// each object came from and through which relationship path it was reached,
+/// and counts the faults that then went to the store. Off, a context has no
+/// advisor and pays one nil check where a to-one first resolves, a to-many
+/// loads, a fault goes to SQL and a fetch returns.
+final class FaultAdvisor {
+    /// Whether new contexts record advice and print it when they go away.
+    static let isEnabledByEnvironment = ProcessInfo.processInfo.environment["FAULTLINE_FAULT_ADVICE"].map { !$0.isEmpty && $0 != "0" } ?? false
+
+    struct Site {
+        let entityName: String
+        let location: String
+        let prefetched: [String]
+        let batchSize: Int
+        /// Key path → (faults, statements).
+        var costs: [String: (faults: Int, statements: Int)] = [:]
+    }
+
+    private(set) var sites: [Site] = []
+    /// Each tracked object's fetch and the key path it was reached through ("" for the fetched ones).
+    private var origins: [ObjectIdentifier: (site: Int, keyPath: String)] = [:]
+
+    func recordFetch(entityName: String, location: String, request: FetchRequest, objects: [ManagedObject]) {
+        let site = sites.count
+        sites.append(Site(entityName: entityName, location: location, prefetched: request.relationshipKeyPathsForPrefetching,
+                          batchSize: request.fetchBatchSize))
+        for object in objects where origins[ObjectIdentifier(object)] == nil {
+            origins[ObjectIdentifier(object)] = (site, "")
+        }
+    }
+
+    /// `destinations` were reached from `source` through its relationship `key`.
+    func reached(_ destinations: [ManagedObject], from source: ManagedObject, key: String) {
+        guard let origin = origins[ObjectIdentifier(source)] else { return }
+        let path = origin.keyPath.isEmpty ? key : origin.keyPath + "." + key
+        for destination in destinations where origins[ObjectIdentifier(destination)] == nil {
+            origins[ObjectIdentifier(destination)] = (origin.site, path)
+        }
+    }
+
+    /// `source`'s to-many `key` was loaded from the store: one statement.
+    func loadedToMany(of source: ManagedObject, key: String) {
+        guard let origin = origins[ObjectIdentifier(source)] else { return }
+        add(site: origin.site, path: origin.keyPath.isEmpty ? key : origin.keyPath + "." + key)
+    }
+
+    /// `object`'s fault went to the store (one statement, alone or for its batch).
+    func firedBySQL(_ object: ManagedObject) {
+        guard let origin = origins[ObjectIdentifier(object)] else { return }
+        add(site: origin.site, path: origin.keyPath)
+    }
+
+    private func add(site: Int, path: String) {
+        var cost = sites[site].costs[path] ?? (0, 0)
+        cost.faults += 1
+        cost.statements += 1
+        sites[site].costs[path] = cost
+    }
+
+    /// Advice for every path whose faults sent more statements than its fix would.
+    var advice: [FaultAdvice] {
+        var advice: [FaultAdvice] = []
+        for site in sites {
+            for (path, cost) in site.costs.sorted(by: { $0.key < $1.key }) {
+                let fix: (suggestion: String, statements: Int)
+                if path.isEmpty {
+                    fix = site.batchSize > 0 ? ("fetchBatchSize = 0", 0) : ("returnsObjectsAsFaults = false", 0)
+                } else {
+                    // One statement per level of the path, as prefetching sends.
+                    let paths = (site.prefetched + [path]).map { "\"\($0)\"" }.joined(separator: ", ")
+                    fix = ("relationshipKeyPathsForPrefetching = [\(paths)]", path.split(separator: ".").count)
+                }
+                guard cost.statements > fix.statements else { continue }
+                advice.append(FaultAdvice(
+                    entityName: site.entityName, location: site.location, keyPath: path, faults: cost.faults,
+                    statements: cost.statements, suggestion: fix.suggestion, statementsWithSuggestion: fix.statements))
+            }
+        }
+        return advice
+    }
+}
