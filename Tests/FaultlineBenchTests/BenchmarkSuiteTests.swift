@@ -61,7 +61,7 @@ struct BenchmarkSuiteTests {
         #expect((line.comparison?.wallTimeRatio ?? 0) > 0)
         for metric in [Metric.wallTime, Metric.cpuUserTime, Metric.cpuSystemTime, Metric.throughput,
                        Metric.mallocs, Metric.mallocsPerItem, Metric.allocatedBytes, Metric.peakResidentMemory,
-                       Metric.bytesPerItem, Metric.pageFaults, Metric.pageFaultsPerItem,
+                       Metric.bytesPerItem, Metric.pageFaults, Metric.pageFaultsPerItem, Metric.majorPageFaults,
                        "statementsPrepared", "statementsExecuted", "rowsReturned", "vmSteps"] {
             #expect(line.metrics[metric]?.samples.count == 3, "metric \(metric)")
         }

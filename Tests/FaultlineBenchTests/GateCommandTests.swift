@@ -185,7 +185,7 @@ struct ShippedThresholdsTests {
         #expect(thresholds.resolve(metric: "faultsFired", unit: "count", benchmark: "a").kind == .counter)
         #expect(thresholds.resolve(metric: "peakResidentMemory", unit: "bytes", benchmark: "a").kind == .ignore)
         // Page faults depend on the heap's history: reported, never gated.
-        for metric in [Metric.pageFaults, Metric.pageFaultsPerItem, Metric.bytesPerItem] {
+        for metric in [Metric.pageFaults, Metric.pageFaultsPerItem, Metric.majorPageFaults, Metric.bytesPerItem] {
             #expect(thresholds.resolve(metric: metric, unit: Metric.unit(of: metric).unit, benchmark: "a").kind == .ignore)
         }
         let saveEach = "perObject.saveEach rows=1000"

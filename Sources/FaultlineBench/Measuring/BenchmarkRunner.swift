@@ -130,6 +130,7 @@ struct BenchmarkRunner {
         let pageFaults = Double(cpuAfter.minorFaults &- cpuBefore.minorFaults)
         samples.add(Metric.pageFaults, pageFaults)
         samples.add(Metric.pageFaultsPerItem, pageFaults / items)
+        samples.add(Metric.majorPageFaults, Double(cpuAfter.majorFaults &- cpuBefore.majorFaults))
         if let peak { samples.add(Metric.peakResidentMemory, Double(peak)) }
         samples.add(Metric.fileSyncs, Double(io[.sync]))
         samples.add(Metric.fileSyncsPerItem, Double(io[.sync]) / items)

@@ -108,6 +108,8 @@ public enum Metric {
     /// Minor page faults during the measured work (`ru_minflt`).
     public static let pageFaults = "pageFaults"
     public static let pageFaultsPerItem = "pageFaultsPerItem"
+    /// Major page faults during the measured work (`ru_majflt`): reads that waited for the disk.
+    public static let majorPageFaults = "majorPageFaults"
     public static let peakResidentMemory = "peakResidentMemory"
     /// SQLite's file operations under the temporary directory during the
     /// measured work (`FileIO`): syncs (fsyncs), writes and reads with their
@@ -141,6 +143,7 @@ public enum Metric {
         // deterministic counters.
         pageFaults: ("pages", .lowerIsBetter),
         pageFaultsPerItem: ("pages/item", .lowerIsBetter),
+        majorPageFaults: ("pages", .lowerIsBetter),
         peakResidentMemory: ("bytes", .lowerIsBetter),
         fileSyncs: ("count", .lowerIsBetter),
         fileSyncsPerItem: ("count/item", .lowerIsBetter),
