@@ -63,6 +63,34 @@ struct HistoryCommandTests {
         #expect(!text.contains("statementsExecuted 101 → 201"))
     }
 
+    @Test("report --html --history puts each suite's baseline history inside its section; a suite without baselines says so")
+    func inMainReport() throws {
+        let folder = try repository()
+        let current = folder.path("current.json")
+        try ReportFile.write(GateFixtures.report(GateFixtures.Run(seed: 4)), to: current)
+        var other = GateFixtures.report(GateFixtures.Run(seed: 5))
+        other.suite = "Unbaselined"
+        let unbaselined = folder.path("other.json")
+        try ReportFile.write(other, to: unbaselined)
+        let page = folder.path("report.html")
+        var output = ""
+        let status = ReportCommand.run(["--html", page, "--history", folder.url.path, current, unbaselined]) { output += $0 }
+        #expect(status == 0, "\(output)")
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "<section").dropFirst().first { $0.contains("<h2>Test</h2>") })
+        #expect(section.contains("<summary>Committed baselines over 3 commit(s)</summary>"))
+        #expect(section.contains("<h4>fault.lazy rows=1000</h4>") && section.contains("<polyline"))
+        #expect(section.contains("statementsExecuted 101 → 201"))
+        #expect(text.contains("No committed baselines of Unbaselined to chart."))
+        output = ""
+        #expect(ReportCommand.run(["--history", folder.url.path, current]) { output += $0 } == 2)
+        #expect(output.hasPrefix("error: --history charts into the HTML report"))
+        let notGit = try TemporaryFolder()
+        output = ""
+        #expect(ReportCommand.run(["--html", page, "--history", notGit.url.path, current]) { output += $0 } == 2)
+        #expect(output.contains("git"), "\(output)")
+    }
+
     @Test("No such baselines, no git checkout, or no suite: exit 2 with the reason")
     func badInput() throws {
         let folder = try repository()

@@ -112,7 +112,7 @@ struct ModelCommandTests {
         #expect(result.output.hasPrefix("error: "))
     }
 
-    @Test("A foreign file and a malformed or truncated model exit 2")
+    @Test("A foreign or corrupt file and a malformed or truncated model exit 2; a Core Data store reads as its cached model")
     func malformed() throws {
         let directory = try InspectFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -122,10 +122,17 @@ struct ModelCommandTests {
         try Data(text.utf8.prefix(text.utf8.count / 2)).write(to: truncated)
         let bogus = directory.appendingPathComponent("bogus")
         try Data(text.replacingOccurrences(of: "attributeType=\"Date\"", with: "attributeType=\"Bogus\"").utf8).write(to: bogus)
-        let sqlite = try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite")
-        for path in [truncated.path, bogus.path, sqlite] {
+        let corrupt = directory.appendingPathComponent("corrupt.sqlite")
+        try Data("SQLite format 3\0 and then no database".utf8).write(to: corrupt)
+        let binary = directory.appendingPathComponent("binary")
+        try Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: binary)
+        for path in [truncated.path, bogus.path, corrupt.path, binary.path] {
             #expect(run(["inspect", path]).status == 2, "inspect \(path)")
             #expect(run(["diff", foreign, path]).status == 2, "diff \(path)")
         }
+        // A Core Data store is a model too: the one it cached in Z_MODELCACHE.
+        let store = try InspectFixtures.path("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite")
+        let inspected = run(["inspect", store])
+        #expect(inspected.status == 0 && inspected.output.contains("== version Z_MODELCACHE"), "\(inspected.output)")
     }
 }

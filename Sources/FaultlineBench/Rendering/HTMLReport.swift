@@ -10,13 +10,16 @@ import Foundation
 
 /// Renders reports as a self-contained HTML page with inline SVG charts.
 public enum HTMLReport {
-    public static func render(_ reports: [Report]) -> String {
+    /// - Parameter histories: per suite, its committed baselines along git log
+    ///   (`report --history DIR`), charted at the end of its section; a suite
+    ///   named with nil has none to chart, and its section says so.
+    public static func render(_ reports: [Report], histories: [String: BaselineHistory?] = [:]) -> String {
         var body: [String] = ["<h1>Faultline benchmarks</h1>"]
         if reports.count > 1 {
             let links = reports.map { "<a href=\"#\(anchor($0.suite))\">\(Markup.escape($0.suite))</a>" }
             body.append("<nav>" + links.joined(separator: " · ") + "</nav>")
         }
-        for report in reports { body.append(section(report)) }
+        for report in reports { body.append(section(report, history: histories[report.suite])) }
         return document(title: "Faultline benchmarks", style: """
             body { font-family: sans-serif; margin: 24px; color: #222; background: #fff; }
             h2 { border-bottom: 2px solid #ddd; padding-bottom: 4px; margin-top: 40px; }
@@ -73,7 +76,7 @@ public enum HTMLReport {
         return (labels, shared)
     }
 
-    static func section(_ report: Report) -> String {
+    static func section(_ report: Report, history: BaselineHistory?? = nil) -> String {
         var parts = ["<section id=\"\(anchor(report.suite))\">", "<h2>\(Markup.escape(report.suite))</h2>",
                      "<p class=\"run\">\(Markup.escape(ReportText.runSummary(report.metadata)))</p>"]
         if report.metadata.isDebugBuild {
@@ -103,6 +106,16 @@ public enum HTMLReport {
                 let reference = floor.isEmpty ? "" : " (the reference, \(Markup.escape(floor.joined(separator: ", "))), is the floor)"
                 parts.append("<p>Cheapest strategy by wall time: <strong>\(Markup.escape(names.joined(separator: ", ")))</strong>\(reference)</p>")
             }
+        }
+        switch history {
+        case .some(.some(let history)):
+            parts.append("<details><summary>Committed baselines over \(history.entries.count) commit(s)</summary>")
+            parts += HistoryPage.lines(history, heading: "h4")
+            parts.append("</details>")
+        case .some(.none):
+            parts.append("<p class=\"note\">No committed baselines of \(Markup.escape(report.suite)) to chart.</p>")
+        case .none:
+            break
         }
         parts.append("</section>")
         return parts.joined(separator: "\n")

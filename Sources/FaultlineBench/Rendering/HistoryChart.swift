@@ -68,11 +68,26 @@ struct HistoryChart {
 enum HistoryPage {
     static func render(_ history: BaselineHistory) -> String {
         let commits = history.entries.map(\.commit)
-        var body = ["<h1>\(Markup.escape(history.suite)): baselines over \(commits.count) commit(s)</h1>",
+        let body = ["<h1>\(Markup.escape(history.suite)): baselines over \(commits.count) commit(s)</h1>",
                     "<p class=\"run\">\(Markup.escape(history.entries.first?.date ?? "")) – "
-                    + "\(Markup.escape(history.entries.last?.date ?? ""))</p>"]
+                    + "\(Markup.escape(history.entries.last?.date ?? ""))</p>"] + lines(history, heading: "h2")
+        return HTMLReport.document(title: "\(history.suite) baselines over time", style: """
+            body { font-family: sans-serif; margin: 24px; color: #222; background: #fff; }
+            h2 { border-bottom: 2px solid #ddd; padding-bottom: 4px; margin-top: 32px; font-size: 17px; }
+            .run { color: #555; font-size: 13px; }
+            figure { margin: 12px 0; }
+            li { font-size: 13px; }
+            """, body: body)
+    }
+
+    /// Per line, under a heading of level `heading`: its ratio chart, its
+    /// counters chart and the commits where a counter moved. The main report
+    /// (`report --history DIR`) puts these inside each suite's section.
+    static func lines(_ history: BaselineHistory, heading: String) -> [String] {
+        let commits = history.entries.map(\.commit)
+        var body: [String] = []
         for line in history.lineIDs {
-            body.append("<h2>\(Markup.escape(line))</h2>")
+            body.append("<\(heading)>\(Markup.escape(line))</\(heading)>")
             let ratio = HistoryChart(title: "ratio to its reference", yLabel: "ratio", commits: commits,
                                      series: [(name: "wall time ratio", values: history.values(of: line, "ratio"))])
             if let svg = ratio.render() { body.append("<figure>\(svg)</figure>") }
@@ -87,12 +102,6 @@ enum HistoryPage {
             let steps = history.steps(of: line)
             if !steps.isEmpty { body.append("<ul>" + steps.map { "<li>\(Markup.escape($0))</li>" }.joined() + "</ul>") }
         }
-        return HTMLReport.document(title: "\(history.suite) baselines over time", style: """
-            body { font-family: sans-serif; margin: 24px; color: #222; background: #fff; }
-            h2 { border-bottom: 2px solid #ddd; padding-bottom: 4px; margin-top: 32px; font-size: 17px; }
-            .run { color: #555; font-size: 13px; }
-            figure { margin: 12px 0; }
-            li { font-size: 13px; }
-            """, body: body)
+        return body
     }
 }

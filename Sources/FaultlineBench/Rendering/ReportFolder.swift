@@ -39,7 +39,8 @@ public enum ReportFolder {
     }
 
     /// Renders `reports` to the Markdown and HTML paths given (atomically).
-    public static func writeSummaries(_ reports: [Report], markdown: String?, html: String?)
+    public static func writeSummaries(_ reports: [Report], markdown: String?, html: String?,
+                                      histories: [String: BaselineHistory?] = [:])
         throws(ReportFileError) -> [String]
     {
         var written: [String] = []
@@ -48,7 +49,7 @@ public enum ReportFolder {
             written.append(markdown)
         }
         if let html {
-            try ReportFile.writeAtomically(Data(HTMLReport.render(reports).utf8), to: html)
+            try ReportFile.writeAtomically(Data(HTMLReport.render(reports, histories: histories).utf8), to: html)
             written.append(html)
         }
         return written
