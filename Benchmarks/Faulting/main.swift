@@ -57,7 +57,9 @@ let status = BenchmarkSuite("Faulting", benchmarks: benchmarks).run(
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 if status == 0, let reportPath, let report = try? ReportFile.read(reportPath) {
-    for line in Cheapest.summary(of: report) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    for line in Cheapest.summary(of: report) + TouchSweep.summary(of: report) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
 }
 stores.removeAll()
 userModel?.store.remove()

@@ -2,7 +2,9 @@
 /// goes to `BenchmarkSuite.run`:
 ///
 ///     --graph 1000x100x10   the shape (PARENTSxFANOUT[xFANOUT])
-///     --touch 0.1           the fraction of parents touched
+///     --touch 0.1           the fraction of parents touched; a list (0.01,0.1,0.5,1)
+///                           sweeps it: one profile per fraction, and the suite
+///                           reports where the cheapest strategy changes
 ///     --keypaths books      key paths walked from each touched parent (comma-separated)
 ///     --order random        random (seeded) or sequential
 ///
@@ -24,8 +26,9 @@ public struct ProfilerArguments: Equatable {
     public let remaining: [String]
 
     public static let usage = """
-        Faulting flags: --graph PARENTSxFANOUT[xFANOUT] (e.g. 1000x100x10), --touch FRACTION (0, 1],
-          --keypaths books|books.chapters[,…], --order random|sequential
+        Faulting flags: --graph PARENTSxFANOUT[xFANOUT] (e.g. 1000x100x10), --touch FRACTION (0, 1]
+          or a sweep FRACTION,FRACTION,… (e.g. 0.01,0.1,0.5,1: one profile each, and where the
+          cheapest strategy changes), --keypaths books|books.chapters[,…], --order random|sequential
         Your own model: --model PATH (.xcdatamodeld, .xcdatamodel or contents) [--version NAME]
           --entity NAME --keypaths a,b.c [--touch F] [--order O], and either --store STORE
           (a Core Data SQLite store; a copy is profiled) or synthetic data: [--objects N]
@@ -58,6 +61,10 @@ public struct ProfilerArguments: Equatable {
         }
         self.remaining = remaining
         if values["--model"] != nil || values["--store"] != nil {
+            guard !(values["--touch"] ?? "").contains(",") else {
+                // One copy of the user's store (or one synthetic data set) per run; a sweep would need one per fraction.
+                throw ObjectGraphInputError("a --touch sweep profiles the generated graph; with --model or --store give one fraction per run")
+            }
             guard values["--graph"] == nil else {
                 throw ObjectGraphInputError("--graph profiles the generated graph; with --model or --store the model gives the shape")
             }
@@ -74,12 +81,20 @@ public struct ProfilerArguments: Equatable {
             return
         }
         let shape = try GraphShape(parsing: values["--graph"] ?? "1000x100")
-        let pattern = try AccessPattern(
-            touch: values["--touch"] ?? Self.defaults.touch,
-            order: values["--order"] ?? Self.defaults.order,
-            keyPaths: values["--keypaths"] ?? Self.defaults.keyPaths)
-        try Self.check(shape, pattern)
-        profiles = [Profile(shape: shape, pattern: pattern)]
+        let fractions = (values["--touch"] ?? Self.defaults.touch).split(separator: ",", omittingEmptySubsequences: false)
+        var profiles: [Profile] = []
+        for fraction in fractions {
+            let pattern = try AccessPattern(
+                touch: String(fraction),
+                order: values["--order"] ?? Self.defaults.order,
+                keyPaths: values["--keypaths"] ?? Self.defaults.keyPaths)
+            try Self.check(shape, pattern)
+            guard !profiles.contains(where: { $0.pattern.fraction == pattern.fraction }) else {
+                throw ObjectGraphInputError("--touch names \(fraction) twice")
+            }
+            profiles.append(Profile(shape: shape, pattern: pattern))
+        }
+        self.profiles = profiles.sorted { $0.pattern.fraction < $1.pattern.fraction }
     }
 
     /// The quick profile: 1,000 × 100 with 10 % touched through `books`, and a

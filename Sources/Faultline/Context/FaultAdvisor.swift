@@ -63,10 +63,10 @@ final class FaultAdvisor {
     /// Each tracked object's fetch and the key path it was reached through ("" for the fetched ones).
     private var origins: [ObjectIdentifier: (site: Int, keyPath: String)] = [:]
 
-    func recordFetch(entityName: String, location: String, request: FetchRequest, objects: [ManagedObject]) {
+    /// A fetch returned `objects`; `prefetched` and `batchSize` are its request's settings.
+    func recordFetch(entityName: String, location: String, prefetched: [String], batchSize: Int, objects: [ManagedObject]) {
         let site = sites.count
-        sites.append(Site(entityName: entityName, location: location, prefetched: request.relationshipKeyPathsForPrefetching,
-                          batchSize: request.fetchBatchSize))
+        sites.append(Site(entityName: entityName, location: location, prefetched: prefetched, batchSize: batchSize))
         for object in objects where origins[ObjectIdentifier(object)] == nil {
             origins[ObjectIdentifier(object)] = (site, "")
         }

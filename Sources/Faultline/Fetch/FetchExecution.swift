@@ -49,7 +49,9 @@ extension ManagedObjectContext {
         if parent != nil { objects = try mergingAncestorChanges(into: objects, request, entity) }
         if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
         if let faultAdvisor {
-            faultAdvisor.recordFetch(entityName: entity.name, location: "\(file):\(line)", request: request, objects: objects)
+            faultAdvisor.recordFetch(
+                entityName: entity.name, location: "\(file):\(line)", prefetched: request.relationshipKeyPathsForPrefetching,
+                batchSize: request.fetchBatchSize, objects: objects)
         }
         return objects
     }
