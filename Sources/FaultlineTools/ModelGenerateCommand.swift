@@ -43,8 +43,7 @@ enum ModelGenerateCommand {
         }
         guard let path, let output else { return CommandFailure.status }
         do {
-            var files = try generate(path: path, version: versionName)
-            if let singleFile { files = [(singleFile, try generate(path: path, version: versionName, single: true)[0].contents)] }
+            let files = try generate(path: path, version: versionName, singleFile: singleFile)
             let directory = URL(fileURLWithPath: output, isDirectory: true)
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -124,8 +123,9 @@ enum ModelGenerateCommand {
         return (bundle, chosen)
     }
 
-    /// The files for `path`'s version `version` (the current one when nil).
-    static func generate(path: String, version versionName: String?, single: Bool = false) throws(InspectError)
+    /// The files for `path`'s version `version` (the current one when nil):
+    /// one per entity and the registration, or all in one named `singleFile`.
+    static func generate(path: String, version versionName: String?, singleFile: String? = nil) throws(InspectError)
         -> [(name: String, contents: String)]
     {
         let (bundle, version) = try version(of: path, named: versionName)
@@ -133,7 +133,8 @@ enum ModelGenerateCommand {
         let generator = ModelCodeGenerator(
             model: model, name: bundle.name, source: "\(URL(fileURLWithPath: path).lastPathComponent), version \(version.name)")
         do {
-            return single ? [("", try generator.singleFile())] : try generator.files()
+            if let singleFile { return [(singleFile, try generator.singleFile())] }
+            return try generator.files()
         } catch {
             throw InspectError("cannot generate \(bundle.name): \(error)")
         }
