@@ -12,10 +12,11 @@ public struct FaultAdvice: Sendable, Equatable, CustomStringConvertible {
     /// The relationship key path the faults went through from the fetched
     /// objects; empty for faults of the fetched objects themselves.
     public let keyPath: String
-    /// Relationship faults (to-manys loaded) and object faults fired through the path.
+    /// Relationship faults (to-manys loaded) and object faults (alone or for
+    /// their batch) that went to the store through the path.
     public let faults: Int
-    /// The statements those faults sent.
-    public let statements: Int
+    /// The statements those faults sent: one each, so as many as `faults`.
+    public var statements: Int { faults }
     /// The change to the fetch request that would have avoided them.
     public let suggestion: String
     /// The statements the fetch would have sent for them with the suggestion.
@@ -55,8 +56,8 @@ final class FaultAdvisor {
         let location: String
         let prefetched: [String]
         let batchSize: Int
-        /// Key path → (faults, statements).
-        var costs: [String: (faults: Int, statements: Int)] = [:]
+        /// Key path → faults that went to the store (one statement each).
+        var faults: [String: Int] = [:]
     }
 
     private(set) var sites: [Site] = []
@@ -72,39 +73,36 @@ final class FaultAdvisor {
         }
     }
 
+    /// The fetch `source` came from and the path from it through `key`.
+    private func origin(through key: String, from source: ManagedObject) -> (site: Int, keyPath: String)? {
+        origins[ObjectIdentifier(source)].map { ($0.site, $0.keyPath.isEmpty ? key : $0.keyPath + "." + key) }
+    }
+
     /// `destinations` were reached from `source` through its relationship `key`.
     func reached(_ destinations: [ManagedObject], from source: ManagedObject, key: String) {
-        guard let origin = origins[ObjectIdentifier(source)] else { return }
-        let path = origin.keyPath.isEmpty ? key : origin.keyPath + "." + key
+        guard let origin = origin(through: key, from: source) else { return }
         for destination in destinations where origins[ObjectIdentifier(destination)] == nil {
-            origins[ObjectIdentifier(destination)] = (origin.site, path)
+            origins[ObjectIdentifier(destination)] = origin
         }
     }
 
     /// `source`'s to-many `key` was loaded from the store: one statement.
     func loadedToMany(of source: ManagedObject, key: String) {
-        guard let origin = origins[ObjectIdentifier(source)] else { return }
-        add(site: origin.site, path: origin.keyPath.isEmpty ? key : origin.keyPath + "." + key)
+        guard let origin = origin(through: key, from: source) else { return }
+        sites[origin.site].faults[origin.keyPath, default: 0] += 1
     }
 
     /// `object`'s fault went to the store (one statement, alone or for its batch).
     func firedBySQL(_ object: ManagedObject) {
         guard let origin = origins[ObjectIdentifier(object)] else { return }
-        add(site: origin.site, path: origin.keyPath)
-    }
-
-    private func add(site: Int, path: String) {
-        var cost = sites[site].costs[path] ?? (0, 0)
-        cost.faults += 1
-        cost.statements += 1
-        sites[site].costs[path] = cost
+        sites[origin.site].faults[origin.keyPath, default: 0] += 1
     }
 
     /// Advice for every path whose faults sent more statements than its fix would.
     var advice: [FaultAdvice] {
         var advice: [FaultAdvice] = []
         for site in sites {
-            for (path, cost) in site.costs.sorted(by: { $0.key < $1.key }) {
+            for (path, faults) in site.faults.sorted(by: { $0.key < $1.key }) {
                 let fix: (suggestion: String, statements: Int)
                 if path.isEmpty {
                     fix = site.batchSize > 0 ? ("fetchBatchSize = 0", 0) : ("returnsObjectsAsFaults = false", 0)
@@ -113,10 +111,10 @@ final class FaultAdvisor {
                     let paths = (site.prefetched + [path]).map { "\"\($0)\"" }.joined(separator: ", ")
                     fix = ("relationshipKeyPathsForPrefetching = [\(paths)]", path.split(separator: ".").count)
                 }
-                guard cost.statements > fix.statements else { continue }
+                guard faults > fix.statements else { continue }
                 advice.append(FaultAdvice(
-                    entityName: site.entityName, location: site.location, keyPath: path, faults: cost.faults,
-                    statements: cost.statements, suggestion: fix.suggestion, statementsWithSuggestion: fix.statements))
+                    entityName: site.entityName, location: site.location, keyPath: path, faults: faults,
+                    suggestion: fix.suggestion, statementsWithSuggestion: fix.statements))
             }
         }
         return advice
