@@ -79,8 +79,6 @@ extension NumericBound {
     /// as generated declarations spell one; NaN when `text` is no number, which
     /// no model bound equals, so the drift check reports it.
     public static func decimalLiteral(_ text: String) -> NumericBound {
-        // Decimal(string:) reads a number's prefix ("2_147" as 2): check the whole text first.
-        guard text.wholeMatch(of: /[+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil else { return .decimal(.nan) }
-        return .decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan)
+        .decimal(Decimal(exactLiteral: text) ?? .nan)
     }
 }

@@ -75,10 +75,7 @@ enum ModelFileFormat {
     }
 
     static func decimal(_ text: String) -> Decimal? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")),
-              !value.isNaN else { return nil }
-        return value
+        Decimal(exactLiteral: text.trimmingCharacters(in: .whitespaces))
     }
 
     /// A double spelled so it never reads back as an integer literal.
