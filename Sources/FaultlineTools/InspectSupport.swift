@@ -14,15 +14,6 @@ enum InspectModels {
     /// store, the model it cached in `Z_MODELCACHE` (one version of that name).
     static func bundle(at path: String) throws(InspectError) -> ModelBundle {
         guard FileManager.default.fileExists(atPath: path) else { throw InspectError("no model file at '\(path)'") }
-        let url = URL(fileURLWithPath: path)
-        if isSQLiteFile(url) {
-            do {
-                let version = try CompiledModelReader.model(fromModelCacheOf: url)
-                return ModelBundle(name: url.deletingPathExtension().lastPathComponent, versions: [version])
-            } catch {
-                throw InspectError("cannot read the model cached in the store '\(path)': \(error.message)")
-            }
-        }
         let bundle: ModelBundle
         do {
             bundle = try ModelBundle.read(at: URL(fileURLWithPath: path))
@@ -31,14 +22,6 @@ enum InspectModels {
         }
         guard !bundle.versions.isEmpty else { throw InspectError("model '\(path)' has no version") }
         return bundle
-    }
-
-    /// Whether `url` is a file starting with SQLite's header.
-    private static func isSQLiteFile(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header == Data("SQLite format 3\0".utf8)
     }
 
     /// The version checked, with placeholder transformers for the ones the
