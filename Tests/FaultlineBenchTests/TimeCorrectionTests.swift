@@ -48,6 +48,10 @@ struct TimeCorrectionTests {
         let result = gate(Run(seed: 1, samples: 5, extraLines: 78), Run(seed: 2, samples: 5, insertSlowdown: 1.5, extraLines: 78))
         #expect(result.passed)
         #expect(result.notes.contains { $0.hasPrefix("batch.insert rows=1000") && $0.contains("corrected alpha") })
+        // Checks that could only pass are not counted as checks.
+        #expect(result.checked[.time] == 0)
+        #expect(result.untestedTimes == 80)
+        #expect(result.verdict.contains("0 time check(s), 1 plan check(s), 80 time comparison(s) with too few samples to fail"))
     }
 
     @Test("A line whose baseline ratios spread by 40 % needs more than a 20 % slowdown to fail")

@@ -81,6 +81,7 @@ extension RegressionGate {
         let document: [String: Any] = [
             "suite": suite, "verdict": verdictWord, "exitStatus": Int(exitStatus), "summary": verdict,
             "checks": Dictionary(uniqueKeysWithValues: checked.map { ($0.key.rawValue, $0.value) }),
+            "untestedTimeComparisons": untestedTimes,
             "regressions": regressions.map(object), "improvements": improvements.map(object), "notes": notes,
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]),

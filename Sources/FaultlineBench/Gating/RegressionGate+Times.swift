@@ -61,8 +61,17 @@ extension RegressionGate {
     /// chance that noise alone fails any line of the run stays under alpha.
     /// A regression is a significant test whose median ratio also grew by
     /// more than its minimum effect.
+    ///
+    /// A test whose sample counts cannot reach its corrected alpha at all is
+    /// not counted as a time check (`untestedTimes`): it could pass only.
+    /// When no test of the run can reach alpha / m, the first step of Holm's
+    /// method, none can be significant, whatever the later steps allow.
     mutating func settleTimeTests() {
         let order = timeTests.indices.sorted { timeTests[$0].pValue < timeTests[$1].pValue }
+        func floor(_ test: TimeTest) -> Double {
+            MannWhitneyU.smallestPValue(n1: test.before.count, n2: test.after.count)
+        }
+        let anyCanLead = timeTests.contains { floor($0) < $0.alpha / Double(order.count) }
         var significant = Set<Int>()
         for (rank, index) in order.enumerated() {
             let test = timeTests[index]
@@ -78,6 +87,8 @@ extension RegressionGate {
                 ? String(format: "the minimum effect %g%% (the baseline's own spread; %g%% configured)",
                          test.minimumEffect * 100, test.configuredMinimumEffect * 100)
                 : String(format: "the minimum effect %g%%", test.minimumEffect * 100)
+            let testable = anyCanLead && floor(test) < corrected
+            if !testable { untestedTimes += 1 }
             if test.effect > test.minimumEffect, significant.contains(index) {
                 fail(GateFinding(
                     kind: .time, benchmark: test.benchmark, subject: test.subject,
@@ -85,16 +96,17 @@ extension RegressionGate {
                     after: String(format: "%.3fx (median of %d ratios)", test.afterMedian, test.after.count),
                     reason: "time ratio grew \(shift): significant (\(significance), \(samples)) and above \(threshold)"))
             } else if test.effect > test.minimumEffect {
-                let floor = MannWhitneyU.smallestPValue(n1: test.before.count, n2: test.after.count)
-                let why = floor >= corrected
+                let why = !testable
                     ? String(format: "too few samples to ever reach the corrected alpha %.3g (smallest p %.3g): run more iterations",
-                             corrected, floor)
+                             corrected, floor(test))
                     : "not significant after Holm's correction over \(order.count) time checks"
                 note("\(test.benchmark): \(test.subject) \(shift) but \(why) (\(significance), \(samples)) — not failed")
             } else {
-                pass("[time] \(test.benchmark) — \(test.subject): \(shift), \(significance), \(samples)")
+                pass("[time] \(test.benchmark) — \(test.subject): \(shift), \(significance), \(samples)"
+                     + (testable ? "" : " (too few samples to ever fail)"))
             }
         }
+        if untestedTimes > 0 { checked[.time, default: 0] -= untestedTimes }
     }
 
     /// The line's samples over the reference's (paired wall times, else the

@@ -55,9 +55,12 @@ public struct RegressionGate: Sendable {
     /// What could not be checked, and why.
     public private(set) var notes: [String] = []
     /// Checks made, by kind.
-    public private(set) var checked: [GateFinding.Kind: Int] = [:]
+    public internal(set) var checked: [GateFinding.Kind: Int] = [:]
     /// The time tests made, settled together once all are known.
     var timeTests: [TimeTest] = []
+    /// Time comparisons made with too few samples to ever be significant:
+    /// listed, not counted as checks.
+    public internal(set) var untestedTimes = 0
 
     /// Kinds whose regressions are reported but do not fail the gate.
     public let advisory: Set<GateFinding.Kind>
@@ -172,6 +175,7 @@ public struct RegressionGate: Sendable {
         let counts = kinds.map { kind in
             "\(checked[kind] ?? 0) \(kind.rawValue) check(s)"
         }.joined(separator: ", ")
+            + (untestedTimes == 0 ? "" : ", \(untestedTimes) time comparison(s) with too few samples to fail")
         func byKind(_ findings: [GateFinding]) -> String {
             GateFinding.Kind.allCases.compactMap { kind -> String? in
                 let count = findings.filter { $0.kind == kind }.count
