@@ -11,6 +11,9 @@ public enum BenchCommands {
             name: "gate", summary: "gates a report against its baseline: counters, times, plans, budgets, growth",
             usage: GateCommand.usage, run: GateCommand.run),
         ToolCommand(
+            name: "noise", summary: "gates A/A runs: what noise fails, each line's spread, what injected regressions are caught",
+            usage: NoiseCommand.usage, run: NoiseCommand.run),
+        ToolCommand(
             name: "report", summary: "renders reports as Markdown or HTML", usage: ReportCommand.usage, run: ReportCommand.run),
         ToolCommand(
             name: "export", summary: "exports reports for Google Benchmark's compare.py or github-action-benchmark",
