@@ -22,6 +22,8 @@ typedef struct fl_scope {
 typedef struct fl_file {
     sqlite3_file base;
     int scope;
+    // A write-ahead log or a rollback journal: its writes also count as journal growth.
+    int journal;
     sqlite3_file *real;
 } fl_file;
 
@@ -87,9 +89,20 @@ static int fl_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 o
     return real->pMethods->xRead(real, buffer, amount, offset);
 }
 
+// Records a write of `amount` bytes at `offset` into a journal of `scope`.
+static void fl_note_journal_write(int scope, int amount, sqlite3_int64 offset) {
+    if (scope < 0) return;
+    pthread_mutex_lock(&fl_lock);
+    fl_scope *s = &fl_scopes[scope];
+    s->counts.journal_bytes_written += amount;
+    if (offset + amount > s->counts.journal_peak) s->counts.journal_peak = offset + amount;
+    pthread_mutex_unlock(&fl_lock);
+}
+
 static int fl_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
     int torn = 0;
     int rc = fl_check(fl_scope_of(file), FL_IO_WRITE, amount, &torn);
+    if (rc == SQLITE_OK && ((fl_file *)file)->journal) fl_note_journal_write(fl_scope_of(file), amount, offset);
     sqlite3_file *real = fl_real(file);
     if (torn && amount > 1) real->pMethods->xWrite(real, buffer, amount / 2, offset);
     if (rc != SQLITE_OK) return rc;
@@ -204,6 +217,7 @@ static int fl_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int f
     shim->base.pMethods = NULL;
     shim->real = (sqlite3_file *)&shim[1];
     shim->scope = fl_scope_for(name);
+    shim->journal = (flags & (SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL)) != 0;
     int rc = fl_check(shim->scope, FL_IO_OPEN, 0, NULL);
     if (rc != SQLITE_OK) return rc;
     rc = fl_root->xOpen(fl_root, name, shim->real, flags, out_flags);
@@ -371,6 +385,12 @@ fl_io_counts fl_io_scope_counts(int scope) {
 void fl_io_scope_reset_counts(int scope) {
     pthread_mutex_lock(&fl_lock);
     if (fl_valid(scope)) memset(&fl_scopes[scope].counts, 0, sizeof(fl_io_counts));
+    pthread_mutex_unlock(&fl_lock);
+}
+
+void fl_io_scope_reset_journal_peak(int scope) {
+    pthread_mutex_lock(&fl_lock);
+    if (fl_valid(scope)) fl_scopes[scope].counts.journal_peak = 0;
     pthread_mutex_unlock(&fl_lock);
 }
 

@@ -78,6 +78,12 @@ public struct IOCounts: Sendable, Equatable {
     public var bytesWritten = 0
     /// How many operations an injected fault failed.
     public var faultsInjected = 0
+    /// Bytes written to write-ahead logs and rollback journals (part of `bytesWritten`).
+    public var journalBytesWritten = 0
+    /// How large a write-ahead log or rollback journal grew: the furthest
+    /// offset a write into one reached since `IOScope.resetJournalPeak()`.
+    /// A high-water mark, so a difference keeps the later value.
+    public var journalPeakBytes = 0
 
     public init() {}
 
@@ -92,6 +98,8 @@ public struct IOCounts: Sendable, Equatable {
         difference.bytesRead = later.bytesRead - earlier.bytesRead
         difference.bytesWritten = later.bytesWritten - earlier.bytesWritten
         difference.faultsInjected = later.faultsInjected - earlier.faultsInjected
+        difference.journalBytesWritten = later.journalBytesWritten - earlier.journalBytesWritten
+        difference.journalPeakBytes = later.journalPeakBytes
         return difference
     }
 }
@@ -142,10 +150,15 @@ public final class IOScope: @unchecked Sendable {
         counts.bytesRead = Int(raw.bytes_read)
         counts.bytesWritten = Int(raw.bytes_written)
         counts.faultsInjected = Int(raw.faults_injected)
+        counts.journalBytesWritten = Int(raw.journal_bytes_written)
+        counts.journalPeakBytes = Int(raw.journal_peak)
         return counts
     }
 
     public func resetCounts() { fl_io_scope_reset_counts(scope) }
+
+    /// Starts `journalPeakBytes` afresh, leaving the other counts running.
+    public func resetJournalPeak() { fl_io_scope_reset_journal_peak(scope) }
 
     /// Arms `fault`; it replaces any fault armed before.
     public func inject(_ fault: IOFault) {

@@ -45,6 +45,46 @@ struct IOScopeTests {
         #expect(scope.counts[.truncate] >= 1)
     }
 
+    @Test("Writes into the WAL count as journal bytes, and the peak is how far the WAL grew; a checkpoint restarts it")
+    func walGrowth() throws {
+        let connection = try database()
+        try connection.execute("CREATE TABLE t (x TEXT)")
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        scope.resetCounts()
+        try insertRows(connection, count: 100)
+        let counts = scope.counts
+        // Every byte of a WAL commit goes to the WAL; the WAL file is as long as the peak.
+        #expect(counts.journalBytesWritten == counts.bytesWritten)
+        let walSize = try FileManager.default.attributesOfItem(
+            atPath: directory.appendingPathComponent("db.sqlite-wal").path)[.size] as? Int
+        #expect(counts.journalPeakBytes == walSize)
+        #expect(counts.journalPeakBytes >= 100 * 200)
+        // After a checkpoint the WAL starts again from its first frame: a small
+        // transaction's peak is small, while the journal bytes keep adding up.
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        scope.resetJournalPeak()
+        try insertRows(connection, count: 1)
+        #expect(scope.counts.journalPeakBytes > 0)
+        #expect(scope.counts.journalPeakBytes < counts.journalPeakBytes / 2)
+        #expect(scope.counts.journalBytesWritten > counts.journalBytesWritten)
+    }
+
+    @Test("A rollback journal counts as a journal too; the database file's own writes do not")
+    func rollbackJournal() throws {
+        let connection = try database("rollback.sqlite")
+        try connection.execute("PRAGMA journal_mode=DELETE")
+        try connection.execute("CREATE TABLE t (x TEXT)")
+        try insertRows(connection, count: 100)
+        scope.resetCounts()
+        scope.resetJournalPeak()
+        try connection.execute("UPDATE t SET x = x || 'w'")
+        let counts = scope.counts
+        // The journal holds the pages as they were; the database file gets the new ones.
+        #expect(counts.journalBytesWritten > 0)
+        #expect(counts.journalBytesWritten < counts.bytesWritten)
+        #expect(counts.journalPeakBytes > 0)
+    }
+
     @Test("Files outside the scope's directory pass through uncounted")
     func outsideFilesUncounted() throws {
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-io-out-\(UUID().uuidString).sqlite")

@@ -22,6 +22,12 @@ typedef struct fl_io_counts {
     long long bytes_read;
     long long bytes_written;
     long long faults_injected;
+    /// Bytes written to write-ahead logs and rollback journals (part of bytes_written).
+    long long journal_bytes_written;
+    /// The furthest a write into a write-ahead log or rollback journal
+    /// reached (offset + length) since fl_io_scope_reset_journal_peak: how
+    /// large the journal grew.
+    long long journal_peak;
 } fl_io_counts;
 
 /// Registers the shim as the process's default VFS (once); SQLITE_OK or
@@ -34,6 +40,8 @@ int fl_io_scope_open(const char *directory);
 void fl_io_scope_close(int scope);
 fl_io_counts fl_io_scope_counts(int scope);
 void fl_io_scope_reset_counts(int scope);
+/// Starts measuring journal_peak afresh; the other counts go on.
+void fl_io_scope_reset_journal_peak(int scope);
 /// From now on, the `at`-th operation of `kind` (counting from 1) fails with
 /// `result_code` (0: the operation's own I/O error code); with `persistent`, every later one of that kind fails too.
 /// With `torn` (writes only) the write puts its first half on disk, fails,

@@ -128,6 +128,8 @@ public struct GateThresholds: Codable, Equatable, Sendable {
         Metric.fileBytesWritten: MetricThreshold(kind: .counter),
         Metric.fileBytesWrittenPerItem: MetricThreshold(kind: .counter),
         Metric.fileBytesRead: MetricThreshold(kind: .counter),
+        Metric.journalBytesWritten: MetricThreshold(kind: .counter),
+        Metric.journalPeakBytes: MetricThreshold(kind: .counter),
     ]
 
     /// The settings in force for `metric` (with `unit`) of `benchmark`, on

@@ -99,6 +99,7 @@ struct BenchmarkRunner {
         // Before the probes: a line's id is built on each call, and its
         // allocations must not count (the question is only asked under valgrind).
         let collects = InstructionCount.collectedLine != nil && InstructionCount.collects(benchmark.id)
+        files?.resetJournalPeak()
         let ioBefore = files?.counts ?? IOCounts()
         let allocationsBefore = Allocations.snapshot()
         let cpuBefore = ProcessClock.usage()
@@ -140,6 +141,8 @@ struct BenchmarkRunner {
         samples.add(Metric.fileReads, Double(io[.read]))
         samples.add(Metric.fileBytesRead, Double(io.bytesRead))
         samples.add(Metric.fileOpens, Double(io[.open]))
+        samples.add(Metric.journalBytesWritten, Double(io.journalBytesWritten))
+        samples.add(Metric.journalPeakBytes, Double(io.journalPeakBytes))
         for (name, value) in counters.named { samples.add(name, Double(value)) }
         // Extra counters never overwrite the harness's own metrics.
         for (name, value) in extraCounters where Metric.units[name] == nil && !counters.named.contains(where: { $0.name == name }) {

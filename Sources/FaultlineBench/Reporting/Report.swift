@@ -122,6 +122,12 @@ public enum Metric {
     public static let fileReads = "fileReads"
     public static let fileBytesRead = "fileBytesRead"
     public static let fileOpens = "fileOpens"
+    /// Of the bytes written, those written to write-ahead logs and rollback
+    /// journals; and how large such a journal grew during the measured work
+    /// (the furthest offset a write into one reached): what the work costs
+    /// in journal space before a checkpoint or a commit gives it back.
+    public static let journalBytesWritten = "journalBytesWritten"
+    public static let journalPeakBytes = "journalPeakBytes"
     /// Instructions of one measured iteration under callgrind (`--instructions`).
     public static let instructions = "instructions"
     public static let instructionsPerItem = "instructionsPerItem"
@@ -153,6 +159,8 @@ public enum Metric {
         fileReads: ("count", .lowerIsBetter),
         fileBytesRead: ("bytes", .lowerIsBetter),
         fileOpens: ("count", .lowerIsBetter),
+        journalBytesWritten: ("bytes", .lowerIsBetter),
+        journalPeakBytes: ("bytes", .lowerIsBetter),
         instructions: ("count", .lowerIsBetter),
         instructionsPerItem: ("count/item", .lowerIsBetter),
         referenceWallTime: ("ns", .lowerIsBetter),
