@@ -6,7 +6,8 @@ import Foundation
 // The Faulting suite: the fault and prefetch profiler. For a generated object
 // graph (parents, fan-out, depth) and an access pattern (fraction of parents
 // touched, order, key paths), every strategy — lazy faults, batch faulting at
-// 10/100/1,000, full objects, prefetch by key path, a warm row cache — reads
+// 10/100/1,000, full objects, prefetch by key path, prefetch per batch of
+// 100/1,000, a warm row cache — reads
 // the same objects, side by side with the SQLite C API doing the same reads
 // (`raw`, the reference). `--model` profiles a user's own model file instead,
 // on a copy of their Core Data store or on synthetic data of its shape
@@ -57,7 +58,7 @@ let status = BenchmarkSuite("Faulting", benchmarks: benchmarks).run(
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 if status == 0, let reportPath, let report = try? ReportFile.read(reportPath) {
-    for line in Cheapest.summary(of: report) + TouchSweep.summary(of: report) {
+    for line in Cheapest.summary(of: report) + TouchSweep.summary(of: report) + InstructionSplit.summary(of: report) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -115,17 +115,24 @@ public struct BenchmarkSuite {
         return 0
     }
 
-    /// Adds each line's instruction count (`InstructionCount`).
+    /// Adds each line's instruction count (`InstructionCount`) and its split
+    /// by phase (`InstructionPhase`; reported, not gated: the total is).
     private func countInstructions(of results: inout [BenchmarkResult], _ options: RunOptions,
                                    write: (String) -> Void) throws(InstructionCountError) {
         let counter = try InstructionCount.Counter()
         defer { counter.remove() }
         for index in results.indices {
             if !options.quiet { write("counting instructions: \(results[index].id)\n") }
-            let count = try counter.count(line: results[index].id, profile: options.profile)
+            let (count, profile) = try counter.count(line: results[index].id, profile: options.profile)
+            let items = Double(max(results[index].items, 1))
             results[index].metrics[Metric.instructions] = MetricResult(unit: "count", direction: .lowerIsBetter, samples: [count])
             results[index].metrics[Metric.instructionsPerItem] = MetricResult(
-                unit: "count/item", direction: .lowerIsBetter, samples: [count / Double(max(results[index].items, 1))])
+                unit: "count/item", direction: .lowerIsBetter, samples: [count / items])
+            let phases = profile.phases
+            for phase in InstructionPhase.allCases {
+                results[index].metrics[phase.metric] = MetricResult(
+                    unit: InstructionPhase.unit, direction: .lowerIsBetter, samples: [(phases[phase] ?? 0) / items])
+            }
         }
     }
 

@@ -47,8 +47,9 @@ enum InstructionCount {
 
         func remove() { try? FileManager.default.removeItem(at: folder) }
 
-        /// The instructions of `id`'s one measured iteration.
-        func count(line id: String, profile: SuiteProfile) throws(InstructionCountError) -> Double {
+        /// The instructions of `id`'s one measured iteration, in total and by
+        /// the functions that executed them.
+        func count(line id: String, profile: SuiteProfile) throws(InstructionCountError) -> (total: Double, profile: CallgrindProfile) {
             let output = folder.appendingPathComponent("callgrind.out").path
             try? FileManager.default.removeItem(atPath: output)
             let pattern = "^" + NSRegularExpression.escapedPattern(for: id) + "$"
@@ -64,7 +65,7 @@ enum InstructionCount {
             guard let text = try? String(contentsOfFile: output, encoding: .utf8),
                   let count = Self.totalInstructions(callgrindOutput: text)
             else { throw .unreadableOutput(line: id, path: output) }
-            return count
+            return (count, CallgrindProfile(callgrindOutput: text))
         }
 
         /// The `totals:` (or `summary:`) line's first event, Ir.
