@@ -2,9 +2,10 @@
 # The two commands of the README: `./tasks.sh bench` runs every benchmark suite
 # (release build, JSON under Results/), `./tasks.sh test` runs the tests.
 # `./tasks.sh plugin` builds and runs the model plugin's sample package,
-# `./tasks.sh gate` is CI's regression gate and `./tasks.sh baseline` refreshes
-# its baselines. Each first installs the system libraries Faultline links when
-# they are missing.
+# `./tasks.sh gate` is CI's regression gate, `./tasks.sh baseline` refreshes
+# its baselines and `./tasks.sh noise N` gates N A/A runs of the timed lines.
+# Each first installs the system libraries Faultline links when they are
+# missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -21,12 +22,28 @@ INSTRUCTION_LINES=(
     "Fetching:^(fetch.full rows=1000|fetch.byKey lookups=1000 rows=1000)$"
 )
 INSTRUCTION_RUN=(--profile quick --iterations 1 --warmup 1 --quiet --instructions)
+# The lines whose times fail the gate: quiet enough from run to run for a 30 %
+# slowdown to stand out, each with the minimum effect its own A/A spread calls
+# for (Benchmarks/time-thresholds.json, from `./tasks.sh noise`), and timed
+# often enough for a significant result to survive Holm's correction.
+# Lines that drift more than that from run to run (the fetches into
+# objects or records, one object by key, prefetch, one save per object or at
+# the end, lazy faulting: `./tasks.sh noise` measured them) are not here;
+# instructions, counters and budgets gate them.
+TIMED_LINES=(
+    "Inserts:^batch.typed.noTriggers rows=10000$"
+    "Faulting:^profile graph=1000x100 keypaths=books order=random strategy=batch1000 touch=0.1$"
+    "Derived:^insert.triggers rows=10000$"
+)
+TIMED_RUN=(--profile quick --iterations 20 --warmup 2 --quiet)
 
-# Runs the INSTRUCTION_LINES, writing <prefix><Suite>.json.
-count_instructions() {
+# Runs each "Suite:filter" of the array named by $2 with the suite flags of
+# the array named by $3, writing <prefix><Suite>.json.
+run_lines() {
     local prefix="$1" entry
-    for entry in "${INSTRUCTION_LINES[@]}"; do
-        swift run -c release --skip-build "${entry%%:*}" "${INSTRUCTION_RUN[@]}" --filter "${entry#*:}" \
+    local -n lines="$2" flags="$3"
+    for entry in "${lines[@]}"; do
+        swift run -c release --skip-build "${entry%%:*}" "${flags[@]}" --filter "${entry#*:}" \
             --json "${prefix}${entry%%:*}.json"
     done
 }
@@ -70,8 +87,9 @@ case "${1:-}" in
         ;;
     gate)
         # CI's regression gate: a quick profile of every suite against the committed
-        # baselines. Counter and plan regressions fail; time regressions are printed
-        # as advisory, because a shared runner's noise is not the code's.
+        # baselines, the instruction counts of the hottest lines and the timed
+        # lines. Counter, plan and budget regressions fail, and time regressions
+        # of the timed lines; the main runs' times (5 samples) are printed only.
         install_dependencies
         swift build -c release
         rm -rf Results/ci
@@ -79,21 +97,30 @@ case "${1:-}" in
         for suite in "${SUITES[@]}"; do
             swift run -c release --skip-build "$suite" "${GATE_RUN[@]}" --report-dir Results/ci
         done
-        count_instructions Results/ci/instructions-
+        run_lines Results/ci/instructions- INSTRUCTION_LINES INSTRUCTION_RUN
+        run_lines Results/ci/timed- TIMED_LINES TIMED_RUN
         status=0
         improved=()
-        # baseline:current:thresholds. The instruction runs hold a few lines
-        # and one iteration: built-in thresholds (which carry the instructions'
-        # tolerance); their times and budgets are the main runs' business.
+        # baseline:current:thresholds:advisory. The main runs' five iterations
+        # cannot make a time check significant, so their times are advisory.
+        # The instruction runs hold a few lines and one iteration: built-in
+        # thresholds (which carry the instructions' tolerance). The timed runs
+        # fail on time.
         pairs=()
-        for suite in "${SUITES[@]}"; do pairs+=("Results/baseline-$suite.json:Results/ci/latest-$suite.json:Benchmarks/thresholds.json"); done
+        for suite in "${SUITES[@]}"; do
+            pairs+=("Results/baseline-$suite.json:Results/ci/latest-$suite.json:Benchmarks/thresholds.json:time")
+        done
         for entry in "${INSTRUCTION_LINES[@]}"; do
-            pairs+=("Results/baseline-instructions-${entry%%:*}.json:Results/ci/instructions-${entry%%:*}.json:")
+            pairs+=("Results/baseline-instructions-${entry%%:*}.json:Results/ci/instructions-${entry%%:*}.json::time")
+        done
+        for entry in "${TIMED_LINES[@]}"; do
+            pairs+=("Results/baseline-timed-${entry%%:*}.json:Results/ci/timed-${entry%%:*}.json:Benchmarks/time-thresholds.json:")
         done
         for pair in "${pairs[@]}"; do
-            IFS=: read -r baseline current thresholds <<< "$pair"
-            gate=(faultline-bench gate "$baseline" "$current" --advisory time)
+            IFS=: read -r baseline current thresholds advisory <<< "$pair"
+            gate=(faultline-bench gate "$baseline" "$current")
             [ -n "$thresholds" ] && gate+=(--thresholds "$thresholds")
+            [ -n "$advisory" ] && gate+=(--advisory "$advisory")
             code=0
             swift run -c release --skip-build "${gate[@]}" || code=$?
             # 3: passed, with counters better than the baseline.
@@ -173,10 +200,34 @@ case "${1:-}" in
         for suite in "${SUITES[@]}"; do
             swift run -c release --skip-build "$suite" "${GATE_RUN[@]}" --json "Results/baseline-$suite.json"
         done
-        count_instructions Results/baseline-instructions-
+        run_lines Results/baseline-instructions- INSTRUCTION_LINES INSTRUCTION_RUN
+        run_lines Results/baseline-timed- TIMED_LINES TIMED_RUN
+        ;;
+    noise)
+        # A/A runs of the timed lines: N runs (default 20) of the build the
+        # baselines came from, each gated against them by `faultline-bench
+        # noise` — the findings noise alone makes, each line's spread from run
+        # to run and the minimum effect it calls for (--suggest writes them
+        # under Results/noise/), and whether a line 30 % slower, one more
+        # statement per item and a dropped index are caught in every run.
+        runs="${2:-20}"
+        install_dependencies
+        swift build -c release
+        rm -rf Results/noise && mkdir -p Results/noise
+        for run in $(seq -w 1 "$runs"); do
+            run_lines "Results/noise/run-$run-" TIMED_LINES TIMED_RUN
+        done
+        status=0
+        for entry in "${TIMED_LINES[@]}"; do
+            suite="${entry%%:*}"
+            swift run -c release --skip-build faultline-bench noise "Results/baseline-timed-$suite.json" \
+                Results/noise/run-*-"$suite".json --thresholds Benchmarks/time-thresholds.json --allow-findings 1 \
+                --suggest "Results/noise/suggested-$suite.json" || status=1
+        done
+        exit "$status"
         ;;
     *)
-        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | plugin | gate | baseline | reliability | fuzz [seconds per target]" >&2
+        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | plugin | gate | baseline | noise [runs] | reliability | fuzz [seconds per target]" >&2
         exit 2
         ;;
 esac

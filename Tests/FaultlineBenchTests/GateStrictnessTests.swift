@@ -53,19 +53,22 @@ struct GateStrictnessTests {
         expectRefused(try gate("{}", advisory: arguments), naming: fragment)
     }
 
-    @Test("The shipped thresholds file fits every committed baseline, as CI gates it")
-    func shippedFitsBaselines() throws {
+    @Test("The shipped thresholds files fit every committed baseline, as CI gates them", arguments: [
+        ("Benchmarks/thresholds.json", "baseline-", 6),
+        ("Benchmarks/time-thresholds.json", "baseline-timed-", 3),
+    ])
+    func shippedFitsBaselines(thresholdsFile: String, prefix: String, atLeast: Int) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let path = root.appendingPathComponent("Benchmarks/thresholds.json").path
+        let path = root.appendingPathComponent(thresholdsFile).path
         let thresholds = try GateThresholds.load(path)
         let results = root.appendingPathComponent("Results")
         let baselines = try FileManager.default.contentsOfDirectory(atPath: results.path)
-            .filter { $0.hasPrefix("baseline-") && $0.hasSuffix(".json") }
+            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
             // The instruction runs hold a few lines each; CI gates them with
-            // the built-in thresholds, not this file.
-            .filter { !$0.hasPrefix("baseline-instructions-") }
-        #expect(baselines.count >= 6)
+            // the built-in thresholds. The timed runs have their own file.
+            .filter { !$0.hasPrefix("baseline-instructions-") && (prefix == "baseline-timed-" || !$0.hasPrefix("baseline-timed-")) }
+        #expect(baselines.count >= atLeast)
         for name in baselines {
             let report = try ReportFile.read(results.appendingPathComponent(name).path)
             #expect(throws: Never.self, "\(name)") {
