@@ -199,13 +199,20 @@ static const sqlite3_io_methods fl_methods[3] = {FL_METHODS(1), FL_METHODS(2), F
 
 // MARK: - The VFS: files join the scope whose directory holds them.
 
+// The innermost open scope whose directory holds `path` (the newest of equals):
+// a scope over the whole temporary directory, opened later by another user of
+// the shim in the same process, must not take the files of a scope inside it.
 static int fl_scope_for(const char *path) {
     if (!path) return -1;
     int found = -1;
+    size_t longest = 0;
     pthread_mutex_lock(&fl_lock);
     for (int index = fl_scope_count - 1; index >= 0; index--) {
         fl_scope *s = &fl_scopes[index];
-        if (s->open && strncmp(path, s->directory, s->length) == 0) { found = index; break; }
+        if (s->open && s->length > longest && strncmp(path, s->directory, s->length) == 0) {
+            found = index;
+            longest = s->length;
+        }
     }
     pthread_mutex_unlock(&fl_lock);
     return found;

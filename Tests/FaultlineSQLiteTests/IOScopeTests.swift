@@ -85,6 +85,20 @@ struct IOScopeTests {
         #expect(counts.journalPeakBytes > 0)
     }
 
+    @Test("A scope over the directory around this one, opened after it, does not take its files")
+    func innermostScopeWins() throws {
+        // Another user of the shim in the same process (a benchmark run
+        // watching the whole temporary directory) may open its scope at any time.
+        let outer = try IOScope(directory: directory.deletingLastPathComponent().path)
+        let connection = try database("inner.sqlite")
+        try connection.execute("CREATE TABLE t (x TEXT)")
+        scope.resetCounts()
+        outer.resetCounts()
+        try insertRows(connection, count: 10)
+        #expect(scope.counts[.write] >= 1)
+        #expect(outer.counts[.write] == 0)
+    }
+
     @Test("Files outside the scope's directory pass through uncounted")
     func outsideFilesUncounted() throws {
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-io-out-\(UUID().uuidString).sqlite")
