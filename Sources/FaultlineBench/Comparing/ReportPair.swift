@@ -40,3 +40,21 @@ struct ReportPair {
         return metrics
     }
 }
+
+extension ReportPair {
+    /// Why `current` cannot be gated against `baseline` — another suite, or
+    /// another profile (their sizes differ) — or nil when it can.
+    static func mismatch(baseline: Report, named baselineName: String, current: Report, named currentName: String) -> String? {
+        guard baseline.suite == current.suite else {
+            return "\(baselineName) is suite '\(baseline.suite)' but \(currentName) is suite '\(current.suite)'; "
+                + "gate reports of the same suite"
+        }
+        let profiles = [baseline, current].map { try? SuiteProfile(arguments: $0.metadata.arguments) }
+        guard profiles[0] == profiles[1] else {
+            let names = profiles.map { $0?.rawValue ?? "unreadable" }
+            return "\(baselineName) ran profile '\(names[0])' but \(currentName) ran '\(names[1])'; "
+                + "gate reports of the same profile (their sizes differ)"
+        }
+        return nil
+    }
+}

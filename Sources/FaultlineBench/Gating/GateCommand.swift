@@ -51,15 +51,8 @@ public enum GateCommand {
             return CommandFailure.report(error, write: write)
         }
         let (baseline, current) = (pair.baseline, pair.current)
-        guard baseline.suite == current.suite else {
-            return CommandFailure.report("\(files[0]) is suite '\(baseline.suite)' but \(files[1]) is suite "
-                                         + "'\(current.suite)'; gate reports of the same suite", write: write)
-        }
-        let profiles = [baseline, current].map { try? SuiteProfile(arguments: $0.metadata.arguments) }
-        guard profiles[0] == profiles[1] else {
-            let names = profiles.map { $0?.rawValue ?? "unreadable" }
-            return CommandFailure.report("\(files[0]) ran profile '\(names[0])' but \(files[1]) ran '\(names[1])'; "
-                                         + "gate reports of the same profile (their sizes differ)", write: write)
+        if let problem = ReportPair.mismatch(baseline: baseline, named: files[0], current: current, named: files[1]) {
+            return CommandFailure.report(problem, write: write)
         }
         if let thresholdsPath {
             do { try thresholds.check(against: [baseline, current], suite: current.suite, path: thresholdsPath) } catch {

@@ -18,8 +18,6 @@ public struct GateNoiseStudy: Sendable {
         /// prediction bound on the log effects), never below the configured
         /// minimum; nil with fewer than two runs.
         public var suggestedMinimumEffect: Double?
-
-        public var largestEffect: Double { (logEffects.max() ?? 0).expm1 }
     }
 
     /// One kind of injected regression over every run and line it applies to.
@@ -98,7 +96,7 @@ public struct GateNoiseStudy: Sendable {
             let configured = scoped.resolve(metric: Metric.wallTime, unit: "ns", benchmark: line.id).minimumEffect
             return LineSpread(
                 benchmark: id, logEffects: logEffects, configuredMinimumEffect: configured,
-                suggestedMinimumEffect: Self.predictionBound(logEffects).map { Swift.max(configured, $0.expm1) })
+                suggestedMinimumEffect: Self.predictionBound(logEffects).map { Swift.max(configured, expm1($0)) })
         }
     }
 
@@ -163,8 +161,4 @@ extension BenchmarkResult {
         metrics[GateNoiseStudy.statements] = MetricResult(
             unit: metric.unit, direction: metric.direction, samples: metric.samples.map { $0 + Double(items) })
     }
-}
-
-private extension Double {
-    var expm1: Double { Foundation.expm1(self) }
 }

@@ -73,13 +73,9 @@ public enum NoiseCommand {
 
     /// Why the reports cannot be studied together, or nil.
     private static func mismatch(_ reports: [Report], _ files: [String]) -> String? {
-        let profile = { (report: Report) in try? SuiteProfile(arguments: report.metadata.arguments) }
         for (report, file) in zip(reports, files).dropFirst() {
-            if report.suite != reports[0].suite {
-                return "\(file) is suite '\(report.suite)' but \(files[0]) is suite '\(reports[0].suite)'"
-            }
-            if profile(report) != profile(reports[0]) {
-                return "\(file) ran another profile than \(files[0]) (their sizes differ)"
+            if let problem = ReportPair.mismatch(baseline: reports[0], named: files[0], current: report, named: file) {
+                return problem
             }
             if !report.benchmarks.contains(where: { reports[0].benchmarksByID[$0.id] != nil }) {
                 return "\(file) and \(files[0]) have no benchmark in common: nothing to compare"
