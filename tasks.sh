@@ -3,7 +3,8 @@
 # (release build, JSON under Results/), `./tasks.sh test` runs the tests.
 # `./tasks.sh plugin` builds and runs the model plugin's sample package,
 # `./tasks.sh gate` is CI's regression gate, `./tasks.sh baseline` refreshes
-# its baselines and `./tasks.sh noise N` gates N A/A runs of the timed lines.
+# its baselines and `./tasks.sh noise N [--gate]` gates N A/A runs of the timed
+# lines (or of the whole gate).
 # Each first installs the system libraries Faultline links when they are
 # missing.
 set -euo pipefail
@@ -45,6 +46,37 @@ run_lines() {
     for entry in "${lines[@]}"; do
         swift run -c release --skip-build "${entry%%:*}" "${flags[@]}" --filter "${entry#*:}" \
             --json "${prefix}${entry%%:*}.json"
+    done
+}
+
+# What the gate measures, into directory $1: every suite's quick profile
+# (latest-<Suite>.json), the instruction lines and the timed lines.
+gate_runs() {
+    mkdir -p "$1"
+    local suite
+    for suite in "${SUITES[@]}"; do
+        swift run -c release --skip-build "$suite" "${GATE_RUN[@]}" --report-dir "$1"
+    done
+    run_lines "$1/instructions-" INSTRUCTION_LINES INSTRUCTION_RUN
+    run_lines "$1/timed-" TIMED_LINES TIMED_RUN
+}
+
+# Sets `pairs` to what the gate compares for the runs in directory $1, each
+# baseline:current:thresholds:advisory. The main runs' five iterations cannot
+# make a time check significant, so their times are advisory. The instruction
+# runs hold a few lines and one iteration: built-in thresholds (which carry
+# the instructions' tolerance). The timed runs fail on time.
+gate_pairs() {
+    pairs=()
+    local suite entry
+    for suite in "${SUITES[@]}"; do
+        pairs+=("Results/baseline-$suite.json:$1/latest-$suite.json:Benchmarks/thresholds.json:time")
+    done
+    for entry in "${INSTRUCTION_LINES[@]}"; do
+        pairs+=("Results/baseline-instructions-${entry%%:*}.json:$1/instructions-${entry%%:*}.json::time")
+    done
+    for entry in "${TIMED_LINES[@]}"; do
+        pairs+=("Results/baseline-timed-${entry%%:*}.json:$1/timed-${entry%%:*}.json:Benchmarks/time-thresholds.json:")
     done
 }
 
@@ -93,29 +125,10 @@ case "${1:-}" in
         install_dependencies
         swift build -c release
         rm -rf Results/ci
-        mkdir -p Results/ci
-        for suite in "${SUITES[@]}"; do
-            swift run -c release --skip-build "$suite" "${GATE_RUN[@]}" --report-dir Results/ci
-        done
-        run_lines Results/ci/instructions- INSTRUCTION_LINES INSTRUCTION_RUN
-        run_lines Results/ci/timed- TIMED_LINES TIMED_RUN
+        gate_runs Results/ci
         status=0
         improved=()
-        # baseline:current:thresholds:advisory. The main runs' five iterations
-        # cannot make a time check significant, so their times are advisory.
-        # The instruction runs hold a few lines and one iteration: built-in
-        # thresholds (which carry the instructions' tolerance). The timed runs
-        # fail on time.
-        pairs=()
-        for suite in "${SUITES[@]}"; do
-            pairs+=("Results/baseline-$suite.json:Results/ci/latest-$suite.json:Benchmarks/thresholds.json:time")
-        done
-        for entry in "${INSTRUCTION_LINES[@]}"; do
-            pairs+=("Results/baseline-instructions-${entry%%:*}.json:Results/ci/instructions-${entry%%:*}.json::time")
-        done
-        for entry in "${TIMED_LINES[@]}"; do
-            pairs+=("Results/baseline-timed-${entry%%:*}.json:Results/ci/timed-${entry%%:*}.json:Benchmarks/time-thresholds.json:")
-        done
+        gate_pairs Results/ci
         for pair in "${pairs[@]}"; do
             IFS=: read -r baseline current thresholds advisory <<< "$pair"
             gate=(faultline-bench gate "$baseline" "$current")
@@ -204,30 +217,60 @@ case "${1:-}" in
         run_lines Results/baseline-timed- TIMED_LINES TIMED_RUN
         ;;
     noise)
-        # A/A runs of the timed lines: N runs (default 20) of the build the
-        # baselines came from, each gated against them by `faultline-bench
-        # noise` — the findings noise alone makes, each line's spread from run
-        # to run and the minimum effect it calls for (--suggest writes them
-        # under Results/noise/), and whether a line 30 % slower, one more
-        # statement per item and a dropped index are caught in every run.
+        # A/A runs: N runs (default 20) of the build the baselines came from,
+        # each gated against them by `faultline-bench noise` — the findings
+        # noise alone makes, each time-gated line's spread from run to run and
+        # the minimum effect it calls for (--suggest writes them under
+        # Results/noise/), and whether a line 30 % slower, one more statement
+        # per item and a dropped index are caught in every run. By default the
+        # runs are of the timed lines; with --gate each run is everything
+        # `./tasks.sh gate` runs, gated as it gates, and at most one finding
+        # in total is allowed over all of them.
         runs="${2:-20}"
+        whole="${3:-}"
         install_dependencies
         swift build -c release
         rm -rf Results/noise && mkdir -p Results/noise
         for run in $(seq -w 1 "$runs"); do
-            run_lines "Results/noise/run-$run-" TIMED_LINES TIMED_RUN
+            if [ "$whole" = "--gate" ]; then
+                gate_runs "Results/noise/run-$run"
+            else
+                run_lines "Results/noise/run-$run-" TIMED_LINES TIMED_RUN
+            fi
         done
         status=0
-        for entry in "${TIMED_LINES[@]}"; do
-            suite="${entry%%:*}"
-            swift run -c release --skip-build faultline-bench noise "Results/baseline-timed-$suite.json" \
-                Results/noise/run-*-"$suite".json --thresholds Benchmarks/time-thresholds.json --allow-findings 1 \
-                --suggest "Results/noise/suggested-$suite.json" || status=1
+        findings=0
+        if [ "$whole" = "--gate" ]; then
+            gate_pairs 'Results/noise/run-*'
+        else
+            pairs=()
+            for entry in "${TIMED_LINES[@]}"; do
+                pairs+=("Results/baseline-timed-${entry%%:*}.json:Results/noise/run-*-${entry%%:*}.json:Benchmarks/time-thresholds.json:")
+            done
+        fi
+        for pair in "${pairs[@]}"; do
+            IFS=: read -r baseline current thresholds advisory <<< "$pair"
+            name="$(basename "$baseline" .json)"
+            study=(faultline-bench noise "$baseline")
+            # The pattern expands here: one report per run.
+            study+=($current)
+            [ -n "$thresholds" ] && study+=(--thresholds "$thresholds")
+            [ -n "$advisory" ] && study+=(--advisory "$advisory")
+            study+=(--allow-findings 1 --suggest "Results/noise/suggested-${name#baseline-}.json")
+            code=0
+            swift run -c release --skip-build "${study[@]}" | tee Results/noise/study.txt.part || code=$?
+            [ "$code" -ne 0 ] && status=1
+            found="$(sed -n 's/^A\/A findings: \([0-9]*\) .*/\1/p' Results/noise/study.txt.part)"
+            findings=$((findings + ${found:-0}))
+            cat Results/noise/study.txt.part >> Results/noise/study.txt
+            rm Results/noise/study.txt.part
         done
+        echo "A/A findings over every study: $findings (at most 1 allowed)"
+        [ "$findings" -gt 1 ] && status=1
         exit "$status"
         ;;
     *)
-        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | plugin | gate | baseline | noise [runs] | reliability | fuzz [seconds per target]" >&2
+        echo "usage: ./tasks.sh bench [suite flags…] | test [swift test flags…] | plugin | gate | baseline | noise [runs [--gate]] | reliability | fuzz [seconds per target]" >&2
         exit 2
         ;;
 esac

@@ -124,6 +124,35 @@ struct GateNoiseStudyTests {
         #expect(suggested.benchmarks?.allSatisfy { $0.suite == "Test" && ($0.minimumEffect ?? 0) >= 0.10 } == true)
     }
 
+    @Test("Advisory kinds, as the gate runs the main suites: nothing of theirs injected, findings still counted")
+    func advisoryKinds() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.report(Run(seed: 100, samples: 5, paired: true)), folder, "base.json")
+        let run = try write(GateFixtures.report(Run(seed: 1, samples: 5, paired: true)), folder, "run.json")
+        let suggestPath = folder.path("suggested.json")
+        let result = command([base, run, "--advisory", "time", "--suggest", suggestPath])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("slower"))
+        #expect(!result.output.contains("time-gated lines"))
+        #expect(result.output.contains("advisory, not injected: time"))
+        #expect(result.output.contains("injected one more statement per item: caught 3 of 3"))
+        #expect(result.output.contains("not written: \(suggestPath) (no time-gated line)"))
+        #expect(!FileManager.default.fileExists(atPath: suggestPath))
+
+        // A counter regression in an A/A run is a finding whether or not its
+        // kind is advisory, and --allow-findings counts it.
+        var slipped = GateFixtures.report(Run(seed: 1, samples: 5, paired: true))
+        let faulting = try #require(slipped.benchmarks.firstIndex { $0.id == "fault.lazy rows=1000" })
+        slipped.benchmarks[faulting].addStatementPerItem()
+        let slippedPath = try write(slipped, folder, "slipped.json")
+        let advised = command([base, slippedPath, "--advisory", "time,counter"])
+        #expect(advised.status == 1, "\(advised.output)")
+        #expect(advised.output.contains("A/A findings: 1 in 1 run(s) (1 counter,"))
+        #expect(advised.output.contains("[counter, advisory] fault.lazy rows=1000"))
+        #expect(!advised.output.contains("statement per item: caught"))
+        #expect(command([base, slippedPath, "--advisory", "time,counter", "--allow-findings", "1"]).status == 0)
+    }
+
     @Test("Bad input exits 2: one report, a bad flag, another suite, no benchmark in common")
     func badInput() throws {
         let folder = try TemporaryFolder()

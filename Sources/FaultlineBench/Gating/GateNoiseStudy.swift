@@ -35,6 +35,9 @@ public struct GateNoiseStudy: Sendable {
     public static let confidence = 0.999
 
     public let runs: Int
+    /// The kinds the gate prints without failing on (its `--advisory`): their
+    /// findings still count, but no regression of theirs is injected.
+    public let advisory: Set<GateFinding.Kind>
     /// The A/A findings of every run, each with its run's name.
     public private(set) var findings: [(run: String, finding: GateFinding)] = []
     public private(set) var lines: [LineSpread] = []
@@ -43,8 +46,10 @@ public struct GateNoiseStudy: Sendable {
     /// Gates each run against `baseline` as it is, then with each injection.
     /// `slowdown` 0.3 makes an injected line's times 30 % longer. A run is
     /// named by `names` (its file, say) or else as "run N" from 1.
-    public init(baseline: Report, runs: [Report], names: [String]? = nil, thresholds: GateThresholds, slowdown: Double) {
+    public init(baseline: Report, runs: [Report], names: [String]? = nil, thresholds: GateThresholds, slowdown: Double,
+                advisory: Set<GateFinding.Kind> = []) {
         self.runs = runs.count
+        self.advisory = advisory
         let scoped = thresholds.scoped(to: baseline.suite)
         var time = Injection(kind: .time, description: String(format: "a line %g %% slower", slowdown * 100))
         var counter = Injection(kind: .counter, description: "one more statement per item")
@@ -69,20 +74,20 @@ public struct GateNoiseStudy: Sendable {
                 func caught(_ kind: GateFinding.Kind, _ report: Report) -> Bool {
                     gate(report).regressions.contains { $0.kind == kind && $0.benchmark == line.id }
                 }
-                if let effect = Self.logEffect(old, line, before, now) {
+                if !advisory.contains(.time), let effect = Self.logEffect(old, line, before, now) {
                     effects[line.id, default: []].append(effect)
                     time.cases += 1
                     if !caught(.time, injected { $0.scaleTimes(by: 1 + slowdown) }) {
                         time.missed.append("\(name): \(line.id)")
                     }
                 }
-                if (line.median(Self.statements) ?? 0) > 0, line.items > 0 {
+                if !advisory.contains(.counter), (line.median(Self.statements) ?? 0) > 0, line.items > 0 {
                     counter.cases += 1
                     if !caught(.counter, injected { $0.addStatementPerItem() }) {
                         counter.missed.append("\(name): \(line.id)")
                     }
                 }
-                if let index = Self.namedIndex(in: old), let plans = line.queryPlans, !plans.isEmpty {
+                if !advisory.contains(.plan), let index = Self.namedIndex(in: old), let plans = line.queryPlans, !plans.isEmpty {
                     plan.cases += 1
                     if !caught(.plan, injected { $0.queryPlans = plans.mapValues { Self.dropping(index, from: $0) } }) {
                         plan.missed.append("\(name): \(line.id)")

@@ -7,7 +7,7 @@ public enum NoiseCommand {
     public static let usage = """
         usage: faultline-bench noise BASELINE.json RUN.json… [--thresholds PATH.json]
                                      [--slowdown FRACTION] [--allow-findings N]
-                                     [--suggest PATH.json]
+                                     [--suggest PATH.json] [--advisory KINDS]
           gates each RUN — the build of BASELINE run again, an A/A run — against
           BASELINE and prints the findings noise alone makes, each time-gated line's
           spread between the runs with the minimum effect that spread calls for, and
@@ -17,7 +17,11 @@ public enum NoiseCommand {
           --slowdown F        the injected slowdown (default 0.3: a line 30 % slower)
           --allow-findings N  A/A findings tolerated before exit 1 (default 0)
           --suggest PATH      writes a thresholds file whose entries give each
-                              time-gated line the suggested minimum effect
+                              time-gated line the suggested minimum effect (none
+                              when no line is time-gated)
+          --advisory KINDS    kinds the gate only prints (as `gate` takes them):
+                              their A/A findings still count, no regression of
+                              theirs is injected and, for time, no line is studied
         \(CommandLineHelp.usageLine)
         exit status: 0 at most N A/A findings and every injection caught, 1 otherwise,
         2 bad input (reports of different suites or profiles, thresholds file)
@@ -28,6 +32,7 @@ public enum NoiseCommand {
         var files: [String] = []
         var thresholdsPath: String?, suggestPath: String?
         var slowdown = 0.3, allowed = 0
+        var advisory: Set<GateFinding.Kind> = []
         do {
             var scanner = ArgumentScanner(arguments)
             while let argument = scanner.next() {
@@ -36,6 +41,7 @@ public enum NoiseCommand {
                 case "--slowdown": slowdown = try scanner.number(for: argument, minimum: 0, inclusive: false)
                 case "--allow-findings": allowed = try scanner.integer(for: argument, atLeast: 0)
                 case "--suggest": suggestPath = try scanner.value(for: argument)
+                case "--advisory": advisory.formUnion(try scanner.choices(for: argument, kind: "kind", as: GateFinding.Kind.self))
                 default: files.append(try ArgumentScanner.operand(argument))
                 }
             }
@@ -58,14 +64,16 @@ public enum NoiseCommand {
         }
         if let problem = mismatch(reports, files) { return CommandFailure.report(problem, write: write) }
         let study = GateNoiseStudy(baseline: reports[0], runs: Array(reports.dropFirst()), names: Array(files.dropFirst()),
-                                   thresholds: thresholds, slowdown: slowdown)
+                                   thresholds: thresholds, slowdown: slowdown, advisory: advisory)
         write(render(study, suite: reports[0].suite, baseline: files[0]))
-        if let suggestPath {
+        if let suggestPath, !study.lines.isEmpty {
             do { try suggestion(study, suite: reports[0].suite).write(to: URL(fileURLWithPath: suggestPath)) } catch {
                 return CommandFailure.report("cannot write \(suggestPath): \((error as NSError).localizedDescription)",
                                              write: write)
             }
             write("written: \(suggestPath)\n")
+        } else if let suggestPath {
+            write("not written: \(suggestPath) (no time-gated line)\n")
         }
         let missed = study.injections.contains { !$0.missed.isEmpty }
         return study.findings.count > allowed || missed ? 1 : 0
@@ -91,7 +99,12 @@ public enum NoiseCommand {
         }
         lines.append("A/A findings: \(study.findings.count) in \(study.runs) run(s) (\(byKind.joined(separator: ", ")))")
         for (run, finding) in study.findings {
-            lines.append("  \(run): [\(finding.kind.rawValue)] \(finding.benchmark) — \(finding.subject): \(finding.reason)")
+            let kind = finding.kind.rawValue + (study.advisory.contains(finding.kind) ? ", advisory" : "")
+            lines.append("  \(run): [\(kind)] \(finding.benchmark) — \(finding.subject): \(finding.reason)")
+        }
+        if !study.advisory.isEmpty {
+            let kinds = GateFinding.Kind.allCases.filter(study.advisory.contains).map(\.rawValue)
+            lines.append("advisory, not injected: \(kinds.joined(separator: ", "))")
         }
         if !study.lines.isEmpty {
             let confidence = String(format: "%g", GateNoiseStudy.confidence * 100)
