@@ -235,18 +235,15 @@ case "${1:-}" in
             if [ "$whole" = "--gate" ]; then
                 gate_runs "Results/noise/run-$run"
             else
-                run_lines "Results/noise/run-$run-" TIMED_LINES TIMED_RUN
+                mkdir -p "Results/noise/run-$run"
+                run_lines "Results/noise/run-$run/timed-" TIMED_LINES TIMED_RUN
             fi
         done
         status=0
         findings=0
-        if [ "$whole" = "--gate" ]; then
-            gate_pairs 'Results/noise/run-*'
-        else
-            pairs=()
-            for entry in "${TIMED_LINES[@]}"; do
-                pairs+=("Results/baseline-timed-${entry%%:*}.json:Results/noise/run-*-${entry%%:*}.json:Benchmarks/time-thresholds.json:")
-            done
+        gate_pairs 'Results/noise/run-*'
+        if [ "$whole" != "--gate" ]; then
+            mapfile -t pairs < <(printf '%s\n' "${pairs[@]}" | grep '^Results/baseline-timed-')
         fi
         for pair in "${pairs[@]}"; do
             IFS=: read -r baseline current thresholds advisory <<< "$pair"
