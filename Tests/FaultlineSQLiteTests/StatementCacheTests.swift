@@ -74,4 +74,24 @@ struct StatementCacheTests {
         #expect(try again.step())
         #expect(again.int64(at: 0) == 1)
     }
+
+    @Test("Recent lookups are served by text, not by the string's storage, and never after eviction")
+    func recentLookups() throws {
+        let connection = try connection(capacity: 2)
+        connection.resetCounters()
+        let first = try connection.cachedStatement("SELECT 1")
+        // The same text built afresh, and a text of the same length.
+        let rebuilt = try connection.cachedStatement(["SELECT", "1"].joined(separator: " "))
+        let other = try connection.cachedStatement("SELECT 2")
+        #expect(rebuilt === first)
+        #expect(other !== first)
+        _ = try connection.cachedStatement("SELECT 3")  // evicts SELECT 1
+        let afterEviction = try connection.cachedStatement("SELECT 1")
+        #expect(afterEviction !== first)
+        #expect(connection.counters.cacheHits == 1)
+        #expect(connection.counters.cacheMisses == 4)
+        #expect(connection.counters.cacheEvictions == 2)
+        connection.statementCache.removeAll()
+        #expect(try connection.cachedStatement("SELECT 2") !== other)
+    }
 }

@@ -64,6 +64,8 @@ struct ObjectRegistry {
     }
 
     var count: Int { stored.count + unsaved.count }
+    /// Objects registered under temporary IDs: about the inserts a save writes.
+    var unsavedCount: Int { unsaved.count }
 
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {

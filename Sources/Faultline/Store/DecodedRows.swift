@@ -16,6 +16,7 @@ struct DecodedRows: Sequence, Sendable, DecodedRowSink {
 
     private static let firstChunk = 32
     private static let largestChunk = 4096
+    static var expectedRows: Int { 4 }
 
     private(set) var chunks: [[Stored]] = []
     private(set) var count = 0
@@ -85,11 +86,16 @@ struct DecodedRows: Sequence, Sendable, DecodedRowSink {
 /// Where `decodeRow` puts a decoded row: appended in place, so the row's
 /// snapshot is not copied through a returned optional.
 protocol DecodedRowSink {
+    /// Rows the decoding arena's first chunk is sized for.
+    static var expectedRows: Int { get }
     mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot)
 }
 
 /// The one row a primary-key read can return.
 struct DecodedRow: DecodedRowSink {
+    /// One: a chunk for four rows was three rows of fresh heap per fault
+    /// fired alone, every one of them kept by the row cache.
+    static var expectedRows: Int { 1 }
     private(set) var row: (ManagedObjectID, RowSnapshot)?
 
     mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {

@@ -66,7 +66,7 @@ extension PersistentStoreCoordinator {
     /// The same, into any sink (one key's `DecodedRow`).
     func decodeRows<Rows: DecodedRowSink>(_ statement: Statement, plan: EntityStorePlan, into rows: inout Rows) throws {
         let readAt = DispatchTime.now().uptimeNanoseconds
-        var arena = SnapshotArena()
+        var arena = SnapshotArena(firstChunk: Rows.expectedRows)
         while try statement.step() {
             _ = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &rows)
         }
@@ -135,7 +135,8 @@ extension PersistentStoreCoordinator {
     func row(for id: ManagedObjectID) throws -> RowSnapshot? {
         guard !id.isTemporaryID else { return nil }
         let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
-        let decoded = try withReader { connection -> DecodedRow in
+        let pinned = PinnedReader.current(for: self)
+        let decoded = try withReader(pinned: pinned) { connection -> DecodedRow in
             let statement = try connection.cachedStatement(plan.selectByKey)
             try statement.bind(id.primaryKey, at: 1)
             var decoded = DecodedRow()
@@ -143,7 +144,8 @@ extension PersistentStoreCoordinator {
             return decoded
         }
         guard let row = decoded.row else { return nil }
-        cache(CollectionOfOne(row))
+        // `cache(_:)`'s rule, with the reader already looked up.
+        if pinned == nil { rowCache.store(CollectionOfOne(row)) }
         return row.1
     }
 

@@ -245,7 +245,13 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Runs `body` with a reader connection (the writer for an in-memory store).
     func withReader<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
-        if let pinned = PinnedReader.current(for: self) {
+        try withReader(pinned: PinnedReader.current(for: self), body)
+    }
+
+    /// The same, for a caller that looked up the pinned reader already (a
+    /// queue-specific lookup, twice per fault fired alone otherwise).
+    func withReader<Result: Sendable>(pinned: PinnedReader?, _ body: (Connection) throws -> Result) throws -> Result {
+        if let pinned {
             return try pinned.withConnection { connection in
                 let before = connection.counters
                 defer { pinnedCounters.withLock { $0 = $0 + (connection.counters - before) } }

@@ -83,7 +83,12 @@ public final class RowCache: Sendable {
             // Grow once for the whole batch rather than rehashing as it fills.
             let wanted = min(capacity, state.entries.count + snapshots.underestimatedCount)
             state.entries.reserve(wanted - state.entries.count)
-            if wanted > state.slots.capacity { state.slots.reserveCapacity(wanted) }
+            // Doubling: `reserveCapacity` grows to exactly what it is asked,
+            // so reserving one more slot per one-row store (a fault fired
+            // alone, a save of one object) copied every slot each time.
+            if wanted > state.slots.capacity {
+                state.slots.reserveCapacity(min(capacity, max(wanted, state.slots.capacity * 2)))
+            }
             for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
         }
     }

@@ -35,6 +35,12 @@ extension RowSnapshot {
 
 /// The windows of the snapshots one statement decodes.
 struct SnapshotArena {
-    var values = RowArena<AttributeValue>()
-    var toOnes = RowArena<ManagedObjectID?>()
+    var values: RowArena<AttributeValue>
+    var toOnes: RowArena<ManagedObjectID?>
+
+    /// `rows`: the windows the first chunks are sized for.
+    init(firstChunk rows: Int = 4) {
+        values = RowArena(firstChunk: rows)
+        toOnes = RowArena(firstChunk: rows)
+    }
 }
