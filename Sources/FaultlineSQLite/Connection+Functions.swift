@@ -101,6 +101,58 @@ extension Connection {
     }
 }
 
+/// A text-to-text function's last argument and result. SQLite calls a
+/// connection's functions on one thread at a time, and each registration
+/// has its own memo.
+private final class TextFunctionMemo {
+    let transform: (String) -> String
+    var lastArgument: [UInt8] = []
+    var lastResult: [UInt8] = []
+    var isEmpty = true
+    init(_ transform: @escaping (String) -> String) { self.transform = transform }
+}
+
+extension Connection {
+    /// Registers a deterministic one-argument function from text to text
+    /// (NULL gives NULL) that remembers its last call: a derivation computed
+    /// in an INSERT is computed again, on the same text, by the guard of the
+    /// trigger that keeps it right for other writers. A repeat costs a byte
+    /// comparison instead of two strings and the transform.
+    public func createTextFunction(_ name: String, _ transform: @escaping (String) -> String) throws {
+        let memo = Unmanaged.passRetained(TextFunctionMemo(transform)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, memo,
+            { context, _, values in
+                guard let context, let userData = sqlite3_user_data(context), let values else { return }
+                let memo = Unmanaged<TextFunctionMemo>.fromOpaque(userData).takeUnretainedValue()
+                guard let text = sqlite3_value_text(values[0]) else { return sqlite3_result_null(context) }
+                let argument = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(values[0])))
+                if memo.isEmpty || !memo.lastArgument.elementsEqual(argument) {
+                    // Refilled in place: the arrays keep their storage.
+                    let result = memo.transform(UTF8Text.string(argument))
+                    memo.lastResult.removeAll(keepingCapacity: true)
+                    memo.lastResult.append(contentsOf: result.utf8)
+                    memo.lastArgument.removeAll(keepingCapacity: true)
+                    memo.lastArgument.append(contentsOf: argument)
+                    memo.isEmpty = false
+                }
+                memo.lastResult.withUnsafeBufferPointer { result in
+                    result.withMemoryRebound(to: CChar.self) { result in
+                        // A NULL pointer would make the result NULL; "" must stay text.
+                        sqlite3_result_text64(
+                            context, result.baseAddress ?? faultline_empty_text(), sqlite3_uint64(result.count),
+                            faultline_sqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
+                }
+            },
+            nil, nil,
+            { userData in
+                if let userData { Unmanaged<TextFunctionMemo>.fromOpaque(userData).release() }
+            })
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, resultCode: code, sql: nil) }
+    }
+}
+
 private func setResult(_ result: SQLValue, of context: OpaquePointer) {
     switch result {
     case .null:

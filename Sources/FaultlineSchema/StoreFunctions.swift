@@ -29,15 +29,9 @@ public enum StoreFunctions {
 
     /// Registers every function on `connection`.
     public static func register(on connection: Connection) throws {
-        try connection.createFunction(canonical, argumentCount: 1) { arguments in
-            arguments.string(at: 0).map { .text(CanonicalText.fold($0)) } ?? .null
-        }
-        try connection.createFunction(lowercase, argumentCount: 1) { arguments in
-            arguments.string(at: 0).map { .text($0.lowercased()) } ?? .null
-        }
-        try connection.createFunction(uppercase, argumentCount: 1) { arguments in
-            arguments.string(at: 0).map { .text($0.uppercased()) } ?? .null
-        }
+        try connection.createTextFunction(canonical) { CanonicalText.fold($0) }
+        try connection.createTextFunction(lowercase) { $0.lowercased() }
+        try connection.createTextFunction(uppercase) { $0.uppercased() }
         try connection.createFunction(foldCase, argumentCount: 1) { arguments in
             arguments.string(at: 0).map { .text(PredicateText.fold($0, .caseInsensitive)) } ?? .null
         }

@@ -44,4 +44,31 @@ struct FunctionTests {
             try connection.execute("CREATE TABLE t (x); CREATE INDEX t_r ON t (fl_random())")
         }
     }
+
+    @Test("A text function remembers only its last call: repeats, alternations, NULL, empty and ill-formed text all answer right")
+    func textFunctionMemo() throws {
+        let connection = try Connection(.inMemory)
+        final class Calls { var count = 0 }
+        let calls = Calls()
+        try connection.createTextFunction("fl_upper") { text in
+            calls.count += 1
+            return text.uppercased()
+        }
+        let inputs: [SQLValue] = [
+            .text("straße"), .text("straße"), .text("abc"), .text("straße"), .null, .text(""), .text(""),
+            .text("a longer text than fifteen bytes"), .text("a longer text than fifteen bytes"), .text("abd"),
+        ]
+        for input in inputs {
+            let expected: SQLValue = if case .text(let text) = input { .text(text.uppercased()) } else { .null }
+            #expect(try connection.scalar("SELECT fl_upper(?)", [input]) == expected)
+        }
+        // Computed again only when the text differs from the call before (NULL is not a call).
+        #expect(calls.count == 6)
+        // Ill-formed UTF-8 is repaired as `String(decoding:as:)` repairs it, and a
+        // blob is read as its bytes.
+        let illFormed = Data([0x61, 0xFF, 0x62])
+        #expect(try connection.scalar("SELECT fl_upper(CAST(? AS TEXT))", [.blob(illFormed)])
+            == .text(String(decoding: illFormed, as: UTF8.self).uppercased()))
+        #expect(try connection.scalar("SELECT fl_upper(? || fl_upper('x'))", [.text("y")]) == .text("YX"))
+    }
 }
