@@ -136,14 +136,7 @@ extension Connection {
                     memo.lastArgument.append(contentsOf: argument)
                     memo.isEmpty = false
                 }
-                memo.lastResult.withUnsafeBufferPointer { result in
-                    result.withMemoryRebound(to: CChar.self) { result in
-                        // A NULL pointer would make the result NULL; "" must stay text.
-                        sqlite3_result_text64(
-                            context, result.baseAddress ?? faultline_empty_text(), sqlite3_uint64(result.count),
-                            faultline_sqlite_transient(), UInt8(SQLITE_UTF8))
-                    }
-                }
+                memo.lastResult.withUnsafeBufferPointer { setText($0, of: context) }
             },
             nil, nil,
             { userData in
@@ -163,14 +156,7 @@ private func setResult(_ result: SQLValue, of context: OpaquePointer) {
         sqlite3_result_double(context, value)
     case .text(let value):
         var value = value
-        value.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { text in
-                // A NULL pointer would make the result NULL; "" must stay text.
-                sqlite3_result_text64(
-                    context, text.baseAddress ?? faultline_empty_text(), sqlite3_uint64(text.count),
-                    faultline_sqlite_transient(), UInt8(SQLITE_UTF8))
-            }
-        }
+        value.withUTF8 { setText($0, of: context) }
     case .blob(let value):
         if value.isEmpty {
             sqlite3_result_zeroblob(context, 0)
@@ -180,5 +166,15 @@ private func setResult(_ result: SQLValue, of context: OpaquePointer) {
                     context, bytes.baseAddress, sqlite3_uint64(bytes.count), faultline_sqlite_transient())
             }
         }
+    }
+}
+
+/// A function's text result, copied by SQLite.
+private func setText(_ bytes: UnsafeBufferPointer<UInt8>, of context: OpaquePointer) {
+    bytes.withMemoryRebound(to: CChar.self) { text in
+        // A NULL pointer would make the result NULL; "" must stay text.
+        sqlite3_result_text64(
+            context, text.baseAddress ?? faultline_empty_text(), sqlite3_uint64(text.count),
+            faultline_sqlite_transient(), UInt8(SQLITE_UTF8))
     }
 }

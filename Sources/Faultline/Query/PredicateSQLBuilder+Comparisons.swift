@@ -104,6 +104,8 @@ extension PredicateSQLBuilder {
         case (.object(let first, _), .object(let second, _)):
             // IS, not =: two nil to-ones are equal, as in memory.
             return first + (negated ? " IS NOT " : " IS ") + second
+        case (.object(let key, _), .expression(let sql, _, _, _, _)), (.expression(let sql, _, _, _, _), .object(let key, _)):
+            return bothNull(key, sql, negated: negated)
         case (.object, _), (_, .object):
             return unequal
         case (.constant, .expression):
@@ -117,12 +119,18 @@ extension PredicateSQLBuilder {
             guard let bound = kind.sqlValue(for: value, column: isColumn) else { return unequal }
             return sql + (negated ? " IS NOT ?" : " = ?") + SQLFragment("", [bound])
         case (.expression(let first, let firstKind, _, _, _), .expression(let second, let secondKind, _, _, _)):
-            guard firstKind.compares(with: secondKind) else { return unequal }
+            guard firstKind.compares(with: secondKind) else { return bothNull(first, second, negated: negated) }
             let a = firstKind == .text ? fold(first, options) : first
             let b = secondKind == .text ? fold(second, options) : second
             // IS, not =: nil equals nil on both sides, as in memory.
             return a + (negated ? " IS NOT " : " IS ") + b
         }
+    }
+
+    /// Two sides whose kinds never compare are unequal — unless both are
+    /// nil, which equal each other in memory whatever their kinds.
+    private func bothNull(_ first: SQLFragment, _ second: SQLFragment, negated: Bool) -> SQLFragment {
+        (negated ? "NOT (" : "(") + first + " IS NULL AND " + second + " IS NULL)"
     }
 
     /// `<`, `<=`, `>`, `>=`: nil on either side is false; kinds must be ordered alike.

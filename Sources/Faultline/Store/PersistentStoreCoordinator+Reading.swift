@@ -144,8 +144,7 @@ extension PersistentStoreCoordinator {
             return decoded
         }
         guard let row = decoded.row else { return nil }
-        // `cache(_:)`'s rule, with the reader already looked up.
-        if pinned == nil { rowCache.store(CollectionOfOne(row)) }
+        cache(CollectionOfOne(row), pinned: pinned)
         return row.1
     }
 

@@ -269,7 +269,12 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Rows just read, into the row cache — unless a pinned query generation
     /// read them: a snapshot older than the store's must not serve anyone else.
     func cache(_ rows: some Sequence<(ManagedObjectID, RowSnapshot)>) {
-        guard PinnedReader.current(for: self) == nil else { return }
+        cache(rows, pinned: PinnedReader.current(for: self))
+    }
+
+    /// `cache(_:)` for a caller that has already looked the pinned reader up.
+    func cache(_ rows: some Sequence<(ManagedObjectID, RowSnapshot)>, pinned: PinnedReader?) {
+        guard pinned == nil else { return }
         rowCache.store(rows)
     }
 

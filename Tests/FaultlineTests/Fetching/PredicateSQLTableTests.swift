@@ -42,6 +42,11 @@ enum SQLPredicateTable {
         books("subtitle == subtitle", [], "Café", "CAFE", "café", "Tea", "Naïve Art", "Résumé"),
         books("subtitle IN {subtitle, \"x\"} AND NOT subtitle LIKE[c] 'A%'", [], "Café", "CAFE", "café", "Tea", "Naïve Art", "Résumé"),
         authors("publisher == publisher", [], "Ana", "Bob", "Zoë"),
+        // Kinds that never compare are unequal, except nil and nil (a fuzz finding).
+        authors("nickname == rating * 0", [], "Zoë"),
+        authors("nickname != rating * 0", [], "Ana", "Bob"),
+        authors("publisher == rating * 0", [], "Zoë"),
+        authors("NOT publisher != rating * 0 AND nickname != age", [], "Zoë"),
         authors("books.@sum.price > 30", [], "Ana", "Bob"),
         authors("ANY books.author.name == \"Ana\"", [], "Ana"),
         authors("NOT ANY books.views > 60", [], "Ana", "Zoë"),
