@@ -280,13 +280,15 @@ extension PersistentStoreCoordinator {
         changes.historyTransaction = result.historyTransaction
         let entityCount = model.entities.count
         changes.inserted = Set(result.insertedIDs)
-        changes.updated.reserveCapacity(request.updates.count)
+        // Only when there is something to hold: reserving on the empty set
+        // allocates a table even for zero (an empty set shares one storage).
+        if !request.updates.isEmpty { changes.updated.reserveCapacity(request.updates.count) }
         for update in request.updates {
             changes.updated.insert(update.id)
             changes.touch(update.id.entityIndex, of: entityCount)
         }
 
-        changes.deleted.reserveCapacity(request.deletes.count)
+        if !request.deletes.isEmpty { changes.deleted.reserveCapacity(request.deletes.count) }
         for delete in request.deletes {
             changes.deleted.insert(delete.id)
             changes.touch(delete.id.entityIndex, of: entityCount)
