@@ -31,6 +31,11 @@ final class EntityRuntime: Sendable {
     /// across threads is safe.
     nonisolated(unsafe) let unloadedToOne: [ToOneState]
     nonisolated(unsafe) let emptyToMany: [ToManyState?]
+    /// The committed to-one keys of an entity whose relationships are all
+    /// to-many — one nil slot each, the same for every object — shared, so
+    /// saving such an object (a parent whose children changed) allocates none.
+    /// Nil when the entity has a to-one.
+    let toManyOnlyToOnes: ToOneKeys?
 
     init(_ entity: CheckedEntity, slotTokens: Int) {
         self.entity = entity
@@ -44,6 +49,12 @@ final class EntityRuntime: Sendable {
         hasToMany = entity.relationships.contains(where: \.isToMany)
         unloadedToOne = Array(repeating: .committed, count: entity.relationships.count)
         emptyToMany = hasToMany ? Array(repeating: nil, count: entity.relationships.count) : []
+        if entity.relationships.allSatisfy(\.isToMany) {
+            var arena = RowArena<ManagedObjectID?>(firstChunk: 1)
+            toManyOnlyToOnes = arena.window(count: entity.relationships.count, filledWith: nil)
+        } else {
+            toManyOnlyToOnes = nil
+        }
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
             || entity.relationships.contains { relationship in
                 relationship.isToMany

@@ -77,6 +77,7 @@ extension ManagedObjectContext {
     /// snapshot of its current state holds (nil at to-many indexes).
     @inline(__always)
     func currentToOnes(of object: ManagedObject, in arena: inout RowArena<ManagedObjectID?>) -> ToOneKeys {
+        if let shared = object.runtime.toManyOnlyToOnes { return shared }
         let isToMany = object.runtime.isToMany
         return arena.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) }
     }
@@ -201,18 +202,18 @@ extension ManagedObjectContext {
     private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
         saveCount += 1
         for object in saved.discarded { detach(object) }
-        var promoted: [ManagedObjectID] = []
-        promoted.reserveCapacity(saved.inserted.count)
+        // The temporary IDs the save replaces, read before they are; an object
+        // given its key before the save (`obtainPermanentIDs`) is registered
+        // under it already.
+        let promoted = saved.inserted.prefix(result.insertedIDs.count).lazy.map(\.objectID).filter(\.isTemporaryID)
+        registered.dropTemporary(promoted)
         registered.reserveStored(saved.inserted.count)
         for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
             let permanent = result.insertedIDs[position]
-            // An object given its key before the save (`obtainPermanentIDs`) is registered under it already.
-            if object.objectID.isTemporaryID { promoted.append(object.objectID) }
             registered[permanent] = object
             object.objectID = permanent
             object.isInsertedStorage = false
         }
-        registered.dropTemporary(promoted)
         // One arena for the committed to-ones of every saved object.
         var toOnes = RowArena<ManagedObjectID?>()
         // Inserted then updated objects, by position, without joining the arrays.

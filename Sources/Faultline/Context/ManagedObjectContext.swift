@@ -292,7 +292,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func forgetAllChanges() {
         for object in changeOrder { object.isTrackedAsChanged = false }
         trackedCount = 0
-        changeOrder.removeAll()
+        // Kept when small, for the next save's changes (as the registry's unsaved table).
+        changeOrder.removeAll(keepingCapacity: changeOrder.count <= 64)
     }
 
     /// Changed objects in the order they first changed. An object whose

@@ -87,9 +87,12 @@ struct ObjectRegistry {
 
     /// Forgets the temporary IDs of objects a save gave permanent ones
     /// (already registered under those).
-    mutating func dropTemporary(_ ids: [ManagedObjectID]) {
+    mutating func dropTemporary(_ ids: some Collection<ManagedObjectID>) {
         if ids.count == unsaved.count {
-            unsaved.removeAll()
+            // A small table is kept for the next save's inserts (one save per
+            // user action would otherwise allocate it again every time); a
+            // large one is given back.
+            unsaved.removeAll(keepingCapacity: unsaved.count <= 64)
         } else {
             for id in ids { unsaved[id] = nil }
         }

@@ -276,26 +276,32 @@ extension PersistentStoreCoordinator {
     private func committedChanges(
         of request: SaveRequest, result: inout SaveResult, source: ObjectIdentifier
     ) -> CommittedChanges {
-        var changes = StoreChanges(source: source)
-        changes.historyTransaction = result.historyTransaction
+        // Built in place: a separate StoreChanges moved in after would stay
+        // alive beside it, sharing the touched entities' storage, and the
+        // first touch below would copy it.
+        var committed = CommittedChanges(changes: StoreChanges(source: source))
+        committed.changes.historyTransaction = result.historyTransaction
         let entityCount = model.entities.count
-        changes.inserted = Set(result.insertedIDs)
+        committed.changes.inserted = Set(result.insertedIDs)
         // Only when there is something to hold: reserving on the empty set
         // allocates a table even for zero (an empty set shares one storage).
-        if !request.updates.isEmpty { changes.updated.reserveCapacity(request.updates.count) }
+        if !request.updates.isEmpty { committed.changes.updated.reserveCapacity(request.updates.count) }
         for update in request.updates {
-            changes.updated.insert(update.id)
-            changes.touch(update.id.entityIndex, of: entityCount)
+            committed.changes.updated.insert(update.id)
+            committed.changes.touch(update.id.entityIndex, of: entityCount)
         }
 
-        if !request.deletes.isEmpty { changes.deleted.reserveCapacity(request.deletes.count) }
+        if !request.deletes.isEmpty { committed.changes.deleted.reserveCapacity(request.deletes.count) }
         for delete in request.deletes {
-            changes.deleted.insert(delete.id)
-            changes.touch(delete.id.entityIndex, of: entityCount)
+            committed.changes.deleted.insert(delete.id)
+            committed.changes.touch(delete.id.entityIndex, of: entityCount)
         }
-        var committed = CommittedChanges(changes: changes)
         committed.rowsToCache.reserveCapacity(request.inserts.count + request.updates.count)
-        result.insertedSnapshots.reserveCapacity(request.inserts.count)
+        // Filled apart from `result` and moved in at the end: appended in place
+        // while `resolved` (a copy of `result`) shared its storage, the reserved
+        // array was copied on the first append.
+        var insertedSnapshots: [RowSnapshot?] = []
+        insertedSnapshots.reserveCapacity(request.inserts.count)
         var toOnes = RowArena<ManagedObjectID?>()
         let resolved = result
         for (position, insert) in request.inserts.enumerated() {
@@ -303,14 +309,15 @@ extension PersistentStoreCoordinator {
             committed.changes.touch(id.entityIndex, of: entityCount)
             if let refreshed = result.refreshed[id] {
                 committed.rowsToCache.append((id, refreshed))
-                result.insertedSnapshots.append(nil)
+                insertedSnapshots.append(nil)
             } else {
                 let toOne = toOnes.window(insert.toOne.count) { insert.toOne[$0].map(resolved.resolve) }
                 let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
                 committed.rowsToCache.append((id, snapshot))
-                result.insertedSnapshots.append(snapshot)
+                insertedSnapshots.append(snapshot)
             }
         }
+        result.insertedSnapshots = insertedSnapshots
         if !request.updates.isEmpty { cacheUpdatedRows(of: request, result: result, into: &committed, arena: &toOnes) }
         return committed
     }
