@@ -143,9 +143,9 @@ extension PersistentStoreCoordinator {
             try decodeRows(statement, plan: plan, into: &decoded)
             return decoded
         }
-        guard let row = decoded.row else { return nil }
-        cache(CollectionOfOne(row), pinned: pinned)
-        return row.1
+        guard let (id, snapshot) = decoded.row else { return nil }
+        cache(id, snapshot, pinned: pinned)
+        return snapshot
     }
 
     /// Reads the rows of `ids` in one statement per table

@@ -278,6 +278,12 @@ public final class PersistentStoreCoordinator: Sendable {
         rowCache.store(rows)
     }
 
+    /// `cache(_:pinned:)` for one row: a fault fired alone.
+    func cache(_ id: ManagedObjectID, _ snapshot: RowSnapshot, pinned: PinnedReader?) {
+        guard pinned == nil else { return }
+        rowCache.store(id, snapshot)
+    }
+
     /// Whether queries may be pinned to a generation: a store file, read
     /// through pooled connections (WAL), not an in-memory store.
     var supportsQueryGenerations: Bool { readConnections == .pooled }

@@ -83,14 +83,26 @@ public final class RowCache: Sendable {
             // Grow once for the whole batch rather than rehashing as it fills.
             let wanted = min(capacity, state.entries.count + snapshots.underestimatedCount)
             state.entries.reserve(wanted - state.entries.count)
-            // Doubling: `reserveCapacity` grows to exactly what it is asked,
-            // so reserving one more slot per one-row store (a fault fired
-            // alone, a save of one object) copied every slot each time.
-            if wanted > state.slots.capacity {
-                state.slots.reserveCapacity(min(capacity, max(wanted, state.slots.capacity * 2)))
-            }
+            Self.growSlots(of: &state, toHold: wanted, capacity: capacity)
             for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
         }
+    }
+
+    /// Stores (or replaces) one snapshot — a fault fired alone — without
+    /// the sequence the batch form iterates and copies its pairs through.
+    public func store(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
+        state.withLock { [snapshot] state in
+            Self.growSlots(of: &state, toHold: min(capacity, state.entries.count + 1), capacity: capacity)
+            Self.insert(id, snapshot, into: &state, capacity: capacity)
+        }
+    }
+
+    /// Doubling: `reserveCapacity` grows to exactly what it is asked, so
+    /// reserving one more slot per one-row store (a fault fired alone, a
+    /// save of one object) copied every slot each time.
+    private static func growSlots(of state: inout State, toHold wanted: Int, capacity: Int) {
+        guard wanted > state.slots.capacity else { return }
+        state.slots.reserveCapacity(min(capacity, max(wanted, state.slots.capacity * 2)))
     }
 
     /// Drops the snapshots of `ids` (rows a save or batch request changed).

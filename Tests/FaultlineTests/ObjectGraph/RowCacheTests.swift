@@ -51,6 +51,24 @@ struct RowCacheTests {
         #expect(cache.count == 3 && cache.counters.evictions == 1)
     }
 
+    @Test("One row stored alone fills, replaces and evicts exactly as a batch of one", arguments: [1, 2, 3, 10])
+    func storedAlone(capacity: Int) {
+        let alone = RowCache(capacity: capacity)
+        let batched = RowCache(capacity: capacity)
+        for key in 1...Int64(capacity + 5) {
+            alone.store(id(key), snapshot(key))
+            batched.store([(id(key), snapshot(key))])
+        }
+        alone.store(id(Int64(capacity + 5)), snapshot(99))
+        batched.store([(id(Int64(capacity + 5)), snapshot(99))])
+        #expect(alone.count == capacity && alone.counters.evictions == 5)
+        for key in 1...Int64(capacity + 5) {
+            #expect(alone.snapshot(for: id(key))?.version == batched.snapshot(for: id(key))?.version)
+        }
+        #expect(alone.counters == batched.counters)
+        #expect(alone.snapshot(for: id(Int64(capacity + 5)))?.version == 99)
+    }
+
     @Test("Invalidation by ID and by entity")
     func invalidation() {
         let cache = RowCache(capacity: 10)
