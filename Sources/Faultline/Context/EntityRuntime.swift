@@ -36,6 +36,14 @@ final class EntityRuntime: Sendable {
     /// saving such an object (a parent whose children changed) allocates none.
     /// Nil when the entity has a to-one.
     let toManyOnlyToOnes: ToOneKeys?
+    /// Each relationship's inverse, read on every relationship change: taking
+    /// it from the `CheckedRelationship` copied that whole value.
+    let inverses: [Inverse?]
+
+    struct Inverse {
+        let index: Int
+        let isToMany: Bool
+    }
 
     init(_ entity: CheckedEntity, slotTokens: Int) {
         self.entity = entity
@@ -54,6 +62,9 @@ final class EntityRuntime: Sendable {
             toManyOnlyToOnes = arena.window(count: entity.relationships.count, filledWith: nil)
         } else {
             toManyOnlyToOnes = nil
+        }
+        inverses = entity.relationships.map { relationship in
+            relationship.inverseIndex.map { Inverse(index: $0, isToMany: relationship.inverseIsToMany == true) }
         }
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
             || entity.relationships.contains { relationship in

@@ -208,13 +208,18 @@ extension ManagedObject {
         guard index < values.count, values[index] != value else { return }
         if let contextHandle, contextHandle.recordsUndo { contextHandle.context?.captureForUndo(self) }
         values[index] = value
-        let committedValue = committed.map { $0.values[index] } ?? .null
-        let isChanged = isInsertedStorage || value != committedValue
-        changedAttributes[index] = isChanged
+        // An insert is changed whatever it holds: no committed row to compare.
+        changedAttributes[index] = isInsertedStorage || value != committedValue(at: index)
         guard let contextHandle else { return }
         contextHandle.mutations &+= 1
         if !isTrackedAsChanged { contextHandle.context?.track(self) }
         if contextHandle.recordsChanges, !isAwaitingAnnouncement { contextHandle.context?.recordChange(of: self) }
+    }
+
+    /// The value the committed snapshot holds at `index` (`.null` without one).
+    private func committedValue(at index: Int) -> AttributeValue {
+        guard let committed else { return .null }
+        return committed.values[index]
     }
 
     private func anyValue(of attribute: CheckedAttribute, stored: AttributeValue) -> Any? {

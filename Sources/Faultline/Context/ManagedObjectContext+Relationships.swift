@@ -14,11 +14,10 @@ extension ManagedObjectContext {
     func setToOne(of source: ManagedObject, at index: Int, to destination: ManagedObject?) {
         let old = source.destination(at: index)
         guard old !== destination else { return }
-        let relationship = relationship(source, index)
-        if handle.recordsUndo { captureToOneChange(relationship, of: source, from: old, to: destination) }
+        if handle.recordsUndo { captureToOneChange(relationship(source, index), of: source, from: old, to: destination) }
         setToOneRaw(source, index, destination)
-        guard let inverse = relationship.inverseIndex else { return }
-        if relationship.inverseIsToMany == true {
+        guard let (inverse, inverseIsToMany) = source.runtime.inverses[index].map({ ($0.index, $0.isToMany) }) else { return }
+        if inverseIsToMany {
             if let old { removeRaw(old, inverse, source) }
             if let destination { addRaw(destination, inverse, source) }
         } else {

@@ -61,6 +61,17 @@ final class EntityStorePlan: @unchecked Sendable {
         case toOne(index: Int, column: String, entityColumn: String?)
     }
 
+    /// A written column as a save's insert binds it, without its names: the
+    /// insert loop walks these for every row, and walking `WrittenColumn`s
+    /// retained and released their strings each time.
+    struct InsertSlot: Sendable, BitwiseCopyable {
+        /// The attribute's or the relationship's index.
+        let index: Int
+        let isToOne: Bool
+        /// A to-one whose destination entity is written too (`Z…ENT`).
+        let hasEntityColumn: Bool
+    }
+
     let entityIndex: Int
     let table: String
     let mapping: EntityMapping
@@ -83,6 +94,8 @@ final class EntityStorePlan: @unchecked Sendable {
     let entityFilter: String?
     /// Written columns of this concrete entity (derived attributes are read-only).
     let writtenColumns: [WrittenColumn]
+    /// `writtenColumns` in the same order, for binding.
+    let insertSlots: [InsertSlot]
     /// `INSERT OR FAIL INTO T (Z_PK, Z_ENT, Z_OPT, …) VALUES (?, ?, ?, …)`,
     /// derived columns computed from their own row last
     /// (`…, faultline_canonical(?4))`).
@@ -165,6 +178,12 @@ final class EntityStorePlan: @unchecked Sendable {
             }
         }
         writtenColumns = written
+        insertSlots = written.map { column in
+            switch column {
+            case .attribute(let index, _): InsertSlot(index: index, isToOne: false, hasEntityColumn: false)
+            case .toOne(let index, _, let entityColumn): InsertSlot(index: index, isToOne: true, hasEntityColumn: entityColumn != nil)
+            }
+        }
         var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for column in written {
             switch column {

@@ -60,33 +60,40 @@ extension PersistentStoreCoordinator {
         let resolve = { (id: ManagedObjectID) in result.resolve(id) }
 
         // Consecutive inserts of one entity share one statement lookup (it
-        // hashes the SQL text); no table of statements is built per save.
-        var lastInsert: (entityIndex: Int, statement: Statement)?
-        for (position, insert) in request.inserts.enumerated() {
-            let id = result.insertedIDs[position]
-            let plan = plans[id.entityIndex]
-            let statement: Statement
-            if let lastInsert, lastInsert.entityIndex == id.entityIndex {
-                statement = lastInsert.statement
-            } else {
-                statement = try connection.cachedStatement(plan.insertSQL)
-                lastInsert = (id.entityIndex, statement)
-            }
-            try statement.bind(id.primaryKey, at: 1)
-            try statement.bind(Int64(id.entityNumber), at: 2)
-            try statement.bind(Int64(1), at: 3)
-            var position: Int32 = 4
-            for column in plan.writtenColumns {
-                switch column {
-                case .attribute(let index, _):
-                    try ValueCoding.bind(insert.values[index], to: statement, at: position)
-                    position += 1
-                case .toOne(let index, _, let entityColumn):
-                    try bindReference(insert.toOne[index].map(resolve), entityColumn: entityColumn != nil,
-                                      to: statement, at: &position)
+        // hashes the SQL text) and one plan; no table of statements is built
+        // per save. The inserts are read in place: a copy of each (its two
+        // windows retained and released) cost as much as binding a column.
+        var lastInsert: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)?
+        // Read from a local: `result` is captured by `resolve`, and each read
+        // through the capture paid a dynamic exclusivity check.
+        let insertedIDs = result.insertedIDs
+        try request.inserts.withUnsafeBufferPointer { inserts in
+            for position in inserts.indices {
+                let id = insertedIDs[position]
+                let current: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)
+                if let lastInsert, lastInsert.entityIndex == id.entityIndex {
+                    current = lastInsert
+                } else {
+                    let plan = plans[id.entityIndex]
+                    current = (id.entityIndex, plan.insertSlots, try connection.cachedStatement(plan.insertSQL))
+                    lastInsert = current
                 }
+                let statement = current.statement
+                try statement.bind(id.primaryKey, at: 1)
+                try statement.bind(Int64(id.entityNumber), at: 2)
+                try statement.bind(Int64(1), at: 3)
+                var column: Int32 = 4
+                for slot in current.slots {
+                    if slot.isToOne {
+                        try bindReference(inserts[position].toOne[slot.index].map(resolve), entityColumn: slot.hasEntityColumn,
+                                          to: statement, at: &column)
+                    } else {
+                        try ValueCoding.bind(inserts[position].values[slot.index], to: statement, at: column)
+                        column += 1
+                    }
+                }
+                try statement.execute()
             }
-            try statement.execute()
         }
 
         var lockConflicts: [SaveConflict] = []
@@ -304,28 +311,37 @@ extension PersistentStoreCoordinator {
         insertedSnapshots.reserveCapacity(request.inserts.count)
         var toOnes = RowArena<ManagedObjectID?>()
         let resolved = result
-        for (position, insert) in request.inserts.enumerated() {
-            let id = result.insertedIDs[position]
-            committed.changes.touch(id.entityIndex, of: entityCount)
-            if let refreshed = result.refreshed[id] {
-                committed.rowsToCache.append((id, refreshed))
-                insertedSnapshots.append(nil)
-            } else {
-                let toOne = toOnes.window(insert.toOne.count) { insert.toOne[$0].map(resolved.resolve) }
-                let snapshot = RowSnapshot(entityIndex: id.entityIndex, version: 1, values: insert.values, toOne: toOne)
-                committed.rowsToCache.append((id, snapshot))
-                insertedSnapshots.append(snapshot)
+        // One clock reading for the save's rows, as for the rows of one read.
+        let readAt = DispatchTime.now().uptimeNanoseconds
+        let anyRefreshed = !result.refreshed.isEmpty
+        request.inserts.withUnsafeBufferPointer { inserts in
+            for position in inserts.indices {
+                let id = result.insertedIDs[position]
+                committed.changes.touch(id.entityIndex, of: entityCount)
+                if anyRefreshed, let refreshed = result.refreshed[id] {
+                    committed.rowsToCache.append((id, refreshed))
+                    insertedSnapshots.append(nil)
+                } else {
+                    let keys = inserts[position].toOne
+                    let toOne = toOnes.window(keys.count) { keys[$0].map(resolved.resolve) }
+                    let snapshot = RowSnapshot(
+                        entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne, readAt: readAt)
+                    committed.rowsToCache.append((id, snapshot))
+                    insertedSnapshots.append(snapshot)
+                }
             }
         }
         result.insertedSnapshots = insertedSnapshots
-        if !request.updates.isEmpty { cacheUpdatedRows(of: request, result: result, into: &committed, arena: &toOnes) }
+        if !request.updates.isEmpty {
+            cacheUpdatedRows(of: request, result: result, readAt: readAt, into: &committed, arena: &toOnes)
+        }
         return committed
     }
 
     /// The rows of updates the context held whole, cached as written, their
     /// to-ones resolved as the inserts' are.
     private func cacheUpdatedRows(
-        of request: SaveRequest, result: SaveResult, into committed: inout CommittedChanges,
+        of request: SaveRequest, result: SaveResult, readAt: UInt64, into committed: inout CommittedChanges,
         arena toOnes: inout RowArena<ManagedObjectID?>
     ) {
         let resolved = result
@@ -333,7 +349,8 @@ extension PersistentStoreCoordinator {
             guard let row = update.row, resolved.refreshed[update.id] == nil, let version = resolved.versions[update.id] else { continue }
             let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(resolved.resolve) }
             committed.rowsToCache.append(
-                (update.id, RowSnapshot(entityIndex: update.id.entityIndex, version: version, values: row.values, toOne: toOne)))
+                (update.id, RowSnapshot(
+                    entityIndex: update.id.entityIndex, version: version, values: row.values, toOne: toOne, readAt: readAt)))
         }
     }
 }
