@@ -96,6 +96,15 @@ final class ObjectIDTable<Value> {
         return values[bucket.index]
     }
 
+    /// Reads (or changes) the value of a found bucket in place: `value(at:)`
+    /// copies it out, retaining everything it holds, for a caller that wants
+    /// one field.
+    @inline(__always)
+    func withValue<Result>(at bucket: Bucket, _ body: (inout Value) -> Result) -> Result {
+        precondition(bucket.generation == generation && bucket.found, "stale or empty bucket")
+        return body(&values[bucket.index]!)
+    }
+
     /// Stores `value` in `bucket`: replaces a found key's value, or inserts
     /// `id` in an empty bucket.
     @inline(__always)

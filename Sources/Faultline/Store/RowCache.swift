@@ -153,9 +153,10 @@ public final class RowCache: Sendable {
         // One probe finds the row or the bucket a new one goes in.
         let bucket = state.entries.bucket(for: id)
         let generation = state.generation(of: id.entityIndex)
-        if let existing = state.entries.value(at: bucket) {
-            state.entries.store(Entry(slot: existing.slot, generation: generation, snapshot: snapshot), at: bucket, for: id)
-            state.slots[existing.slot].referenced = true
+        if bucket.found {
+            let slot = state.entries.withValue(at: bucket) { $0.slot }
+            state.entries.store(Entry(slot: slot, generation: generation, snapshot: snapshot), at: bucket, for: id)
+            state.slots[slot].referenced = true
             return
         }
         if let slot = state.free.popLast() {
