@@ -37,7 +37,9 @@ final class EntityRuntime: Sendable {
     /// Nil when the entity has a to-one.
     let toManyOnlyToOnes: ToOneKeys?
     /// Each relationship's inverse, read on every relationship change: taking
-    /// it from the `CheckedRelationship` copied that whole value.
+    /// it from the `CheckedRelationship` copied that whole value. `isToMany`
+    /// is false for an inverse whose kind is unknown, as the relationship
+    /// code always treated it.
     let inverses: [Inverse?]
 
     struct Inverse {

@@ -16,48 +16,48 @@ extension ManagedObjectContext {
         guard old !== destination else { return }
         if handle.recordsUndo { captureToOneChange(relationship(source, index), of: source, from: old, to: destination) }
         setToOneRaw(source, index, destination)
-        guard let (inverse, inverseIsToMany) = source.runtime.inverses[index].map({ ($0.index, $0.isToMany) }) else { return }
-        if inverseIsToMany {
-            if let old { removeRaw(old, inverse, source) }
-            if let destination { addRaw(destination, inverse, source) }
+        guard let inverse = source.runtime.inverses[index] else { return }
+        if inverse.isToMany {
+            if let old { removeRaw(old, inverse.index, source) }
+            if let destination { addRaw(destination, inverse.index, source) }
         } else {
-            if let old { setToOneRaw(old, inverse, nil) }
+            if let old { setToOneRaw(old, inverse.index, nil) }
             if let destination {
-                if let previous = destination.destination(at: inverse), previous !== source {
+                if let previous = destination.destination(at: inverse.index), previous !== source {
                     setToOneRaw(previous, index, nil)
                 }
-                setToOneRaw(destination, inverse, source)
+                setToOneRaw(destination, inverse.index, source)
             }
         }
     }
 
     func addMember(_ member: ManagedObject, to source: ManagedObject, at index: Int) {
         guard let state = source.toManyState(at: index), !state.contains(member) else { return }
-        let relationship = relationship(source, index)
-        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
+        let inverse = source.runtime.inverses[index]
+        if let inverse, !inverse.isToMany {
             // One-to-many: the member's to-one moves; that updates both owners.
-            setToOne(of: member, at: inverse, to: source)
+            setToOne(of: member, at: inverse.index, to: source)
             return
         }
-        if handle.recordsUndo { captureMembershipChange(relationship, of: source, member: member) }
+        if handle.recordsUndo { captureMembershipChange(relationship(source, index), of: source, member: member) }
         state.add(member)
         markRelationshipChanged(source, index)
-        if let inverse = relationship.inverseIndex { addRaw(member, inverse, source) }
+        if let inverse { addRaw(member, inverse.index, source) }
         recordStoredMembership(source, index, member, added: true)
     }
 
     func removeMember(_ member: ManagedObject, from source: ManagedObject, at index: Int) {
-        let relationship = relationship(source, index)
-        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
-            if member.destination(at: inverse) === source { setToOne(of: member, at: inverse, to: nil) }
+        let inverse = source.runtime.inverses[index]
+        if let inverse, !inverse.isToMany {
+            if member.destination(at: inverse.index) === source { setToOne(of: member, at: inverse.index, to: nil) }
             return
         }
         guard let state = source.toManyState(at: index) else { return }
         if state.isLoaded, !state.contains(member) { return }
-        if handle.recordsUndo { captureMembershipChange(relationship, of: source, member: member) }
+        if handle.recordsUndo { captureMembershipChange(relationship(source, index), of: source, member: member) }
         state.remove(member)
         markRelationshipChanged(source, index)
-        if let inverse = relationship.inverseIndex { removeRaw(member, inverse, source) }
+        if let inverse { removeRaw(member, inverse.index, source) }
         recordStoredMembership(source, index, member, added: false)
     }
 
