@@ -361,14 +361,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
             materialize(object, from: snapshot)
             return true
         }
-        let found: RowSnapshot?
+        var found: RowSnapshot?
         do {
             found = try coordinator.row(for: object.objectID)
         } catch {
             recordFaultFailure(error, of: object)
             return false
         }
-        guard let row = found else { return false }
+        // Moved out, not copied: the object keeps the only reference.
+        guard let row = found.take() else { return false }
         counters.faultsFulfilledBySQL += 1
         faultAdvisor?.firedBySQL(object)
         materialize(object, from: row)

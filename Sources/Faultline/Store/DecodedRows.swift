@@ -101,4 +101,8 @@ struct DecodedRow: DecodedRowSink {
     mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
         row = (id, snapshot)
     }
+
+    /// The row, moved out: reading `row` copies the snapshot (a retain of
+    /// each of its windows) for a caller that only passes it on.
+    mutating func take() -> (ManagedObjectID, RowSnapshot)? { row.take() }
 }

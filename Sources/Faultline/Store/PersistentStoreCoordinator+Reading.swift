@@ -136,14 +136,14 @@ extension PersistentStoreCoordinator {
         guard !id.isTemporaryID else { return nil }
         let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
         let pinned = PinnedReader.current(for: self)
-        let decoded = try withReader(pinned: pinned) { connection -> DecodedRow in
+        var decoded = try withReader(pinned: pinned) { connection -> DecodedRow in
             let statement = try connection.cachedStatement(plan.selectByKey)
             try statement.bind(id.primaryKey, at: 1)
             var decoded = DecodedRow()
             try decodeRows(statement, plan: plan, into: &decoded)
             return decoded
         }
-        guard let (id, snapshot) = decoded.row else { return nil }
+        guard let (id, snapshot) = decoded.take() else { return nil }
         cache(id, snapshot, pinned: pinned)
         return snapshot
     }

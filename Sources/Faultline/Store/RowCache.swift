@@ -91,7 +91,11 @@ public final class RowCache: Sendable {
     /// Stores (or replaces) one snapshot — a fault fired alone — without
     /// the sequence the batch form iterates and copies its pairs through.
     public func store(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
-        state.withLock { [snapshot] state in
+        // Moved in through an optional the closure borrows: captured by value,
+        // the snapshot was copied into the closure and again into the table.
+        var moving: RowSnapshot? = snapshot
+        state.withLock { state in
+            guard let snapshot = moving.take() else { return }
             Self.growSlots(of: &state, toHold: min(capacity, state.entries.count + 1), capacity: capacity)
             Self.insert(id, snapshot, into: &state, capacity: capacity)
         }
