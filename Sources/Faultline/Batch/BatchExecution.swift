@@ -133,7 +133,7 @@ extension ManagedObjectContext {
         coordinator.rowCache.invalidate(updated)
         coordinator.rowCache.invalidate(deleted)
         mergeChanges(fromContextDidSave: ContextDidSave(StoreChanges(
-            source: ObjectIdentifier(coordinator), inserted: Set(changes["inserted"] ?? []), updated: Set(updated),
+            source: ObjectIdentifier(coordinator), inserted: changes["inserted"] ?? [], updated: Set(updated),
             deleted: Set(deleted))))
     }
 }

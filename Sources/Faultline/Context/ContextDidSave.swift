@@ -19,7 +19,8 @@ public struct ContextDidSave: Sendable {
         self.permanentIDs = permanentIDs
     }
 
-    public var insertedObjectIDs: Set<ManagedObjectID> { changes.inserted }
+    /// Built from the save's list on each call.
+    public var insertedObjectIDs: Set<ManagedObjectID> { Set(changes.inserted) }
     public var updatedObjectIDs: Set<ManagedObjectID> { changes.updated }
     public var deletedObjectIDs: Set<ManagedObjectID> { changes.deleted }
 }

@@ -157,7 +157,7 @@ extension PersistentStoreCoordinator {
         var changes = StoreChanges(source: self.changes.remoteSource)
         for change in transaction.changes where change.changedObjectID.storeIdentifier == identifier {
             switch change.changeType {
-            case .insert: changes.inserted.insert(change.changedObjectID)
+            case .insert: changes.inserted.append(change.changedObjectID)
             case .update: changes.updated.insert(change.changedObjectID)
             case .delete: changes.deleted.insert(change.changedObjectID)
             }

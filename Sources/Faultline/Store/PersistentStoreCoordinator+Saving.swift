@@ -289,7 +289,7 @@ extension PersistentStoreCoordinator {
         var committed = CommittedChanges(changes: StoreChanges(source: source))
         committed.changes.historyTransaction = result.historyTransaction
         let entityCount = model.entities.count
-        committed.changes.inserted = Set(result.insertedIDs)
+        committed.changes.inserted = result.insertedIDs
         // Only when there is something to hold: reserving on the empty set
         // allocates a table even for zero (an empty set shares one storage).
         if !request.updates.isEmpty { committed.changes.updated.reserveCapacity(request.updates.count) }
