@@ -42,6 +42,7 @@ extension ManagedObjectContext {
             case .success(let result):
                 advanceQueryGeneration()
                 finish(result, saved: saved, request: request)
+                saveBuffers.keep(consume request, consume saved)
                 return
             case .failure(let list):
                 attempts += 1
@@ -61,6 +62,40 @@ extension ManagedObjectContext {
             if mutations == before { return }
             passes += 1
             if passes >= Self.willSavePassLimit { throw SaveError.willSaveDidNotSettle(passes: passes) }
+        }
+    }
+
+    /// The lists a save builds, kept between small saves: a save of one
+    /// object otherwise allocated four arrays of one element (the request's
+    /// inserts and updates, the saved objects' inserted and updated) and
+    /// freed them again. Lists of more than `largest` elements are given back.
+    struct SaveBuffers {
+        static var largest: Int { 64 }
+        private var inserts: [SaveRequest.Insert] = []
+        private var updates: [SaveRequest.Update] = []
+        private var inserted: [ManagedObject] = []
+        private var updated: [ManagedObject] = []
+
+        /// Moves the kept lists into `request` and `saved` (which must be
+        /// empty), so that appending to them finds their storage unique.
+        mutating func lend(to request: inout SaveRequest, _ saved: inout SavedObjects) {
+            swap(&request.inserts, &inserts)
+            swap(&request.updates, &updates)
+            swap(&saved.inserted, &inserted)
+            swap(&saved.updated, &updated)
+        }
+
+        /// Keeps the lists of a finished save, emptied, when they are small.
+        mutating func keep(_ request: consuming SaveRequest, _ saved: consuming SavedObjects) {
+            func emptied<Element>(_ list: inout [Element]) -> [Element] {
+                guard list.capacity <= Self.largest else { return [] }
+                list.removeAll(keepingCapacity: true)
+                return list
+            }
+            inserts = emptied(&request.inserts)
+            updates = emptied(&request.updates)
+            inserted = emptied(&saved.inserted)
+            updated = emptied(&saved.updated)
         }
     }
 
@@ -98,6 +133,7 @@ extension ManagedObjectContext {
             request.contextName = name
         }
         var saved = SavedObjects()
+        saveBuffers.lend(to: &request, &saved)
         // Sized for the inserts up front: grown by doubling, the two arrays
         // allocated and copied about twice their final size, in fresh pages.
         request.inserts.reserveCapacity(registered.unsavedCount)

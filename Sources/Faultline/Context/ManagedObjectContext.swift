@@ -103,6 +103,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let handle = ContextHandle()
     /// Set while `save()` runs, so a save from `willSave` or `didSave` is refused.
     var isSaving = false
+    /// The last small save's lists, emptied, for the next save to fill.
+    var saveBuffers = SaveBuffers()
     /// Typed-key assignments that could not be made (a subscript setter cannot
     /// throw); the next `save()` throws them.
     @usableFromInline var refusedAccesses: [ObjectAccessError] = []
