@@ -168,9 +168,10 @@ final class ObjectIDTable<Value> {
         while values[index] != nil {
             let distanceToHome = (index &- home(ids[index])) & mask
             let distanceToHole = (index &- hole) & mask
-            if distanceToHome >= distanceToHole {
+            // The loop stops at the first empty bucket: this one holds a value.
+            if distanceToHome >= distanceToHole, let moved = values[index].take() {
                 ids[hole] = ids[index]
-                fill(hole, with: values[index].take().unsafelyUnwrapped)
+                fill(hole, with: moved)
                 hole = index
             }
             index = (index &+ 1) & mask
