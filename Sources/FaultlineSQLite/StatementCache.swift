@@ -26,8 +26,7 @@ public final class StatementCache {
     /// The most statements held at once.
     public let capacity: Int
     // A cache belongs to one connection, which one thread uses at a time:
-    // the fields skip Swift's dynamic exclusivity checks (~85 instructions a
-    // lookup, callgrind of `fetch.byKey`).
+    // the fields skip the dynamic exclusivity check every lookup paid.
     @exclusivity(unchecked) private var entries: [String: Entry] = [:]
     /// The statements looked up last, checked before hashing. A save and a
     /// fault fired alone ask for the texts they asked for before, as the

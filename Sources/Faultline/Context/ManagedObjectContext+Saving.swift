@@ -65,12 +65,10 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The lists a save builds, kept between small saves: a save of one
-    /// object otherwise allocated four arrays of one element (the request's
-    /// inserts and updates, the saved objects' inserted and updated) and
-    /// freed them again. Lists of more than `largest` elements are given back.
+    /// The lists a save builds (the request's inserts and updates, the saved
+    /// objects' inserted and updated), kept between small saves: a save of one
+    /// object otherwise allocated four arrays of one element and freed them.
     struct SaveBuffers {
-        static var largest: Int { 64 }
         private var inserts: [SaveRequest.Insert] = []
         private var updates: [SaveRequest.Update] = []
         private var inserted: [ManagedObject] = []
@@ -88,8 +86,7 @@ extension ManagedObjectContext {
         /// Keeps the lists of a finished save, emptied, when they are small.
         mutating func keep(_ request: consuming SaveRequest, _ saved: consuming SavedObjects) {
             func emptied<Element>(_ list: inout [Element]) -> [Element] {
-                guard list.capacity <= Self.largest else { return [] }
-                list.removeAll(keepingCapacity: true)
+                list.removeAll(keepingCapacity: ManagedObjectContext.keepsForNextSave(list.count))
                 return list
             }
             inserts = emptied(&request.inserts)

@@ -294,9 +294,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func forgetAllChanges() {
         for object in changeOrder { object.isTrackedAsChanged = false }
         trackedCount = 0
-        // Kept when small, for the next save's changes (as the registry's unsaved table).
-        changeOrder.removeAll(keepingCapacity: changeOrder.count <= 64)
+        changeOrder.removeAll(keepingCapacity: Self.keepsForNextSave(changeOrder.count))
     }
+
+    /// Whether a save's bookkeeping of `count` entries (its change order, the
+    /// table of unsaved inserts, the lists it builds) is kept, emptied, for the
+    /// next save: one save per user action would otherwise allocate it again
+    /// every time; a large one is given back.
+    static func keepsForNextSave(_ count: Int) -> Bool { count <= 64 }
 
     /// Changed objects in the order they first changed. An object whose
     /// changes were forgotten (refresh, rollback) and that changed again has an

@@ -89,10 +89,7 @@ struct ObjectRegistry {
     /// (already registered under those).
     mutating func dropTemporary(_ ids: some Collection<ManagedObjectID>) {
         if ids.count == unsaved.count {
-            // A small table is kept for the next save's inserts (one save per
-            // user action would otherwise allocate it again every time); a
-            // large one is given back.
-            unsaved.removeAll(keepingCapacity: unsaved.count <= 64)
+            unsaved.removeAll(keepingCapacity: ManagedObjectContext.keepsForNextSave(unsaved.count))
         } else {
             for id in ids { unsaved[id] = nil }
         }

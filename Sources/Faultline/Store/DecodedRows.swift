@@ -96,7 +96,7 @@ struct DecodedRow: DecodedRowSink {
     /// One: a chunk for four rows was three rows of fresh heap per fault
     /// fired alone, every one of them kept by the row cache.
     static var expectedRows: Int { 1 }
-    private(set) var row: (ManagedObjectID, RowSnapshot)?
+    private var row: (ManagedObjectID, RowSnapshot)?
 
     mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
         row = (id, snapshot)

@@ -64,9 +64,9 @@ final class ObjectIDTable<Value> {
     }
 
     /// Puts `value` in an empty bucket. Assigning would first destroy the
-    /// bucket's nil, which for a value type holding references goes through
-    /// an outlined generic destroy (~65 instructions an insert into the row
-    /// cache, and as many again for every entry a growth moves).
+    /// bucket's nil, which for a value type holding references (the row
+    /// cache's entries) goes through an outlined generic destroy, on every
+    /// insert and on every entry a growth moves.
     @inline(__always)
     private func fill(_ index: Int, with value: consuming Value) {
         (values + index).initialize(to: value)

@@ -2,9 +2,9 @@
 /// commit (a save, a batch request), what its row cache drops and what the
 /// other contexts on it merge.
 struct StoreChanges: Sendable {
-    /// A list, not a set: a save's inserts are distinct already and hashing
-    /// them cost every inserted object ~240 instructions for a set that the
-    /// merges only ever iterate. Readers that need a set build one (an ID
+    /// A list, not a set: a save's inserts are distinct already, and hashing
+    /// each inserted object into a set the merges only ever iterate was a
+    /// cost per insert. Readers that need a set build one (an ID
     /// listed twice by a caller of `mergeChanges(fromRemoteContextSave:)`
     /// counts once there).
     var inserted: [ManagedObjectID] = []
