@@ -105,11 +105,19 @@ extension Connection {
 /// connection's functions on one thread at a time, and each registration
 /// has its own memo.
 private final class TextFunctionMemo {
-    let transform: (String) -> String
+    let transform: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void
     var lastArgument: [UInt8] = []
     var lastResult: [UInt8] = []
     var isEmpty = true
-    init(_ transform: @escaping (String) -> String) { self.transform = transform }
+    init(_ transform: @escaping (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) { self.transform = transform }
+
+    func isLastArgument(_ argument: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !isEmpty, lastArgument.count == argument.count else { return false }
+        guard argument.count > 0, let base = argument.baseAddress else { return true }
+        return lastArgument.withUnsafeBufferPointer { last in
+            last.baseAddress.map { memcmp($0, base, argument.count) == 0 } ?? false
+        }
+    }
 }
 
 extension Connection {
@@ -119,6 +127,17 @@ extension Connection {
     /// trigger that keeps it right for other writers. A repeat costs a byte
     /// comparison instead of two strings and the transform.
     public func createTextFunction(_ name: String, _ transform: @escaping (String) -> String) throws {
+        try createTextFunction(name, utf8: { argument, result in
+            result.append(contentsOf: transform(UTF8Text.string(argument)).utf8)
+        })
+    }
+
+    /// The same, for a transform that works on the argument's UTF-8 bytes
+    /// and appends its result's to the array it is given (empty), so a call
+    /// makes no `String`. The bytes are SQLite's: they may be ill-formed.
+    public func createTextFunction(
+        _ name: String, utf8 transform: @escaping (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void
+    ) throws {
         let memo = Unmanaged.passRetained(TextFunctionMemo(transform)).toOpaque()
         let code = sqlite3_create_function_v2(
             handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, memo,
@@ -127,11 +146,10 @@ extension Connection {
                 let memo = Unmanaged<TextFunctionMemo>.fromOpaque(userData).takeUnretainedValue()
                 guard let text = sqlite3_value_text(values[0]) else { return sqlite3_result_null(context) }
                 let argument = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(values[0])))
-                if memo.isEmpty || !memo.lastArgument.elementsEqual(argument) {
+                if !memo.isLastArgument(argument) {
                     // Refilled in place: the arrays keep their storage.
-                    let result = memo.transform(UTF8Text.string(argument))
                     memo.lastResult.removeAll(keepingCapacity: true)
-                    memo.lastResult.append(contentsOf: result.utf8)
+                    memo.transform(argument, &memo.lastResult)
                     memo.lastArgument.removeAll(keepingCapacity: true)
                     memo.lastArgument.append(contentsOf: argument)
                     memo.isEmpty = false

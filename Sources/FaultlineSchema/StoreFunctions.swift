@@ -29,7 +29,7 @@ public enum StoreFunctions {
 
     /// Registers every function on `connection`.
     public static func register(on connection: Connection) throws {
-        try connection.createTextFunction(canonical) { CanonicalText.fold($0) }
+        try connection.createTextFunction(canonical, utf8: CanonicalText.appendFolded)
         try connection.createTextFunction(lowercase) { $0.lowercased() }
         try connection.createTextFunction(uppercase) { $0.uppercased() }
         try connection.createFunction(foldCase, argumentCount: 1) { arguments in

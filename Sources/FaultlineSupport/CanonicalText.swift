@@ -13,9 +13,10 @@ import Foundation
 ///
 /// Text that is entirely ASCII takes a fast path that only lower-cases A–Z;
 /// text within Latin-1 and Latin Extended-A/B (U+0000–U+024F, the accented
-/// letters of most European languages) folds scalar by scalar from a table the
-/// full folding computed once, which gives the same result because folding those
-/// characters depends on no neighbour. Anything else takes the full path.
+/// letters of most European languages) folds scalar by scalar, on its UTF-8,
+/// from a table the full folding computed once, which gives the same result
+/// because folding those characters depends on no neighbour. Anything else
+/// takes the full path.
 /// Deterministic and locale-independent, so it may back an index.
 public enum CanonicalText {
     /// The canonical form of `text`. O(n).
@@ -31,29 +32,78 @@ public enum CanonicalText {
             .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    /// Scalars below this fold through `latinTable`.
+    /// Scalars below this fold through the Latin table.
     static let latinLimit: UInt32 = 0x250
 
-    /// The full folding of each scalar U+0080–U+024F, computed once.
-    static let latinTable: [String] = (0x80..<latinLimit).map { value in
-        Unicode.Scalar(value).map { foldFully(String(Character($0))) } ?? ""
-    }
+    /// The full folding of each scalar U+0080–U+024F as UTF-8, computed once:
+    /// scalar `v` folds to `bytes[starts[v - 0x80] ..< starts[v - 0x7F]]`.
+    private static let latinFolds: (bytes: [UInt8], starts: [Int]) = {
+        var bytes: [UInt8] = []
+        var starts = [0]
+        for value in 0x80..<latinLimit {
+            if let scalar = Unicode.Scalar(value) { bytes += foldFully(String(Character(scalar))).utf8 }
+            starts.append(bytes.count)
+        }
+        return (bytes, starts)
+    }()
 
     /// Folds text made only of scalars below U+0250, or returns nil.
     static func foldLatin(_ text: String) -> String? {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x80 {
-                result.unicodeScalars.append(value &- 0x41 < 26 ? Unicode.Scalar(UInt8(value | 0x20)) : scalar)
-            } else if value < latinLimit {
-                result += latinTable[Int(value - 0x80)]
-            } else {
-                return nil
+        var text = text
+        return text.withUTF8 { utf8 -> String? in
+            var output: [UInt8] = []
+            output.reserveCapacity(utf8.count)
+            guard appendFoldedLatin(utf8, to: &output) else { return nil }
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
+    /// Appends the canonical form of the UTF-8 bytes `utf8` to `output`: the
+    /// form `fold` gives the text they decode to (ill-formed sequences
+    /// replaced), without making a `String` when every scalar is below U+0250.
+    public static func appendFolded(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let start = output.count
+        if appendFoldedLatin(utf8, to: &output) { return }
+        output.removeSubrange(start...)
+        output.append(contentsOf: foldFully(String(decoding: utf8, as: UTF8.self)).utf8)
+    }
+
+    /// Appends the folding of `utf8` when it is well-formed and made only of
+    /// scalars below U+0250 (ASCII, and two-byte sequences led by C2–C9), byte
+    /// by byte from the table; false, with `output` partly appended to, at the
+    /// first byte that is not.
+    static func appendFoldedLatin(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool {
+        let folds = latinFolds
+        return folds.bytes.withUnsafeBufferPointer { table in
+            folds.starts.withUnsafeBufferPointer { starts in
+                var index = 0
+                while index < utf8.count {
+                    // A run of ASCII: copied at once, then its capitals lowered in place.
+                    var end = index
+                    while end < utf8.count, utf8[end] < 0x80 { end &+= 1 }
+                    if end > index {
+                        let start = output.count
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<end]))
+                        output.withUnsafeMutableBufferPointer { folded in
+                            for position in start..<folded.count where folded[position] &- 0x41 < 26 {
+                                folded[position] |= 0x20
+                            }
+                        }
+                        index = end
+                        if index == utf8.count { break }
+                    }
+                    let byte = utf8[index]
+                    guard byte >= 0xC2, byte <= 0xC9, index &+ 1 < utf8.count else { return false }
+                    let next = utf8[index &+ 1]
+                    let value = UInt32(byte & 0x1F) << 6 | UInt32(next & 0x3F)
+                    guard next & 0xC0 == 0x80, value < latinLimit else { return false }
+                    let slot = Int(value &- 0x80)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: table[starts[slot]..<starts[slot &+ 1]]))
+                    index &+= 2
+                }
+                return true
             }
         }
-        return result
     }
 
     /// Lower-cases ASCII text in one pass, or returns nil when `text` holds any

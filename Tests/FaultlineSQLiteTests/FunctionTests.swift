@@ -71,4 +71,21 @@ struct FunctionTests {
             == .text(String(decoding: illFormed, as: UTF8.self).uppercased()))
         #expect(try connection.scalar("SELECT fl_upper(? || fl_upper('x'))", [.text("y")]) == .text("YX"))
     }
+
+    @Test("A byte-level text function reads SQLite's bytes as they are and returns what it appended, from empty")
+    func byteTextFunction() throws {
+        let connection = try Connection(.inMemory)
+        try connection.createTextFunction("fl_mark", utf8: { argument, result in
+            #expect(result.isEmpty)
+            result.append(contentsOf: argument)
+            result.append(UInt8(ascii: "!"))
+        })
+        #expect(try connection.scalar("SELECT fl_mark('abc')") == .text("abc!"))
+        #expect(try connection.scalar("SELECT fl_mark('abc')") == .text("abc!"))
+        #expect(try connection.scalar("SELECT fl_mark('')") == .text("!"))
+        #expect(try connection.scalar("SELECT fl_mark(NULL)") == .null)
+        // Ill-formed text reaches the transform unrepaired.
+        #expect(try connection.scalar("SELECT CAST(fl_mark(CAST(? AS TEXT)) AS BLOB)", [.blob(Data([0x61, 0xFF]))])
+            == .blob(Data([0x61, 0xFF, 0x21])))
+    }
 }

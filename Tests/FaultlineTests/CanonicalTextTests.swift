@@ -53,4 +53,19 @@ struct CanonicalTextTests {
             #expect(CanonicalText.fold(once) == once)
         }
     }
+
+    @Test("Folding UTF-8 bytes appends the bytes of the folded text, for ill-formed and beyond-Latin input too")
+    func bytePathAgrees() {
+        let texts = ["Café Crème brûlée", "ĲSSELMEER Øresund", "ﬁnance", "Straße ﬁ", "Ελληνικά", "MiXeD 123", "", "é",
+                     "\u{24F}", "a\u{250}"]
+        // Truncated, overlong, invalid and lone continuation bytes, and a
+        // Latin sequence cut off before a fallback.
+        let illFormed: [[UInt8]] = [[0x41, 0xC3], [0xC0, 0x80, 0x41], [0xFF], [0x80, 0x42], [0xC3, 0xA9, 0xE2, 0x82]]
+        for input in texts.map({ Array($0.utf8) }) + illFormed {
+            var output = Array("kept ".utf8)
+            input.withUnsafeBufferPointer { CanonicalText.appendFolded($0, to: &output) }
+            let expected = "kept " + CanonicalText.fold(String(decoding: input, as: UTF8.self))
+            #expect(output == Array(expected.utf8), "\(input)")
+        }
+    }
 }
