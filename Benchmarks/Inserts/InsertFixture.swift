@@ -80,9 +80,17 @@ final class RawInsertFixture {
     /// Each category's `Z_OPT`, by category key - 1, as the store holds it.
     private var categoryVersions: [Int64]
 
-    init(withTriggers: Bool) throws {
+    /// `keepsTriggers: false` drops the store's triggers and keeps its derived
+    /// columns and their indexes: what the columns cost without their upkeep.
+    init(withTriggers: Bool, keepsTriggers: Bool = true) throws {
         fixture = try InsertFixture(withTriggers: withTriggers)
         connection = try Connection.rawWriter(fixture.url.path)
+        if !keepsTriggers {
+            for row in try connection.rows("SELECT name FROM sqlite_master WHERE type = 'trigger'") {
+                guard case .text(let name)? = row.first else { throw InsertsError("a trigger without a name") }
+                try connection.execute("DROP TRIGGER \"\(name)\"")
+            }
+        }
         statements = try RawStatements(
             [InsertsModel.rawInsert(withTriggers: withTriggers), "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
              InsertsModel.rawKeyReservation, InsertsModel.rawCategoryBump],

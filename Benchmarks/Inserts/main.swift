@@ -16,6 +16,9 @@ import Foundation
 // category's version bump (its to-many changed) in each transaction, reported
 // against the same C loop, so the distance between it and one save per object
 // is Faultline's own.
+// `raw.insert.columnsOnly` is `raw.insert`'s loop into the same table, its
+// derived columns and their indexes kept and its triggers dropped, against the
+// plain loop: what the triggers' upkeep adds is its distance from `raw.insert`.
 // The `.history` lines record persistent history (Core Data's ATRANSACTION and
 // ACHANGE rows, one change per article) against the same references: the cost
 // of history is their distance from the lines without it.
@@ -61,6 +64,22 @@ for rows in rowCounts {
                 },
                 measure: { fixture in try fixture.run(datasets.rows(rows), commits: commits) },
                 verify: { fixture in try fixture.fixture.verifyInserted(datasets.rows(rows), withTriggers: withTriggers) },
+                tearDown: { fixture in fixture.fixture.remove() }))
+        }
+        // The floor under the triggers' upkeep: the C loop into the table with
+        // the derived columns and their indexes (the canonical title computed
+        // in the statement), its triggers dropped, against the plain loop.
+        if !withTriggers {
+            benchmarks.append(Benchmark(
+                "raw.insert.columnsOnly", parameters: parameters, items: rows, reference: reference,
+                setUp: { () throws -> RawInsertFixture in
+                    _ = datasets.rows(rows)
+                    return try RawInsertFixture(withTriggers: true, keepsTriggers: false)
+                },
+                measure: { fixture in try fixture.run(datasets.rows(rows), commits: .once) },
+                verify: { fixture in
+                    try fixture.fixture.verifyInserted(datasets.rows(rows), canonical: true, counted: false)
+                },
                 tearDown: { fixture in fixture.fixture.remove() }))
         }
         // History lines only without triggers: their distance from the plain
