@@ -41,7 +41,7 @@ extension ManagedObjectContext {
             switch try coordinator.write(request, source: ObjectIdentifier(self)) {
             case .success(let result):
                 advanceQueryGeneration()
-                finish(result, saved: saved, request: request)
+                finish(consume result, saved: saved, request: request)
                 saveBuffers.keep(consume request, consume saved)
                 return
             case .failure(let list):
@@ -232,7 +232,7 @@ extension ManagedObjectContext {
         return checks
     }
 
-    private func finish(_ result: SaveResult, saved: SavedObjects, request: SaveRequest) {
+    private func finish(_ result: consuming SaveResult, saved: SavedObjects, request: SaveRequest) {
         saveCount += 1
         for object in saved.discarded { detach(object) }
         // The temporary IDs the save replaces, read before they are; an object
@@ -253,8 +253,9 @@ extension ManagedObjectContext {
         let savedCount = saved.inserted.count + saved.updated.count
         for position in 0..<savedCount {
             let object = position < saved.inserted.count ? saved.inserted[position] : saved.updated[position - saved.inserted.count]
-            // An insert whose row the cache took as written commits that very snapshot.
-            if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position],
+            // An insert whose row the cache took as written commits that very
+            // snapshot, moved out of the result, which nothing reads after.
+            if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position].take(),
                snapshot.values == object.values {
                 object.committed = snapshot
                 object.resetChangeFlags()

@@ -93,7 +93,7 @@ public final class RowCache: Sendable {
     public func store(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
         // Moved in through an optional the closure borrows: captured by value,
         // the snapshot was copied into the closure and again into the table.
-        var moving: RowSnapshot? = snapshot
+        var moving: RowSnapshot? = consume snapshot
         state.withLock { state in
             guard let snapshot = moving.take() else { return }
             Self.growSlots(of: &state, toHold: min(capacity, state.entries.count + 1), capacity: capacity)
