@@ -81,7 +81,7 @@ struct ShellCompletionTests {
         try check("fish") { line in
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).fish")
             defer { try? FileManager.default.removeItem(at: script) }
-            try output(fish, "'\(Self.tool)' completion fish > '\(script.path)'")
+            _ = try output(fish, "'\(Self.tool)' completion fish > '\(script.path)'")
             let commandLine = line.joined(separator: " ")
             // fish prints each candidate with its description after a tab.
             return try output(fish, "source '\(script.path)'; complete -C '\(commandLine)'")

@@ -53,7 +53,8 @@ struct CollectionIndexTests {
         ]
         let fresh = container.newBackgroundContext()
         for (format, argument, expected) in cases {
-            let predicate = try FetchPredicate(format: format, try #require(ids[argument]))
+            let id = try #require(ids[argument], "no object named \(argument)")
+            let predicate = try FetchPredicate(format: format, id)
             let (fetched, evaluated) = try fresh.performAndWait { () throws -> (Set<String>, Set<String>) in
                 let name = { (object: ManagedObject) in object.value(forKey: "name") as? String ?? "" }
                 let all = try fresh.fetch(FetchRequest(entityName: "Playlist"))

@@ -61,7 +61,7 @@ struct HistoryMergingTests {
             }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try reading.performAndWait {
+        reading.performAndWait {
             for transaction in transactions { reading.mergeChanges(from: transaction) }
             #expect(try book.value(forKey: "title") as? String == "Final", "the cached row was dropped, the fault read the new one")
             #expect(scrap.isDeleted)

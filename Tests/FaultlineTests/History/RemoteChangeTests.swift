@@ -40,7 +40,7 @@ struct RemoteChangeTests {
             try context.save()
             return book
         }
-        let id = try context.performAndWait { book.objectID }
+        let id = context.performAndWait { book.objectID }
         #expect(try coordinator.checkForRemoteChanges() == 0, "the first check only notes where the store is")
         #expect(try coordinator.checkForRemoteChanges() == 0, "nothing changed")
 
@@ -65,7 +65,7 @@ struct RemoteChangeTests {
         #expect(tokens.withLock { $0.map { $0?.transactionNumber } } == [2, 3, 4])
         #expect(tokens.withLock { $0.allSatisfy { $0?.storeUUID == coordinator.storeUUID } })
         #expect(coordinator.rowCache.snapshot(for: id) == nil, "the row the child changed left the row cache")
-        try context.performAndWait {
+        context.performAndWait {
             #expect(try book.value(forKey: "title") as? String == "Edition 3", "merged without a refresh")
         }
         #expect(try coordinator.checkForRemoteChanges() == 0)

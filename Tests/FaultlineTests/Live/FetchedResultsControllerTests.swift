@@ -265,7 +265,8 @@ struct FetchedResultsControllerTests {
                 let existing = try target.fetch(FetchRequest(entityName: "Item"))
                 for _ in 0..<Int.random(in: 1...4, using: &random) {
                     switch Int.random(in: 0..<10, using: &random) {
-                    case 0...2, _ where existing.isEmpty:
+                    case 0...2,
+                         _ where existing.isEmpty:
                         let item = try target.insertNewObject(forEntityName: "Item")
                         try item.setValue(groups.randomElement(using: &random), forKey: "group")
                         try item.setValue(rank(), forKey: "rank")

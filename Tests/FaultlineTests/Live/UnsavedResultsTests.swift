@@ -45,7 +45,8 @@ struct UnsavedResultsTests {
             let existing = try target.fetch(FetchRequest(entityName: "Item"))
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 switch Int.random(in: 0..<8, using: &random) {
-                case 0...1, _ where existing.isEmpty:
+                case 0...1,
+                     _ where existing.isEmpty:
                     let item = try target.insertNewObject(forEntityName: "Item")
                     try item.setValue(groups.randomElement(using: &random), forKey: "group")
                     try item.setValue(rank(), forKey: "rank")

@@ -52,7 +52,7 @@ struct ChildContextConflictTests {
         let (container, url, parent, child) = try Self.conflicting(.error)
         defer { LibraryModel.remove(url) }
         let annID = try parent.performAndWait { try ChildContextTests.author("Annabel", in: parent).objectID }
-        try child.performAndWait {
+        child.performAndWait {
             #expect(Self.conflicts { try child.save() } == [.parentContext(annID, parentDeleted: false)])
             #expect(child.hasChanges, "the child keeps its changes")
         }

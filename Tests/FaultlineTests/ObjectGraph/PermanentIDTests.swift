@@ -23,7 +23,7 @@ struct PermanentIDTests {
             #expect(ann.isInserted && context.registeredObject(for: ann.objectID) === ann)
             return (ann.objectID, book.objectID)
         }
-        other.performAndWait {
+        _ = other.performAndWait {
             #expect(throws: StoreError.objectNotFound(obtained.description)) { try other.existingObject(with: obtained) }
         }
         try context.performAndWait {
