@@ -37,7 +37,7 @@ struct HistoryMergingTests {
         let (book, scrap) = try reading.performAndWait {
             let book = try reading.existingObject(with: keptID)
             let scrap = try reading.existingObject(with: goneID)
-            #expect(try book.value(forKey: "title") as? String == "Draft")
+            #expect(book.value(forKey: "title") as? String == "Draft")
             return (book, scrap)
         }
         let token = try #require(try reader.coordinator.currentPersistentHistoryToken())
@@ -63,7 +63,7 @@ struct HistoryMergingTests {
         defer { NotificationCenter.default.removeObserver(observer) }
         reading.performAndWait {
             for transaction in transactions { reading.mergeChanges(from: transaction) }
-            #expect(try book.value(forKey: "title") as? String == "Final", "the cached row was dropped, the fault read the new one")
+            #expect(book.value(forKey: "title") as? String == "Final", "the cached row was dropped, the fault read the new one")
             #expect(scrap.isDeleted)
             #expect(reading.registeredObjects.contains(book))
             #expect(!reading.registeredObjects.contains(scrap))

@@ -66,7 +66,7 @@ struct RemoteChangeTests {
         #expect(tokens.withLock { $0.allSatisfy { $0?.storeUUID == coordinator.storeUUID } })
         #expect(coordinator.rowCache.snapshot(for: id) == nil, "the row the child changed left the row cache")
         context.performAndWait {
-            #expect(try book.value(forKey: "title") as? String == "Edition 3", "merged without a refresh")
+            #expect(book.value(forKey: "title") as? String == "Edition 3", "merged without a refresh")
         }
         #expect(try coordinator.checkForRemoteChanges() == 0)
     }

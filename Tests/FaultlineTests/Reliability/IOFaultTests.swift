@@ -104,7 +104,7 @@ struct IOFaultTests {
                     #expect(context.insertedObjects.count == inserted)
                     #expect(context.updatedObjects.count == updated)
                     #expect(context.deletedObjects.count == deleted)
-                    #expect(try newAuthor.value(forKey: "name") as? String == "New author")
+                    #expect(newAuthor.value(forKey: "name") as? String == "New author")
                     try context.save()
                 }
                 #expect(!context.hasChanges)
