@@ -85,9 +85,7 @@ public enum CanonicalText {
                         let start = output.count
                         output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<end]))
                         output.withUnsafeMutableBufferPointer { folded in
-                            for position in start..<folded.count where folded[position] &- 0x41 < 26 {
-                                folded[position] |= 0x20
-                            }
+                            for position in start..<folded.count { folded[position] = lowered(folded[position]) }
                         }
                         index = end
                         if index == utf8.count { break }
@@ -106,6 +104,10 @@ public enum CanonicalText {
         }
     }
 
+    /// An ASCII byte lowered: A–Z become a–z, every other byte stays.
+    @inline(__always)
+    static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
     /// Lower-cases ASCII text in one pass, or returns nil when `text` holds any
     /// non-ASCII byte.
     @inline(__always)
@@ -115,12 +117,12 @@ public enum CanonicalText {
             var needsChange = false
             for byte in bytes {
                 if byte >= 0x80 { return nil }
-                if byte &- 0x41 < 26 { needsChange = true }
+                if lowered(byte) != byte { needsChange = true }
             }
             if !needsChange { return String(decoding: bytes, as: UTF8.self) }
             return String(unsafeUninitializedCapacity: bytes.count) { output in
                 for (index, byte) in bytes.enumerated() {
-                    output[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                    output[index] = lowered(byte)
                 }
                 return bytes.count
             }
