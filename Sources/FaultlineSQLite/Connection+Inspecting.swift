@@ -1,7 +1,8 @@
 import Foundation
 
 extension Connection.Configuration {
-    /// Read-only, and opening creates no file beside `path`.
+    /// Read-only, and opening creates no file beside `path` but one: the
+    /// `-shm` of a WAL database that has a `-wal` and no `-shm`.
     ///
     /// A read-only SQLite connection still creates a WAL database's `-wal`
     /// and `-shm` and leaves them behind. So a WAL database is opened
@@ -10,7 +11,11 @@ extension Connection.Configuration {
     /// (symlinks resolved, as SQLite resolves them) and no `-journal`. Any
     /// other file gets a plain read-only open: a rollback-journal database
     /// opened read-only creates nothing, and immutable mode would read a hot
-    /// journal's half-written pages as committed.
+    /// journal's half-written pages as committed. Reading a `-wal` takes its
+    /// shared-memory index, which SQLite builds in a `-shm` it creates when
+    /// missing (as Core Data and `sqlite3` do); the `-shm` holds no data, and
+    /// removing it after could pull it from under another process that opened
+    /// the store meanwhile, so it stays.
     public static func inspecting(_ path: String) -> Connection.Configuration {
         var configuration = Connection.Configuration()
         configuration.readOnly = true
