@@ -3,7 +3,8 @@
 // from the package root, or the folder named by FAULTLINE_COREDATA_FIXTURES.
 // A test that needs them and runs without them is cancelled (reported as skipped)
 // with one line saying what is missing and how to point the tests at it; it
-// never fails for that and never passes having checked nothing.
+// never fails for that and never passes having checked nothing. Tests read a
+// copy of the folder made once per process, so no run changes the originals.
 
 import Foundation
 import Testing
@@ -12,8 +13,10 @@ public enum CoreDataFixtures {
     /// Names the `coredata-stores` folder; overrides the folder beside the package.
     public static let environmentVariable = "FAULTLINE_COREDATA_FIXTURES"
 
-    /// The fixture folder, or nil when it is not there.
-    public static let directory: URL? = {
+    /// The fixture folder as found beside the package or named by the
+    /// environment, or nil when it is not there. Tests never read it in
+    /// place: see `workingCopy`.
+    public static let source: URL? = {
         let fileManager = FileManager.default
         func isDirectory(_ url: URL) -> Bool {
             var flag: ObjCBool = false
@@ -27,6 +30,40 @@ public enum CoreDataFixtures {
         let url = root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores").standardizedFileURL
         return isDirectory(url) ? url : nil
     }()
+
+    /// The folder the tests read: a writable copy of `source`, made once per
+    /// test process (on the first test that asks for a fixture) and removed
+    /// when it exits; nil without `source`.
+    /// Reading a WAL store makes SQLite create its `-wal` and `-shm` (and
+    /// recover the `-shm`) beside it, and the suites may run as root, whom a
+    /// read-only folder does not stop: read in place, the fixtures would change
+    /// under the tests that copy them later in the same run, and stay changed
+    /// for the next run.
+    private static let workingCopy: Result<URL, FixtureCopyFailed>? = source.map { source in
+        let fileManager = FileManager.default
+        let copy = fileManager.temporaryDirectory.appendingPathComponent("faultline-coredata-stores-\(UUID().uuidString)")
+        do {
+            try fileManager.copyItem(at: source, to: copy)
+            guard let walker = fileManager.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey]) else {
+                throw FixtureCopyFailed(source: source.path, reason: "cannot list the copy at \(copy.path)")
+            }
+            try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+            for case let url as URL in walker {
+                let isDirectory = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
+                try fileManager.setAttributes([.posixPermissions: isDirectory ? 0o755 : 0o644], ofItemAtPath: url.path)
+            }
+        } catch let error as FixtureCopyFailed {
+            return .failure(error)
+        } catch {
+            return .failure(FixtureCopyFailed(source: source.path, reason: "\(error)"))
+        }
+        atexit { CoreDataFixtures.removeWorkingCopy() }
+        return .success(copy)
+    }
+
+    private static func removeWorkingCopy() {
+        if case .success(let copy) = workingCopy { try? FileManager.default.removeItem(at: copy) }
+    }
 
     /// The one line a test prints when it cannot run for want of the fixtures.
     public static var missingMessage: String {
@@ -47,10 +84,11 @@ public enum CoreDataFixtures {
         return nil
     }
 
-    /// The fixture folder; cancels the calling test when it is missing.
+    /// The fixtures' working copy; cancels the calling test when the fixture
+    /// folder is missing, and fails it when the folder could not be copied.
     public static func root() throws -> URL {
-        guard let directory else { try Test.cancel(Comment(rawValue: missingMessage)) }
-        return directory
+        guard let workingCopy else { try Test.cancel(Comment(rawValue: missingMessage)) }
+        return try workingCopy.get()
     }
 
     /// The fixture at `relative` (under `coredata-stores`). The folder missing
@@ -100,8 +138,9 @@ public enum CoreDataFixtures {
     }
 
     /// Copies the store at `relative` and its `-wal` and `-shm`, when present, into
-    /// `directory`, made writable (the fixtures are read-only, and SQLite writes
-    /// even when only reading: WAL recovery, the journal mode a connection sets).
+    /// `directory`, writable: a store of the test's own, whatever other tests of
+    /// the run do to theirs (SQLite writes even when only reading: WAL recovery,
+    /// the journal mode a connection sets).
     public static func copyStore(_ relative: String, into directory: URL) throws -> String {
         let source = try url(relative)
         let destination = directory.appendingPathComponent(source.lastPathComponent)
@@ -120,6 +159,13 @@ public enum CoreDataFixtures {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// The fixture folder is there but could not be copied: a real failure.
+    public struct FixtureCopyFailed: Error, CustomStringConvertible {
+        public let source: String
+        public let reason: String
+        public var description: String { "cannot copy the Core Data fixtures at \(source): \(reason)" }
     }
 
     /// A file missing from a fixture folder that is there: a real failure.
