@@ -8,15 +8,15 @@ public struct ContextDidSave: Sendable {
     /// `NSPersistentHistoryTokenKey`); nil when the store records no history.
     public let historyToken: PersistentHistoryToken?
 
-    /// Temporary → permanent ID of each object the save inserted: what child
-    /// contexts holding those objects under their temporary IDs adopt.
-    let permanentIDs: [ManagedObjectID: ManagedObjectID]
+    /// The permanent ID of each object the save inserted, with its temporary
+    /// one: what child contexts holding those objects under their temporary
+    /// IDs adopt.
+    let promoted: PromotedIDs
 
-    init(_ changes: StoreChanges, historyToken: PersistentHistoryToken? = nil,
-         permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]) {
+    init(_ changes: StoreChanges, historyToken: PersistentHistoryToken? = nil, promoted: PromotedIDs = PromotedIDs()) {
         self.changes = changes
         self.historyToken = historyToken
-        self.permanentIDs = permanentIDs
+        self.promoted = promoted
     }
 
     /// Built from the save's list on each call.

@@ -190,16 +190,16 @@ extension ManagedObjectContext {
                 forName: .managedObjectContextDidSave, object: context, queue: nil
             ) { [weak self] note in
                 guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
-                      !saved.permanentIDs.isEmpty else { return }
-                self.queue.async { [weak self] in self?.adoptPermanentIDs(saved.permanentIDs) }
+                      !saved.promoted.isEmpty else { return }
+                self.queue.async { [weak self] in self?.adoptPermanentIDs(saved.promoted) }
             })
             ancestor = context.parent
         }
     }
 
-    func adoptPermanentIDs(_ permanentIDs: [ManagedObjectID: ManagedObjectID]) {
-        for (temporary, permanent) in permanentIDs {
-            guard let object = registered[temporary], !object.isInsertedStorage else { continue }
+    func adoptPermanentIDs(_ promoted: PromotedIDs) {
+        promoted.forEach { temporary, permanent in
+            guard let object = registered[temporary], !object.isInsertedStorage else { return }
             registered[temporary] = nil
             registered[permanent] = object
             object.objectID = permanent

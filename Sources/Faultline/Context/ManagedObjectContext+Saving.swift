@@ -232,17 +232,29 @@ extension ManagedObjectContext {
         return checks
     }
 
+    /// The version a saved object's row has now: an updated object's is one
+    /// past the version its update expected (`buildRequest` lists the updates
+    /// in the order of `saved.updated`, and a save writes every update or
+    /// none), an insert's is 1.
+    private func savedVersion(of object: ManagedObject, at updatePosition: Int, in request: SaveRequest) -> Int64 {
+        if updatePosition >= 0, updatePosition < request.updates.count, request.updates[updatePosition].id == object.objectID {
+            return request.updates[updatePosition].version + 1
+        }
+        return object.committed?.version ?? 1
+    }
+
     private func finish(_ result: consuming SaveResult, saved: SavedObjects, request: SaveRequest) {
         saveCount += 1
         for object in saved.discarded { detach(object) }
         // The temporary IDs the save replaces, read before they are; an object
         // given its key before the save (`obtainPermanentIDs`) is registered
         // under it already.
-        let promoted = saved.inserted.prefix(result.insertedIDs.count).lazy.map(\.objectID).filter(\.isTemporaryID)
+        let insertedIDs = result.insertedIDs
+        let promoted = saved.inserted.prefix(insertedIDs.count).lazy.map(\.objectID).filter(\.isTemporaryID)
         registered.dropTemporary(promoted)
         registered.reserveStored(saved.inserted.count)
-        for (position, object) in saved.inserted.enumerated() where position < result.insertedIDs.count {
-            let permanent = result.insertedIDs[position]
+        for (position, object) in saved.inserted.enumerated() where position < insertedIDs.count {
+            let permanent = insertedIDs[position]
             registered[permanent] = object
             object.objectID = permanent
             object.isInsertedStorage = false
@@ -265,7 +277,7 @@ extension ManagedObjectContext {
                 for index in coordinator.plans[object.entityIndex].derivedAttributes { object.values[index] = refreshed.values[index] }
             }
             object.committed = RowSnapshot(
-                entityIndex: object.entityIndex, version: result.versions[object.objectID] ?? (object.committed?.version ?? 1),
+                entityIndex: object.entityIndex, version: savedVersion(of: object, at: position - saved.inserted.count, in: request),
                 values: object.values, toOne: currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
@@ -294,7 +306,7 @@ extension ManagedObjectContext {
             historyToken: result.historyTransaction.map {
                 PersistentHistoryToken(storeUUID: coordinator.storeUUID, transactionNumber: $0)
             },
-            permanentIDs: result.permanentIDs)
+            promoted: result.promoted)
         // Not a dictionary literal: its temporary array of pairs is one more
         // allocation a save whenever the optimiser does not keep it on the stack.
         var userInfo = [AnyHashable: Any](minimumCapacity: 1)

@@ -57,15 +57,16 @@ extension PersistentStoreCoordinator {
                               known: writer.keyCounters)
         }
         result.historyTransaction = pendingHistory?.transaction
-        let resolve = { (id: ManagedObjectID) in result.resolve(id) }
+        // From a constant: a read of `result` through the closure's capture
+        // copied the whole result (and paid a dynamic exclusivity check).
+        let promoted = result.promoted
+        let resolve = { (id: ManagedObjectID) in promoted.resolve(id) }
 
         // Consecutive inserts of one entity share one statement lookup (it
         // hashes the SQL text) and one plan; no table of statements is built
         // per save. The inserts are read in place: a copy of each (its two
         // windows retained and released) cost as much as binding a column.
         var lastInsert: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)?
-        // Read from a local: `result` is captured by `resolve`, and each read
-        // through the capture paid a dynamic exclusivity check.
         let insertedIDs = result.insertedIDs
         try request.inserts.withUnsafeBufferPointer { inserts in
             for position in inserts.indices {
@@ -115,10 +116,10 @@ extension PersistentStoreCoordinator {
             try statement.bind(update.id.primaryKey, at: position + 1)
             try statement.bind(update.version, at: position + 2)
             try statement.execute()
+            // A save either writes every update, each row's version one up
+            // (`version + 1`, what the context commits), or throws.
             if connection.changes == 0 {
                 lockConflicts.append(try lockConflict(update.id, expected: update.version, on: connection))
-            } else {
-                result.versions[update.id] = update.version + 1
             }
         }
 
@@ -201,13 +202,12 @@ extension PersistentStoreCoordinator {
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {
-        result.insertedIDs = inserts.map(\.id)
         guard !inserts.isEmpty else { return }
-        result.permanentIDs.reserveCapacity(inserts.count)
-        try reservePermanentKeys(count: inserts.count, id: { inserts[$0].id }, on: connection) { position, permanent in
-            result.insertedIDs[position] = permanent
-            result.permanentIDs[inserts[position].id] = permanent
+        var permanent = inserts.map(\.id)
+        try reservePermanentKeys(count: inserts.count, id: { inserts[$0].id }, on: connection) { position, id in
+            permanent[position] = id
         }
+        result.promoted = PromotedIDs(inserts: inserts, permanent: permanent)
     }
 
     /// A permanent ID for each temporary one of the `count` IDs `id` gives
@@ -304,26 +304,25 @@ extension PersistentStoreCoordinator {
             committed.changes.touch(delete.id.entityIndex, of: entityCount)
         }
         committed.rowsToCache.reserveCapacity(request.inserts.count + request.updates.count)
-        // Filled apart from `result` and moved in at the end: appended in place
-        // while `resolved` (a copy of `result`) shared its storage, the reserved
-        // array was copied on the first append.
+        // Filled apart from `result`, which the loop reads, and moved in at the end.
         var insertedSnapshots: [RowSnapshot?] = []
         insertedSnapshots.reserveCapacity(request.inserts.count)
         var toOnes = RowArena<ManagedObjectID?>()
-        let resolved = result
+        let promoted = result.promoted
         // One clock reading for the save's rows, as for the rows of one read.
         let readAt = DispatchTime.now().uptimeNanoseconds
         let anyRefreshed = !result.refreshed.isEmpty
+        let insertedIDs = result.insertedIDs
         request.inserts.withUnsafeBufferPointer { inserts in
             for position in inserts.indices {
-                let id = result.insertedIDs[position]
+                let id = insertedIDs[position]
                 committed.changes.touch(id.entityIndex, of: entityCount)
                 if anyRefreshed, let refreshed = result.refreshed[id] {
                     committed.rowsToCache.append((id, refreshed))
                     insertedSnapshots.append(nil)
                 } else {
                     let keys = inserts[position].toOne
-                    let toOne = toOnes.window(keys.count) { keys[$0].map(resolved.resolve) }
+                    let toOne = toOnes.window(keys.count) { keys[$0].map(promoted.resolve) }
                     let snapshot = RowSnapshot(
                         entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne, readAt: readAt)
                     committed.rowsToCache.append((id, snapshot))
@@ -344,13 +343,14 @@ extension PersistentStoreCoordinator {
         of request: SaveRequest, result: SaveResult, readAt: UInt64, into committed: inout CommittedChanges,
         arena toOnes: inout RowArena<ManagedObjectID?>
     ) {
-        let resolved = result
+        let promoted = result.promoted
         for update in request.updates {
-            guard let row = update.row, resolved.refreshed[update.id] == nil, let version = resolved.versions[update.id] else { continue }
-            let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(resolved.resolve) }
+            guard let row = update.row, result.refreshed[update.id] == nil else { continue }
+            let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(promoted.resolve) }
             committed.rowsToCache.append(
                 (update.id, RowSnapshot(
-                    entityIndex: update.id.entityIndex, version: version, values: row.values, toOne: toOne, readAt: readAt)))
+                    entityIndex: update.id.entityIndex, version: update.version + 1, values: row.values, toOne: toOne,
+                    readAt: readAt)))
         }
     }
 }

@@ -107,14 +107,12 @@ public enum SaveConflict: Sendable, Equatable {
 
 /// What a successful save wrote.
 struct SaveResult: Sendable {
-    /// Temporary ID → permanent ID of each inserted object, for references
+    /// The permanent ID of each insert with the ID it had, for references
     /// between objects inserted together.
-    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    var promoted = PromotedIDs()
     /// The permanent ID of each insert, in the request's order: what the
     /// inserts themselves use, without hashing.
-    var insertedIDs: [ManagedObjectID] = []
-    /// New `Z_OPT` of each updated object (inserted rows start at 1).
-    var versions: [ManagedObjectID: Int64] = [:]
+    var insertedIDs: [ManagedObjectID] { promoted.permanent }
     /// Rows re-read after the write, for objects with derived attributes.
     var refreshed: [ManagedObjectID: RowSnapshot] = [:]
     /// The snapshot the row cache now holds for each insert, in the request's
@@ -130,7 +128,6 @@ struct SaveResult: Sendable {
     var historyTransaction: Int64?
 
     /// `id` itself when permanent, else the permanent ID it was given.
-    func resolve(_ id: ManagedObjectID) -> ManagedObjectID {
-        id.isTemporaryID ? (permanentIDs[id] ?? id) : id
-    }
+    @inline(__always)
+    func resolve(_ id: ManagedObjectID) -> ManagedObjectID { promoted.resolve(id) }
 }
