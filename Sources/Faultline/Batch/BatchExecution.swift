@@ -49,14 +49,13 @@ struct BatchExecutor {
     /// or through `mergeChanges`). Inserted IDs are not published: merging does
     /// nothing with them, and a streamed insert may have millions.
     func run(resultType: BatchResultType, _ body: (Connection) throws -> BatchOutcome) throws -> BatchResult {
-        let entityCount = store.model.entities.count
         let source = store.source
         var (outcome, published, sql) = try store.writer.write { connection in
             let outcome = try body(connection)
             var changes = StoreChanges(
-                source: source, updated: Set(outcome.changes.updatedObjectIDs),
+                source: source, updated: outcome.changes.updatedObjectIDs,
                 deleted: Set(outcome.changes.deletedObjectIDs))
-            for entity in outcome.touchedEntities { changes.touch(entity, of: entityCount) }
+            for entity in outcome.touchedEntities { changes.touch(entity) }
             changes.unlistedInserts = Set(outcome.changes.insertedRanges.map(\.entityIndex))
             changes.historyTransaction = outcome.historyTransaction
             return (outcome, CommittedChanges(changes: changes))
@@ -121,7 +120,7 @@ extension ManagedObjectContext {
         coordinator.rowCache.invalidate(changes.updatedObjectIDs)
         coordinator.rowCache.invalidate(changes.deletedObjectIDs)
         var merged = StoreChanges(
-            source: ObjectIdentifier(coordinator), updated: Set(changes.updatedObjectIDs), deleted: Set(changes.deletedObjectIDs))
+            source: ObjectIdentifier(coordinator), updated: changes.updatedObjectIDs, deleted: Set(changes.deletedObjectIDs))
         merged.staleEntities = changes.staleEntities
         merged.unlistedInserts = Set(changes.insertedRanges.map(\.entityIndex))
         mergeChanges(fromContextDidSave: ContextDidSave(merged))
@@ -133,7 +132,7 @@ extension ManagedObjectContext {
         coordinator.rowCache.invalidate(updated)
         coordinator.rowCache.invalidate(deleted)
         mergeChanges(fromContextDidSave: ContextDidSave(StoreChanges(
-            source: ObjectIdentifier(coordinator), inserted: changes["inserted"] ?? [], updated: Set(updated),
+            source: ObjectIdentifier(coordinator), inserted: changes["inserted"] ?? [], updated: updated,
             deleted: Set(deleted))))
     }
 }

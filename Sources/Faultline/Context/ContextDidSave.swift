@@ -21,7 +21,7 @@ public struct ContextDidSave: Sendable {
 
     /// Built from the save's list on each call.
     public var insertedObjectIDs: Set<ManagedObjectID> { Set(changes.inserted) }
-    public var updatedObjectIDs: Set<ManagedObjectID> { changes.updated }
+    public var updatedObjectIDs: Set<ManagedObjectID> { Set(changes.updated) }
     public var deletedObjectIDs: Set<ManagedObjectID> { changes.deleted }
 }
 

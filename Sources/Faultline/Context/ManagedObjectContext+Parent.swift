@@ -145,7 +145,7 @@ extension ManagedObjectContext {
         for object in inserted + updated + deleted { object.didSave() }
         for object in deleted { detach(object) }
         let changes = StoreChanges(
-            source: ObjectIdentifier(self), inserted: inserted.map(\.objectID), updated: Set(updated.map(\.objectID)),
+            source: ObjectIdentifier(self), inserted: inserted.map(\.objectID), updated: updated.map(\.objectID),
             deleted: Set(deleted.map(\.objectID)))
         NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self,
                                         userInfo: [ContextDidSave.userInfoKey: ContextDidSave(changes)])

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
     /// on the context's queue.
     public func mergeChanges(from transaction: PersistentHistoryTransaction) {
         let changes = coordinator.storeChanges(of: transaction)
-        coordinator.rowCache.invalidate(Array(changes.updated.union(changes.deleted)))
+        coordinator.rowCache.invalidate(changes.updated + changes.deleted)
         mergeAndAnnounce([changes])
     }
 }

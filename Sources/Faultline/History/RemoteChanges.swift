@@ -158,10 +158,10 @@ extension PersistentStoreCoordinator {
         for change in transaction.changes where change.changedObjectID.storeIdentifier == identifier {
             switch change.changeType {
             case .insert: changes.inserted.append(change.changedObjectID)
-            case .update: changes.updated.insert(change.changedObjectID)
+            case .update: changes.updated.append(change.changedObjectID)
             case .delete: changes.deleted.insert(change.changedObjectID)
             }
-            changes.touch(change.changedObjectID.entityIndex, of: model.entities.count)
+            changes.touch(change.changedObjectID.entityIndex)
         }
         changes.historyTransaction = transaction.transactionNumber
         return changes

@@ -49,8 +49,7 @@ final class ChangePublisher: Sendable {
         }
         rowCache.invalidate(changes.updated)
         rowCache.invalidate(changes.deleted)
-        let touched = changes.touchedEntities
-        let stale = staleEntities(deriving: touched.indices.lazy.filter { touched[$0] })
+        let stale = staleEntities(deriving: changes.touchedEntities.setIndices)
         rowCache.invalidate(entities: stale)
         changes.staleEntities = stale
         if stale.isEmpty {

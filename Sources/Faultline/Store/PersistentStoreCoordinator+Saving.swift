@@ -284,24 +284,19 @@ extension PersistentStoreCoordinator {
         of request: SaveRequest, result: inout SaveResult, source: ObjectIdentifier
     ) -> CommittedChanges {
         // Built in place: a separate StoreChanges moved in after would stay
-        // alive beside it, sharing the touched entities' storage, and the
-        // first touch below would copy it.
+        // alive beside it, and the first change below would copy what it shares.
         var committed = CommittedChanges(changes: StoreChanges(source: source))
         committed.changes.historyTransaction = result.historyTransaction
-        let entityCount = model.entities.count
         committed.changes.inserted = result.insertedIDs
+        committed.changes.updated = request.updates.map(\.id)
+        for update in request.updates { committed.changes.touch(update.id.entityIndex) }
+
         // Only when there is something to hold: reserving on the empty set
         // allocates a table even for zero (an empty set shares one storage).
-        if !request.updates.isEmpty { committed.changes.updated.reserveCapacity(request.updates.count) }
-        for update in request.updates {
-            committed.changes.updated.insert(update.id)
-            committed.changes.touch(update.id.entityIndex, of: entityCount)
-        }
-
         if !request.deletes.isEmpty { committed.changes.deleted.reserveCapacity(request.deletes.count) }
         for delete in request.deletes {
             committed.changes.deleted.insert(delete.id)
-            committed.changes.touch(delete.id.entityIndex, of: entityCount)
+            committed.changes.touch(delete.id.entityIndex)
         }
         committed.rowsToCache.reserveCapacity(request.inserts.count + request.updates.count)
         // Filled apart from `result`, which the loop reads, and moved in at the end.
@@ -316,7 +311,7 @@ extension PersistentStoreCoordinator {
         request.inserts.withUnsafeBufferPointer { inserts in
             for position in inserts.indices {
                 let id = insertedIDs[position]
-                committed.changes.touch(id.entityIndex, of: entityCount)
+                committed.changes.touch(id.entityIndex)
                 if anyRefreshed, let refreshed = result.refreshed[id] {
                     committed.rowsToCache.append((id, refreshed))
                     insertedSnapshots.append(nil)

@@ -2,17 +2,21 @@
 /// commit (a save, a batch request), what its row cache drops and what the
 /// other contexts on it merge.
 struct StoreChanges: Sendable {
-    /// A list, not a set: a save's inserts are distinct already, and hashing
-    /// each inserted object into a set the merges only ever iterate was a
-    /// cost per insert. Readers that need a set build one (an ID
-    /// listed twice by a caller of `mergeChanges(fromRemoteContextSave:)`
-    /// counts once there).
+    /// Lists, not sets: a save's inserts and updates are distinct already, and
+    /// hashing each object into a set the merges only ever iterate was a cost
+    /// per object (and a set's storage, allocated through the standard
+    /// library's unspecialised code, a fixed cost per save). Readers that need
+    /// a set build one (an ID listed twice by a caller of
+    /// `mergeChanges(fromRemoteContextSave:)`, or updated by two history
+    /// transactions, counts once there; merging it twice refreshes the object
+    /// twice, to the same state).
     var inserted: [ManagedObjectID] = []
-    var updated: Set<ManagedObjectID> = []
+    var updated: [ManagedObjectID] = []
     var deleted: Set<ManagedObjectID> = []
-    /// Which entities the commit wrote rows of, by entity index (empty when
-    /// none): publishing turns them into `staleEntities`.
-    var touchedEntities: [Bool] = []
+    /// Which entities the commit wrote rows of, by entity index: publishing
+    /// turns them into `staleEntities`. Bits, not an array of flags sized to
+    /// the model: that array was one more allocation on every save.
+    var touchedEntities = ChangeMask()
     /// Entities whose rows store triggers may have rewritten (derived
     /// attributes reading the touched ones); set when published.
     var staleEntities: Set<Int> = []
@@ -27,7 +31,7 @@ struct StoreChanges: Sendable {
     /// the coordinator (batch requests, which every context hears of).
     let source: ObjectIdentifier
 
-    init(source: ObjectIdentifier, inserted: [ManagedObjectID] = [], updated: Set<ManagedObjectID> = [],
+    init(source: ObjectIdentifier, inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [],
          deleted: Set<ManagedObjectID> = []) {
         self.source = source
         self.inserted = inserted
@@ -39,10 +43,7 @@ struct StoreChanges: Sendable {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty && unlistedInserts.isEmpty
     }
 
-    mutating func touch(_ entityIndex: Int, of entityCount: Int) {
-        if touchedEntities.isEmpty { touchedEntities = Array(repeating: false, count: entityCount) }
-        touchedEntities[entityIndex] = true
-    }
+    mutating func touch(_ entityIndex: Int) { touchedEntities[entityIndex] = true }
 }
 
 /// Something told of every commit of a store: a context, later a history

@@ -43,6 +43,32 @@ struct BatchMergeTests {
         }
     }
 
+    @Test("An ID listed twice as updated by mergeChanges(fromRemoteContextSave:): the object shows the new row and is announced once")
+    func updatedListedTwice() throws {
+        let (container, url) = try BatchModel.container()
+        defer { LibraryModel.remove(url) }
+        var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [["title": "One", "views": 1]])
+        insert.resultType = .objectIDs
+        let id = try container.coordinator.execute(insert).objectIDs[0]
+        let context = container.newBackgroundContext()
+        let object = try context.performAndWait { try context.existingObject(with: id) }
+        context.performAndWait { #expect(object.value(forKey: "views") as? Int64 == 1) }
+        try Connection(.file(url.path)).execute("UPDATE ZARTICLE SET ZVIEWS = 7, Z_OPT = Z_OPT + 1 WHERE Z_PK = \(id.primaryKey)")
+
+        let announced = Locked<[Set<ObjectIdentifier>]>([])
+        let observer = NotificationCenter.default.addObserver(
+            forName: .managedObjectContextObjectsDidChange, object: context, queue: nil
+        ) { note in
+            guard let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
+            announced.withLock { $0.append(Set(change.updatedObjects.map(ObjectIdentifier.init))) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        context.performAndWait { context.mergeChanges(fromRemoteContextSave: ["updated": [id, id]]) }
+
+        context.performAndWait { #expect(object.value(forKey: "views") as? Int64 == 7) }
+        #expect(announced.withLock { $0 } == [[ObjectIdentifier(object)]])
+    }
+
     @Test("A context that merges automatically sees a batch update through the observers")
     func automaticMerge() throws {
         let (container, url) = try BatchModel.container()

@@ -1,5 +1,6 @@
-/// Which properties of an object changed, as bits: an object with up to 64
-/// attributes (or relationships) tracks them without allocating. Two words and
+/// Which properties of an object changed (or which entities a commit wrote
+/// rows of), as bits: an object with up to 64 attributes (or relationships)
+/// tracks them without allocating. Two words and
 /// no count: every managed object holds two masks, and the set bits are all a
 /// caller ever walks.
 struct ChangeMask {
