@@ -307,11 +307,11 @@ extension ManagedObjectContext {
                 PersistentHistoryToken(storeUUID: coordinator.storeUUID, transactionNumber: $0)
             },
             promoted: result.promoted)
-        // Not a dictionary literal: its temporary array of pairs is one more
-        // allocation a save whenever the optimiser does not keep it on the stack.
-        var userInfo = [AnyHashable: Any](minimumCapacity: 1)
-        userInfo[ContextDidSave.userInfoKey] = changes
-        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: userInfo)
+        didSaveUserInfo[ContextDidSave.userInfoKey] = changes
+        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: didSaveUserInfo)
+        // Emptied without a lookup: removing the key compares `AnyHashable`s,
+        // which instantiates generic metadata on every call.
+        didSaveUserInfo.removeAll(keepingCapacity: true)
     }
 
     /// Takes an object out of the context for good.

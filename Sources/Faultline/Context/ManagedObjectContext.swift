@@ -105,6 +105,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var isSaving = false
     /// The last small save's lists, emptied, for the next save to fill.
     var saveBuffers = SaveBuffers()
+    /// The did-save notification's `userInfo`, emptied after each post: its
+    /// table is allocated once, not on every save (an observer that keeps the
+    /// notification keeps that one, and the next save copies it).
+    var didSaveUserInfo = [AnyHashable: Any](minimumCapacity: 1)
     /// Typed-key assignments that could not be made (a subscript setter cannot
     /// throw); the next `save()` throws them.
     @usableFromInline var refusedAccesses: [ObjectAccessError] = []
