@@ -232,15 +232,13 @@ extension ManagedObjectContext {
         return checks
     }
 
-    /// The version a saved object's row has now: an updated object's is one
-    /// past the version its update expected (`buildRequest` lists the updates
-    /// in the order of `saved.updated`, and a save writes every update or
-    /// none), an insert's is 1.
-    private func savedVersion(of object: ManagedObject, at updatePosition: Int, in request: SaveRequest) -> Int64 {
-        if updatePosition >= 0, updatePosition < request.updates.count, request.updates[updatePosition].id == object.objectID {
-            return request.updates[updatePosition].version + 1
-        }
-        return object.committed?.version ?? 1
+    /// The update a saved object's row took, when `updatePosition` is the
+    /// object's place in `saved.updated` (`buildRequest` lists the updates in
+    /// that order; a save writes every update or none).
+    private func update(of object: ManagedObject, at updatePosition: Int, in request: SaveRequest) -> SaveRequest.Update? {
+        guard updatePosition >= 0, updatePosition < request.updates.count, request.updates[updatePosition].id == object.objectID
+        else { return nil }
+        return request.updates[updatePosition]
     }
 
     private func finish(_ result: consuming SaveResult, saved: SavedObjects, request: SaveRequest) {
@@ -276,9 +274,13 @@ extension ManagedObjectContext {
             if let refreshed = result.refreshed[object.objectID] {
                 for index in coordinator.plans[object.entityIndex].derivedAttributes { object.values[index] = refreshed.values[index] }
             }
+            // An update's row is one past the version it expected, and holds
+            // the to-ones the request took (shared, its temporary IDs resolved).
+            let update = update(of: object, at: position - saved.inserted.count, in: request)
             object.committed = RowSnapshot(
-                entityIndex: object.entityIndex, version: savedVersion(of: object, at: position - saved.inserted.count, in: request),
-                values: object.values, toOne: currentToOnes(of: object, in: &toOnes))
+                entityIndex: object.entityIndex, version: update.map { $0.version + 1 } ?? (object.committed?.version ?? 1),
+                values: object.values,
+                toOne: update?.row.map { result.promoted.resolving($0.toOne, in: &toOnes) } ?? currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
         // Deleted objects leave the registry now, so nothing below refreshes

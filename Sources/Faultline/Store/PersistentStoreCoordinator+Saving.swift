@@ -316,8 +316,7 @@ extension PersistentStoreCoordinator {
                     committed.rowsToCache.append((id, refreshed))
                     insertedSnapshots.append(nil)
                 } else {
-                    let keys = inserts[position].toOne
-                    let toOne = toOnes.window(keys.count) { keys[$0].map(promoted.resolve) }
+                    let toOne = promoted.resolving(inserts[position].toOne, in: &toOnes)
                     let snapshot = RowSnapshot(
                         entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne, readAt: readAt)
                     committed.rowsToCache.append((id, snapshot))
@@ -341,7 +340,7 @@ extension PersistentStoreCoordinator {
         let promoted = result.promoted
         for update in request.updates {
             guard let row = update.row, result.refreshed[update.id] == nil else { continue }
-            let toOne = toOnes.window(row.toOne.count) { row.toOne[$0].map(promoted.resolve) }
+            let toOne = promoted.resolving(row.toOne, in: &toOnes)
             committed.rowsToCache.append(
                 (update.id, RowSnapshot(
                     entityIndex: update.id.entityIndex, version: update.version + 1, values: row.values, toOne: toOne,

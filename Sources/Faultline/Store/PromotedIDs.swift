@@ -48,6 +48,14 @@ struct PromotedIDs: Sendable {
         return id
     }
 
+    /// `keys` with each temporary ID resolved: the same window, shared, when
+    /// it holds none (most rows refer to saved objects only), else a new one
+    /// from `arena`.
+    func resolving(_ keys: ToOneKeys, in arena: inout RowArena<ManagedObjectID?>) -> ToOneKeys {
+        guard keys.contains(where: { $0?.isTemporaryID == true }) else { return keys }
+        return arena.window(keys.count) { keys[$0].map(resolve) }
+    }
+
     /// Whether any insert had a temporary ID.
     var isEmpty: Bool { !inserts.contains { $0.id.isTemporaryID } }
 

@@ -17,10 +17,12 @@ struct InsertReferenceTests {
 
     /// `count` authors, each with a book of its own on a new shelf, and a
     /// second book by the previous author (the last author for the first);
-    /// one save. Returns the objects' IDs after it, by author name.
-    static func insertLinked(_ count: Int, in context: ManagedObjectContext) throws -> [String: ManagedObjectID] {
+    /// one save. Returns the authors' IDs after it, by name, and the books'
+    /// IDs with their titles.
+    static func insertLinked(_ count: Int, in context: ManagedObjectContext) throws -> Linked {
         try context.performAndWait {
             var authors: [ManagedObject] = []
+            var books: [ManagedObject] = []
             for number in 0..<count {
                 let author = try context.insertNewObject(forEntityName: "Author")
                 try author.setValue(String(format: "Author %02d", number), forKey: "name")
@@ -33,14 +35,23 @@ struct InsertReferenceTests {
                 try own.setValue("Own \(number)", forKey: "title")
                 try own.setValue(author, forKey: "author")
                 try own.setValue(Set([shelf]), forKey: "shelves")
+                books.append(own)
                 let other = try context.insertNewObject(forEntityName: "Book")
                 try other.setValue("Other \(number)", forKey: "title")
                 try other.setValue(authors[(number + count - 1) % count], forKey: "author")
+                books.append(other)
             }
             try context.save()
             #expect(authors.allSatisfy { !$0.objectID.isTemporaryID })
-            return Dictionary(uniqueKeysWithValues: try authors.map { (try #require($0.value(forKey: "name") as? String), $0.objectID) })
+            return Linked(
+                authors: Dictionary(uniqueKeysWithValues: try authors.map { (try #require($0.value(forKey: "name") as? String), $0.objectID) }),
+                books: try books.map { (try #require($0.value(forKey: "title") as? String), $0.objectID) })
         }
+    }
+
+    struct Linked {
+        let authors: [String: ManagedObjectID]
+        let books: [(title: String, id: ManagedObjectID)]
     }
 
     @Test("Each book's row names its author's key, and each join row its shelf's, below and above the search limit",
@@ -48,7 +59,7 @@ struct InsertReferenceTests {
     func toOnesAndJoinRows(count: Int) throws {
         let (container, url) = try LibraryModel.container()
         defer { LibraryModel.remove(url) }
-        let ids = try Self.insertLinked(count, in: container.newBackgroundContext())
+        let ids = try Self.insertLinked(count, in: container.newBackgroundContext()).authors
         let connection = try Connection(.file(url.path))
         let authorOfBook = try connection.rows("SELECT b.ZTITLE, b.ZAUTHOR FROM ZBOOK b ORDER BY b.Z_PK")
         #expect(authorOfBook.count == 2 * count)
@@ -73,6 +84,25 @@ struct InsertReferenceTests {
             }
             #expect(title.dropFirst("Own ".count) == label.dropFirst("Shelf ".count), "\(title) on \(label)")
         }
+    }
+
+    @Test("Another context reads each book's author from the rows the save cached: permanent IDs, no statement",
+          arguments: authorCounts)
+    func cachedRowsHoldPermanentKeys(count: Int) throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let linked = try Self.insertLinked(count, in: container.newBackgroundContext())
+        let reader = container.newBackgroundContext()
+        let before = container.coordinator.sqlCounters.statementsExecuted
+        try reader.performAndWait {
+            for (title, id) in linked.books {
+                let author = try #require(try reader.existingObject(with: id).value(forKey: "author") as? ManagedObject)
+                guard let number = Int(title.split(separator: " ")[1]) else { continue }
+                let expected = title.hasPrefix("Own") ? number : (number + count - 1) % count
+                #expect(author.objectID == linked.authors[String(format: "Author %02d", expected)], "\(title)")
+            }
+        }
+        #expect(container.coordinator.sqlCounters.statementsExecuted == before, "every row came from the row cache")
     }
 
     @Test("A child's inserts take the permanent IDs of the parent's save, below and above the search limit", arguments: sizes)
