@@ -58,8 +58,14 @@ final class ChangePublisher: Sendable {
             rowCache.store(rows.lazy.filter { !stale.contains($0.0.entityIndex) })
         }
         guard !changes.isEmpty else { return }
-        let targets = subscribers.withLock { list in list.compactMap(\.subscriber) }
-        for target in targets where ObjectIdentifier(target) != changes.source { target.storeDidCommit(changes) }
+        // Gathered under the lock, told outside it; no list is built when the
+        // committing context is the only one (a list per save, otherwise).
+        let source = changes.source
+        let targets = subscribers.withLock { list -> [any StoreChangeSubscriber] in
+            guard list.contains(where: { entry in entry.subscriber.map { ObjectIdentifier($0) != source } ?? false }) else { return [] }
+            return list.compactMap(\.subscriber)
+        }
+        for target in targets where ObjectIdentifier(target) != source { target.storeDidCommit(changes) }
     }
 
     /// The entities whose derived attributes read rows of `touched` ones.
