@@ -261,13 +261,14 @@ extension ManagedObjectContext {
         var toOnes = RowArena<ManagedObjectID?>()
         // Inserted then updated objects, by position, without joining the arrays.
         let savedCount = saved.inserted.count + saved.updated.count
+        let stale = result.changes?.staleEntities ?? []
         for position in 0..<savedCount {
             let object = position < saved.inserted.count ? saved.inserted[position] : saved.updated[position - saved.inserted.count]
             // An insert whose row the cache took as written commits that very
-            // snapshot, moved out of the result, which nothing reads after.
-            if position < result.insertedSnapshots.count, let snapshot = result.insertedSnapshots[position].take(),
-               snapshot.values == object.values {
-                object.committed = snapshot
+            // snapshot.
+            if position < saved.inserted.count, position < result.cachedRows.count, !stale.contains(object.entityIndex),
+               result.cachedRows[position].0 == object.objectID, result.cachedRows[position].1.values == object.values {
+                object.committed = result.cachedRows[position].1
                 object.resetChangeFlags()
                 continue
             }
@@ -289,7 +290,6 @@ extension ManagedObjectContext {
         forgetAllChanges()
         links.removeAll()
 
-        let stale = result.changes?.staleEntities ?? []
         if !stale.isEmpty {
             let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
             for object in registered.objects(ofEntities: stale)

@@ -25,14 +25,7 @@ extension PersistentStoreCoordinator {
                 return (result, committed)
             }
             committed = true
-            if let changes {
-                if !changes.staleEntities.isEmpty {
-                    for (position, id) in result.insertedIDs.enumerated() where changes.staleEntities.contains(id.entityIndex) {
-                        result.insertedSnapshots[position] = nil
-                    }
-                }
-                result.changes = changes
-            }
+            if let changes { result.changes = changes }
             return .success(result)
         } catch let found as ConflictsFound {
             // A version conflict proves the cached row old (ExternalCommits.swift, invariant 3).
@@ -299,9 +292,6 @@ extension PersistentStoreCoordinator {
             committed.changes.touch(delete.id.entityIndex)
         }
         committed.rowsToCache.reserveCapacity(request.inserts.count + request.updates.count)
-        // Filled apart from `result`, which the loop reads, and moved in at the end.
-        var insertedSnapshots: [RowSnapshot?] = []
-        insertedSnapshots.reserveCapacity(request.inserts.count)
         var toOnes = RowArena<ManagedObjectID?>()
         let promoted = result.promoted
         // One clock reading for the save's rows, as for the rows of one read.
@@ -314,20 +304,18 @@ extension PersistentStoreCoordinator {
                 committed.changes.touch(id.entityIndex)
                 if anyRefreshed, let refreshed = result.refreshed[id] {
                     committed.rowsToCache.append((id, refreshed))
-                    insertedSnapshots.append(nil)
                 } else {
                     let toOne = promoted.resolving(inserts[position].toOne, in: &toOnes)
                     let snapshot = RowSnapshot(
                         entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne, readAt: readAt)
                     committed.rowsToCache.append((id, snapshot))
-                    insertedSnapshots.append(snapshot)
                 }
             }
         }
-        result.insertedSnapshots = insertedSnapshots
         if !request.updates.isEmpty {
             cacheUpdatedRows(of: request, result: result, readAt: readAt, into: &committed, arena: &toOnes)
         }
+        result.cachedRows = committed.rowsToCache
         return committed
     }
 

@@ -115,10 +115,11 @@ struct SaveResult: Sendable {
     var insertedIDs: [ManagedObjectID] { promoted.permanent }
     /// Rows re-read after the write, for objects with derived attributes.
     var refreshed: [ManagedObjectID: RowSnapshot] = [:]
-    /// The snapshot the row cache now holds for each insert, in the request's
-    /// order (nil where none was stored): the context commits the same one
-    /// instead of building it again.
-    var insertedSnapshots: [RowSnapshot?] = []
+    /// The rows the save gave the row cache, the inserts' first in the
+    /// request's order (an insert of an entity in `changes.staleEntities` was
+    /// not stored): the context commits the same snapshots instead of building
+    /// them again. The very list the row cache took, shared, not a copy.
+    var cachedRows: [(ManagedObjectID, RowSnapshot)] = []
     /// What the commit changed, as published to the other contexts; its
     /// `staleEntities` are the entities whose derived attributes the triggers
     /// may have rewritten (the row cache dropped them, the context refreshes
