@@ -42,15 +42,23 @@ public enum CoreDataFixtures {
     private static let workingCopy: Result<URL, FixtureCopyFailed>? = source.map { source in
         let fileManager = FileManager.default
         let copy = fileManager.temporaryDirectory.appendingPathComponent("faultline-coredata-stores-\(UUID().uuidString)")
+        // Folder by folder and file by file rather than one copyItem of the
+        // tree: that copies the read-only folders' modes first, and a user
+        // other than root then cannot write their contents.
         do {
-            try fileManager.copyItem(at: source, to: copy)
-            guard let walker = fileManager.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey]) else {
-                throw FixtureCopyFailed(source: source.path, reason: "cannot list the copy at \(copy.path)")
+            try fileManager.createDirectory(at: copy, withIntermediateDirectories: true)
+            guard let walker = fileManager.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else {
+                throw FixtureCopyFailed(source: source.path, reason: "cannot list it")
             }
-            try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+            let prefix = source.standardizedFileURL.path.count + 1
             for case let url as URL in walker {
-                let isDirectory = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
-                try fileManager.setAttributes([.posixPermissions: isDirectory ? 0o755 : 0o644], ofItemAtPath: url.path)
+                let target = copy.appendingPathComponent(String(url.standardizedFileURL.path.dropFirst(prefix)))
+                if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                    try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
+                } else {
+                    try fileManager.copyItem(at: url, to: target)
+                    try fileManager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
+                }
             }
         } catch let error as FixtureCopyFailed {
             return .failure(error)
