@@ -56,7 +56,7 @@ struct PromotedIDs: Sendable {
         return arena.window(keys.count) { keys[$0].map(resolve) }
     }
 
-    /// Whether any insert had a temporary ID.
+    /// Whether no insert had a temporary ID: nothing for a child to adopt.
     var isEmpty: Bool { !inserts.contains { $0.id.isTemporaryID } }
 
     /// Each temporary ID with the permanent ID that replaced it.
