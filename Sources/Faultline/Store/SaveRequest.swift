@@ -127,8 +127,4 @@ struct SaveResult: Sendable {
     var changes: StoreChanges?
     /// The key of the persistent-history transaction the save recorded.
     var historyTransaction: Int64?
-
-    /// `id` itself when permanent, else the permanent ID it was given.
-    @inline(__always)
-    func resolve(_ id: ManagedObjectID) -> ManagedObjectID { promoted.resolve(id) }
 }
