@@ -43,13 +43,18 @@ struct BatchMergeTests {
         }
     }
 
+    /// One article, batch-inserted; its ID.
+    static func insertArticle(views: Int64, into container: PersistentContainer) throws -> ManagedObjectID {
+        var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [["title": "One", "views": views]])
+        insert.resultType = .objectIDs
+        return try container.coordinator.execute(insert).objectIDs[0]
+    }
+
     @Test("An ID listed twice as updated by mergeChanges(fromRemoteContextSave:): the object shows the new row and is announced once")
     func updatedListedTwice() throws {
         let (container, url) = try BatchModel.container()
         defer { LibraryModel.remove(url) }
-        var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [["title": "One", "views": 1]])
-        insert.resultType = .objectIDs
-        let id = try container.coordinator.execute(insert).objectIDs[0]
+        let id = try Self.insertArticle(views: 1, into: container)
         let context = container.newBackgroundContext()
         let object = try context.performAndWait { try context.existingObject(with: id) }
         context.performAndWait { #expect(object.value(forKey: "views") as? Int64 == 1) }
@@ -73,9 +78,7 @@ struct BatchMergeTests {
     func automaticMerge() throws {
         let (container, url) = try BatchModel.container()
         defer { LibraryModel.remove(url) }
-        var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [["title": "One", "views": 1]])
-        insert.resultType = .objectIDs
-        let id = try container.coordinator.execute(insert).objectIDs[0]
+        let id = try Self.insertArticle(views: 1, into: container)
         let context = container.newBackgroundContext()
         context.automaticallyMergesChangesFromParent = true
         let object = try context.performAndWait { try context.existingObject(with: id) }
