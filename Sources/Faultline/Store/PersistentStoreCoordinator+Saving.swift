@@ -213,7 +213,7 @@ extension PersistentStoreCoordinator {
         func assignKeys(to positions: some Collection<Int>, root: Int) throws {
             let keys = try PrimaryKeyAllocator.reserve(
                 positions.count, rootEntityNumber: root + 1, floor: keyFloors[root + 1] ?? 0, on: connection,
-                known: writer.keyCounters)
+                known: writer.keyCounters, spare: writer.spareKeys)
             for (offset, position) in positions.enumerated() {
                 assign(position, ManagedObjectID(
                     storeIdentifier: identifier, entityIndex: id(position).entityIndex, primaryKey: keys.lowerBound + Int64(offset)))

@@ -9,7 +9,9 @@ import FaultlineSQLite
 /// compare-and-set tries that value first, so saves in a row pay one
 /// statement for their keys rather than a read and a write. A wrong guess (a
 /// commit by another connection or process, a save rolled back) changes no
-/// row, and the reservation falls back to reading `Z_MAX`.
+/// row, and the reservation falls back to reading `Z_MAX`. A save's keys may
+/// also come from the keys earlier saves reserved beyond their own
+/// (`SpareKeys`), with no statement at all.
 ///
 /// `floor`: keys start above it even when `Z_MAX` is lower. Rows imported
 /// into a Core Data store outside Core Data can leave `Z_MAX` below the
@@ -19,9 +21,17 @@ enum PrimaryKeyAllocator {
     /// Reserves `count` keys (at least 1) for the hierarchy whose root entity
     /// has number `rootEntityNumber`, returning the first and last. Call inside
     /// the writer's transaction, so a rolled-back save returns its keys.
+    /// With `spare`, the keys come from the writer's spare keys when it has
+    /// enough, with no statement; otherwise the reservation takes extra keys
+    /// and leaves them there (SpareKeys.swift).
     static func reserve(_ count: Int, rootEntityNumber: Int, floor: Int64 = 0, on connection: Connection,
-                        known: KnownKeyCounters? = nil) throws -> ClosedRange<Int64> {
+                        known: KnownKeyCounters? = nil, spare: SpareKeys? = nil) throws -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
+        if let keys = spare?.take(count, rootEntityNumber: rootEntityNumber) { return keys }
+        // Too few spare keys for this save: its block starts at the first of
+        // them, so none is left as a gap.
+        let tooFew = spare?.takeAll(rootEntityNumber: rootEntityNumber)
+        let extra = spare?.extraToReserve(rootEntityNumber: rootEntityNumber) ?? 0
         // The known counter is the first attempt's guess; later attempts read Z_MAX.
         var guess = known?[rootEntityNumber]
         for _ in 0..<(guess == nil ? 8 : 9) {
@@ -29,9 +39,12 @@ enum PrimaryKeyAllocator {
                 throw StoreError.primaryKeysUnavailable(entityNumber: rootEntityNumber, reason: "Z_PRIMARYKEY has no row for it")
             }
             guess = nil
-            let base = max(current, floor)
-            if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: current, to: base + count, on: connection) {
-                known?[rootEntityNumber] = base + count
+            // Spare keys run up to Z_MAX as this writer last committed it; when
+            // Z_MAX is elsewhere, they are not trusted.
+            let base = tooFew.flatMap { $0.upperBound == current ? $0.lowerBound - 1 : nil } ?? max(current, floor)
+            if try BookkeepingStatements.moveKeyMax(ofEntity: rootEntityNumber, from: current, to: base + count + extra, on: connection) {
+                known?[rootEntityNumber] = base + count + extra
+                if extra > 0 { spare?.keep((base + count + 1)...(base + count + extra), rootEntityNumber: rootEntityNumber) }
                 return (base + 1)...(base + count)
             }
         }

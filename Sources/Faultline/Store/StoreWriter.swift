@@ -39,6 +39,8 @@ final class StoreWriter: Sendable {
     let commitWatch = ExternalCommitWatch()
     /// The key counters its saves last wrote (PrimaryKeyAllocator.swift).
     let keyCounters = KnownKeyCounters()
+    /// Keys its saves reserved and have not used yet (SpareKeys.swift).
+    let spareKeys = SpareKeys()
     /// The after-commit work; nil for a migration's writer, which runs before
     /// any coordinator (and so any cache or context) exists on the store.
     let publisher: ChangePublisher?
@@ -83,9 +85,21 @@ final class StoreWriter: Sendable {
             let outermost = connection.isAutocommit
             if foreignKeysOff, outermost { try connection.setForeignKeys(enabled: false) }
             defer { if foreignKeysOff, outermost { try? connection.setForeignKeys(enabled: true) } }
-            let (result, committed) = try connection.transaction(.immediate) {
-                if outermost { noteVersionBeforeWriting(connection.dataVersion) }
-                return try body(connection)
+            // Spare keys serve the outermost transaction only: a savepoint
+            // rolled back inside a committed transaction would leave them
+            // above the committed Z_MAX.
+            spareKeys.isUsable = outermost
+            defer { spareKeys.isUsable = false }
+            let (result, committed): (Result, CommittedChanges?)
+            do {
+                (result, committed) = try connection.transaction(.immediate) {
+                    if outermost { noteVersionBeforeWriting(connection.dataVersion) }
+                    return try body(connection)
+                }
+            } catch {
+                // A reservation rolled back with the transaction left no spare keys.
+                spareKeys.removeAll()
+                throw error
             }
             if outermost {
                 commitWatch.writerVersion = connection.dataVersion
@@ -102,6 +116,7 @@ final class StoreWriter: Sendable {
         if let known = commitWatch.writerVersion, let version, version != known {
             publisher?.dropRowsChangedElsewhere()
             history?.forgetNames()
+            spareKeys.removeAll()
         }
         commitWatch.writerVersion = version
     }
