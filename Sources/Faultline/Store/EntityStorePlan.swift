@@ -109,6 +109,9 @@ final class EntityStorePlan: @unchecked Sendable {
     let rowDerivations: [RowDerivation]
     /// Attribute indexes of derived attributes, re-read after a save.
     let derivedAttributes: [Int]
+    /// How an inserted row's derived values are known without a re-read;
+    /// nil when they are not (InsertedDerivations.swift).
+    let insertedDerivations: InsertedDerivations?
     /// The rows of many keys, bound to parameter 1 as one JSON array.
     let selectByKeys: String
     /// The row of one key, bound to parameter 1: Core Data's statement for
@@ -203,6 +206,8 @@ final class EntityStorePlan: @unchecked Sendable {
             + insertValues.joined(separator: ", ") + ")"
         rowDerivations = schema.rowDerivations[entity.index]
         derivedAttributes = entity.attributes.filter(\.isDerived).map(\.index)
+        insertedDerivations = InsertedDerivations(
+            entity: entity, derivedAttributes: derivedAttributes, rowDerivations: rowDerivations)
         writes = EntityWriteStatements(entity: entity, mapping: mapping, schema: schema, signatures: &signatures)
     }
 

@@ -172,13 +172,35 @@ extension PersistentStoreCoordinator {
         // and the rows the triggers recomputed are found from them.
         if let pendingHistory, let history { try history.finish(pendingHistory, on: connection, known: writer.keyCounters) }
 
-        // Built only when some saved entity has derived attributes to re-read.
+        // Built only when some saved entity has derived attributes.
         let hasDerived: (ManagedObjectID) -> Bool = { !self.plans[$0.entityIndex].derivedAttributes.isEmpty }
         if result.insertedIDs.contains(where: hasDerived) || request.updates.contains(where: { hasDerived($0.id) }) {
-            let derived = (result.insertedIDs + request.updates.map(\.id)).filter(hasDerived)
-            for (id, snapshot) in try readRows(derived, on: connection) { result.refreshed[id] = snapshot }
+            var reread = derivedRowsWritten(request, into: &result)
+            reread += request.updates.lazy.map(\.id).filter(hasDerived)
+            if !reread.isEmpty {
+                for (id, snapshot) in try readRows(reread, on: connection) { result.refreshed[id] = snapshot }
+            }
         }
         return result
+    }
+
+    /// The inserted rows whose derived values the INSERT computed from the
+    /// row itself, as snapshots in `result.refreshed`; returns the IDs of the
+    /// other inserts with derived attributes, whose rows are read back.
+    private func derivedRowsWritten(_ request: SaveRequest, into result: inout SaveResult) -> [ManagedObjectID] {
+        var reread: [ManagedObjectID] = []
+        var toOnes = RowArena<ManagedObjectID?>()
+        let readAt = DispatchTime.now().uptimeNanoseconds
+        for (position, id) in result.insertedIDs.enumerated() where !plans[id.entityIndex].derivedAttributes.isEmpty {
+            guard let values = plans[id.entityIndex].insertedDerivations?.applied(to: request.inserts[position].values) else {
+                reread.append(id)
+                continue
+            }
+            result.refreshed[id] = RowSnapshot(
+                entityIndex: id.entityIndex, version: 1, values: values,
+                toOne: result.promoted.resolving(request.inserts[position].toOne, in: &toOnes), readAt: readAt)
+        }
+        return reread
     }
 
     private func bindReference(
