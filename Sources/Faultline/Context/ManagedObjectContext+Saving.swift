@@ -291,10 +291,13 @@ extension ManagedObjectContext {
         links.removeAll()
 
         if !stale.isEmpty {
-            let savedSet = Set((saved.inserted + saved.updated).map(ObjectIdentifier.init))
-            for object in registered.objects(ofEntities: stale)
-            where !savedSet.contains(ObjectIdentifier(object)) && !object.hasChangedProperties {
-                refresh(object, mergeChanges: false)
+            // A save of a few objects (one per user action) scans them for each
+            // stale object; hashing every stale object cost more than the scan.
+            let savedObjects = saved.inserted + saved.updated
+            let savedSet = savedObjects.count > 8 ? Set(savedObjects.map(ObjectKey.init)) : nil
+            for object in registered.objects(ofEntities: stale) where !object.hasChangedProperties {
+                let wasSaved = savedSet?.contains(ObjectKey(object)) ?? savedObjects.contains { $0 === object }
+                if !wasSaved { refresh(object, mergeChanges: false) }
             }
         }
         for object in saved.inserted { object.didSave() }
