@@ -81,6 +81,40 @@ struct KeyReservationTests {
         #expect(try Self.saveAuthor("After reopening", in: reopened).primaryKey == 201)
     }
 
+    /// Saves `count` new authors in one save; their keys.
+    static func saveAuthors(_ count: Int, from first: Int, in container: PersistentContainer) throws -> [Int64] {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            let authors = try (first..<first + count).map { index in
+                let author = try context.insertNewObject(forEntityName: "Author")
+                try author.setValue("Author \(index)", forKey: "name")
+                return author
+            }
+            try context.save()
+            return authors.map(\.objectID.primaryKey)
+        }
+    }
+
+    @Test("Two containers on one file saving in turns and in runs, 1 to 3 objects a save, never hand out a key twice; Z_MAX stays at or above every key")
+    func twoWritersInTurns() throws {
+        let (first, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let second = try PersistentContainer(model: LibraryModel.model(), location: .file(url))
+        var keys: [Int64] = []
+        // Alternating saves drop each writer's spare keys; runs of saves let
+        // them grow, and saves of more keys than are spare start at the first.
+        for round in 0..<60 {
+            let writer = round < 20 ? (round.isMultiple(of: 2) ? first : second) : (round < 40 ? first : second)
+            keys += try Self.saveAuthors(1 + round % 3, from: keys.count, in: writer)
+        }
+        #expect(Set(keys).count == keys.count, "no key twice")
+        let counters = try Self.counters(first)
+        #expect(counters.largest == keys.max())
+        #expect(counters.keyMax >= counters.largest)
+        let reader = first.newBackgroundContext()
+        #expect(try reader.performAndWait { try reader.count(for: FetchRequest(entityName: "Author")) } == keys.count)
+    }
+
     @Test("A save that reserved spare keys and rolled back drops them: Z_MAX stays at or above every key")
     func rolledBackReservation() throws {
         let (container, url) = try LibraryModel.container()
