@@ -15,7 +15,8 @@ extension Connection.Configuration {
     /// shared-memory index, which SQLite builds in a `-shm` it creates when
     /// missing (as Core Data and `sqlite3` do); the `-shm` holds no data, and
     /// removing it after could pull it from under another process that opened
-    /// the store meanwhile, so it stays.
+    /// the store meanwhile, so it stays. An existing `-shm` whose index does
+    /// not match the `-wal` is rebuilt in place, as any reader rebuilds it.
     public static func inspecting(_ path: String) -> Connection.Configuration {
         var configuration = Connection.Configuration()
         configuration.readOnly = true
