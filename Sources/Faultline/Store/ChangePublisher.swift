@@ -7,7 +7,8 @@ import Synchronization
 // Invariants:
 // 1. Rows the commit updated or deleted leave the row cache; so does every
 //    row of an entity whose derived attributes read a touched entity (the
-//    triggers may have rewritten any of them).
+//    triggers may have rewritten any of them), unless the commit read back
+//    every row of it the triggers could have rewritten (RereadDependents).
 // 2. Rows whose values the commit knows enter the cache, except those of
 //    stale entities, whose derived values only the store has.
 // 3. Subscribers are held weakly and told in registration order, the
@@ -17,7 +18,7 @@ import Synchronization
 final class ChangePublisher: Sendable {
     let rowCache: RowCache
     /// For each entity, the entities whose derived attributes read its rows.
-    private let derivedDependents: [Set<Int>]
+    let derivedDependents: [Set<Int>]
 
     private struct WeakSubscriber: @unchecked Sendable {
         weak var subscriber: (any StoreChangeSubscriber)?
@@ -49,7 +50,8 @@ final class ChangePublisher: Sendable {
         }
         rowCache.invalidate(changes.updated)
         rowCache.invalidate(changes.deleted)
-        let stale = staleEntities(deriving: changes.touchedEntities.setIndices)
+        var stale = staleEntities(deriving: changes.touchedEntities.setIndices)
+        if !stale.isEmpty, !changes.rereadDependents.isEmpty { stale = stale.filter { !changes.rereadDependents[$0] } }
         rowCache.invalidate(entities: stale)
         changes.staleEntities = stale
         if stale.isEmpty {

@@ -9,6 +9,9 @@ struct EntityIndexMask {
         self.flags = flags
     }
 
+    /// Whether no entity is in the set.
+    var isEmpty: Bool { !flags.contains(true) }
+
     @inline(__always)
     func contains(_ entityIndex: Int) -> Bool {
         entityIndex >= 0 && entityIndex < flags.count && flags[entityIndex]

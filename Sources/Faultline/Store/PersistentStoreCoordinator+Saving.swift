@@ -337,6 +337,10 @@ extension PersistentStoreCoordinator {
         if !request.updates.isEmpty {
             cacheUpdatedRows(of: request, result: result, readAt: readAt, into: &committed, arena: &toOnes)
         }
+        if !derivedTargets.isEmpty {
+            committed.changes.rereadDependents = rereadDependents.unaffected(
+                by: request, result: result, touched: committed.changes.touchedEntities, dependents: changes.derivedDependents)
+        }
         result.cachedRows = committed.rowsToCache
         return committed
     }

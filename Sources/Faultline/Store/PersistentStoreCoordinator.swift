@@ -67,6 +67,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The entities whose derived attributes other entities' rows feed: what a
     /// save's triggers can make stale in every context.
     let derivedTargets: EntityIndexMask
+    /// Which dependents a save leaves stale only where it read them back.
+    let rereadDependents: RereadDependents
     /// Records every commit in Core Data's persistent history; nil when the
     /// store does not track history (History/).
     let history: HistoryRecorder?
@@ -142,6 +144,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
         let dependents = DerivedDependencies.dependents(in: model)
         derivedTargets = EntityIndexMask(dependents.reduce(into: Set<Int>()) { $0.formUnion($1) })
+        rereadDependents = RereadDependents(model: model)
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: dependents)
         self.changes = changes
         let (history, historyRefusal) = try Self.history(

@@ -20,6 +20,9 @@ struct StoreChanges: Sendable {
     /// Entities whose rows store triggers may have rewritten (derived
     /// attributes reading the touched ones); set when published.
     var staleEntities: Set<Int> = []
+    /// Dependents of the touched entities whose rows the triggers rewrote only
+    /// where the commit read them back (RereadDependents.swift): not stale.
+    var rereadDependents = ChangeMask()
     /// Entities a batch insert added rows to without listing them (its keys
     /// are kept as ranges, which may be millions): a live result over them
     /// reads itself again.
