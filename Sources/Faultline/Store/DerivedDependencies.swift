@@ -16,7 +16,7 @@ enum DerivedDependencies {
     }
 
     /// Entities (other than the owner's own row) read by a derivation.
-    private static func sources(of derivation: DerivationExpression, from entity: CheckedEntity, in model: CheckedModel) -> [Int] {
+    static func sources(of derivation: DerivationExpression, from entity: CheckedEntity, in model: CheckedModel) -> [Int] {
         switch derivation {
         case .now:
             return []

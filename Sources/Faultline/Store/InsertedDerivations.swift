@@ -4,9 +4,9 @@ import FaultlineSupport
 /// The derived values of a row Faultline inserts, computed in Swift as its
 /// INSERT computes them in SQL, for an entity all of whose derived attributes
 /// are row derivations of text (`canonical:(title)`, `lowercase:`,
-/// `uppercase:`, a copy): the save then knows the row it wrote and reads none back. An entity
-/// with any other derived attribute (an aggregate, a key path through a
-/// relationship, `now()`) has none, and its inserted rows are re-read.
+/// `uppercase:`, a copy): the save then knows the row it wrote and reads none
+/// back. An entity with any other derived attribute (an aggregate, a key path
+/// through a relationship, `now()`) has none, and its inserted rows are re-read.
 struct InsertedDerivations: Sendable {
     private enum Transform: Sendable {
         case copy, canonical, lowercase, uppercase

@@ -48,34 +48,22 @@ struct RereadDependents: Sendable {
     private static func reads(
         _ derivation: DerivationExpression, of parent: CheckedEntity, in model: CheckedModel
     ) -> [(child: Int, link: Link?)] {
-        switch derivation {
-        case .now:
-            return []
-        case .aggregate(_, let name, let attribute):
-            guard let relationship = parent.relationship(named: name) else { return [] }
-            let children = model.entities[relationship.destinationEntityIndex].hierarchyIndexes
-            return children.map { index in
-                let child = model.entities[index]
-                guard relationship.isToMany, relationship.inverseIsToMany == false,
-                      let inverse = relationship.inverseIndex,
-                      let toOne = child.relationships.first(where: { $0.index == inverse }), !toOne.isToMany
-                else { return (index, nil) }
-                var value: Int?
-                if let attribute {
-                    guard let aggregated = child.attribute(named: attribute) else { return (index, nil) }
-                    value = aggregated.index
-                }
-                return (index, Link(toOne: toOne.index, value: value))
+        guard case .aggregate(_, let name, let attribute) = derivation, let relationship = parent.relationship(named: name) else {
+            return DerivedDependencies.sources(of: derivation, from: parent, in: model)
+                .flatMap { model.entities[$0].hierarchyIndexes }.map { ($0, nil) }
+        }
+        return model.entities[relationship.destinationEntityIndex].hierarchyIndexes.map { index in
+            let child = model.entities[index]
+            guard relationship.isToMany, relationship.inverseIsToMany == false,
+                  let inverse = relationship.inverseIndex,
+                  let toOne = child.relationships.first(where: { $0.index == inverse }), !toOne.isToMany
+            else { return (index, nil) }
+            var value: Int?
+            if let attribute {
+                guard let aggregated = child.attribute(named: attribute) else { return (index, nil) }
+                value = aggregated.index
             }
-        case .keyPath(let path), .canonical(let path), .lowercase(let path), .uppercase(let path):
-            var current = parent
-            var read: [(child: Int, link: Link?)] = []
-            for component in path {
-                guard let relationship = current.relationship(named: component) else { break }
-                current = model.entities[relationship.destinationEntityIndex]
-                read += current.hierarchyIndexes.map { ($0, nil) }
-            }
-            return read
+            return (index, Link(toOne: toOne.index, value: value))
         }
     }
 
