@@ -17,16 +17,18 @@ struct AggregateTriggers {
         let destination = model.entities[relationship.destinationEntityIndex]
         let destinationMapping = mappings[destination.index]
         var valueColumn: String?
+        var valueType: AttributeType?
         if let attribute {
             guard let leaf = destination.attribute(named: attribute),
                   let column = destinationMapping.column(forAttributeAt: leaf.index) else {
                 throw target.error("\(destination.name).\(attribute) is not a stored attribute")
             }
             valueColumn = column
+            valueType = leaf.attributeType
         }
         switch target.mapping.relationships[relationship.index] {
         case let .destinationKey(table, column, _, _):
-            return keyed(function, child: table, link: column, value: valueColumn)
+            return keyed(function, child: table, link: column, value: valueColumn, valueType: valueType)
         case let .joinTable(table, sourceColumn, destinationColumn, _):
             return joined(function, join: table, parentColumn: sourceColumn, childColumn: destinationColumn,
                           child: destinationMapping.table, value: valueColumn)
@@ -66,7 +68,9 @@ struct AggregateTriggers {
 
     // MARK: Children holding a key to the parent
 
-    private func keyed(_ function: AggregateFunction, child: String, link: String, value: String?) -> [ParentUpdateTrigger] {
+    private func keyed(
+        _ function: AggregateFunction, child: String, link: String, value: String?, valueType: AttributeType?
+    ) -> [ParentUpdateTrigger] {
         let d = target.column
         let rows = { (parent: String) in "FROM \(child) c WHERE c.\(link) = \(parent)" }
         func recompute(_ parent: String) -> ParentUpdate {
@@ -115,11 +119,15 @@ struct AggregateTriggers {
         // A trigger alone keeps its column in its name; merged, it names the
         // child table and its key instead.
         let byLink = "\(child)_\(link)"
+        let insertedChildren = InsertedChildrenAggregates(
+            parentTable: target.table, childTable: child, link: link, parentFilter: target.updateFilter,
+            function: function, column: d, value: value, valueType: valueType)
         var triggers = [
             trigger("INSERT", "INSERT", target.table, when: target.rowFilter("NEW"), [recompute("NEW.Z_PK")]),
             ParentUpdateTrigger(
                 name: "\(target.prefix)_\(child)_INSERT", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_INSERT",
-                event: "INSERT", table: child, when: "NEW.\(link) IS NOT NULL", body: [change("NEW", joining: true)]),
+                event: "INSERT", table: child, when: "NEW.\(link) IS NOT NULL", body: [change("NEW", joining: true)],
+                standIn: insertedChildren.map(InsertStandIn.parentAggregates)),
             ParentUpdateTrigger(
                 name: "\(target.prefix)_\(child)_DELETE", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_DELETE",
                 event: "DELETE", table: child, when: "OLD.\(link) IS NOT NULL", body: [change("OLD", joining: false)]),

@@ -83,12 +83,14 @@ struct DerivedAttributeTriggers {
 
     /// `CREATE TRIGGER <name> AFTER <event> ON <table> FOR EACH ROW [WHEN …] BEGIN …; END`.
     static func trigger(
-        _ name: String, _ event: String, _ table: String, when condition: String?, _ body: [String]
+        _ name: String, _ event: String, _ table: String, when condition: String?, _ body: [String],
+        standIn: InsertStandIn? = nil
     ) -> StoreTrigger {
         let when = condition.map { " WHEN \($0)" } ?? ""
         let statements = body.map { "    \($0);\n" }.joined()
         return StoreTrigger(
             name: name,
-            createStatement: "CREATE TRIGGER \(name) AFTER \(event) ON \(table) FOR EACH ROW\(when)\nBEGIN\n\(statements)END")
+            createStatement: "CREATE TRIGGER \(name) AFTER \(event) ON \(table) FOR EACH ROW\(when)\nBEGIN\n\(statements)END",
+            table: table, event: event, standIn: event == "INSERT" ? standIn : nil)
     }
 }

@@ -26,9 +26,13 @@ struct KeyPathTriggers {
         // right, as it is after Faultline's own statements (RowDerivation).
         let stale = hops.isEmpty ? "NEW.\(target.column) IS NOT \(applied("NEW.\(finalColumn)"))" : nil
         let when = [target.rowFilter("NEW"), stale].compactMap { $0 }.joined(separator: " AND ")
+        // Faultline's INSERT computes a row derivation from a stored source
+        // itself (RowDerivation), so the trigger has nothing to do for it.
+        let computed = hops.isEmpty && target.entity.attribute(named: path.joined(separator: "."))?.isDerived == false
         var result = [
             DerivedAttributeTriggers.trigger(
-                "\(target.prefix)_INSERT", "INSERT", table, when: when.isEmpty ? nil : when, [ownRow]),
+                "\(target.prefix)_INSERT", "INSERT", table, when: when.isEmpty ? nil : when, [ownRow],
+                standIn: computed ? .computedByStatement : nil),
             DerivedAttributeTriggers.trigger(
                 "\(target.prefix)_UPDATE_\(firstColumn)", "UPDATE OF \(firstColumn)", table,
                 when: when.isEmpty ? nil : when, [ownRow]),

@@ -28,6 +28,8 @@ struct ParentUpdateTrigger {
     let table: String
     let when: String?
     let body: [ParentUpdate]
+    /// What does the same for many inserted children at once.
+    var standIn: InsertStandIn? = nil
 
     /// Triggers that fire on the same event and rows and update the same
     /// parents merge into one, named `mergedName`; the rest keep their own.
@@ -57,14 +59,17 @@ struct ParentUpdateTrigger {
             let members = groups[key] ?? []
             guard members.count > 1, groupsPerName[key.mergedName] == 1 else { return members.map(\.storeTrigger) }
             var body = members[0].body
+            var standIn = members[0].standIn
             for member in members.dropFirst() {
                 for index in body.indices { body[index].assignments += member.body[index].assignments }
+                standIn = standIn.flatMap { $0.merged(with: member.standIn) }
             }
-            return [DerivedAttributeTriggers.trigger(key.mergedName, key.event, key.table, when: key.when, body.map(\.sql))]
+            return [DerivedAttributeTriggers.trigger(key.mergedName, key.event, key.table, when: key.when, body.map(\.sql),
+                                                     standIn: standIn)]
         }
     }
 
     private var storeTrigger: StoreTrigger {
-        DerivedAttributeTriggers.trigger(name, event, table, when: when, body.map(\.sql))
+        DerivedAttributeTriggers.trigger(name, event, table, when: when, body.map(\.sql), standIn: standIn)
     }
 }

@@ -113,6 +113,24 @@ public struct StoreTrigger: Sendable, Hashable {
     public let name: String
     /// The full `CREATE TRIGGER … END` statement.
     public let createStatement: String
+    /// The table it is on and the event it fires on (`INSERT`, `UPDATE OF x`,
+    /// `DELETE`); empty for a trigger made from another store's text.
+    public let table: String
+    public let event: String
+    /// For an INSERT trigger: how Faultline's writer does its work for many
+    /// rows at once with the table's triggers off (InsertedRowsUpkeep.swift);
+    /// nil when it cannot.
+    public let standIn: InsertStandIn?
+
+    public var firesOnInsert: Bool { event == "INSERT" }
+
+    public init(name: String, createStatement: String, table: String = "", event: String = "", standIn: InsertStandIn? = nil) {
+        self.name = name
+        self.createStatement = createStatement
+        self.table = table
+        self.event = event
+        self.standIn = standIn
+    }
 }
 
 /// A checked model compiled to its store schema.
@@ -127,6 +145,10 @@ public struct StoreSchema: Sendable {
     /// Derived attributes computed from their own row, by entity index: what
     /// Faultline's INSERT and UPDATE statements compute themselves.
     public let rowDerivations: [[RowDerivation]]
+    /// By table: what stands in for its INSERT triggers when Faultline's
+    /// writer inserts many rows with triggers off; only tables whose every
+    /// INSERT trigger has a stand-in.
+    public let insertedRowsUpkeep: [String: InsertedRowsUpkeep]
 
     /// Compiles `model`. Throws for the few derivations SQLite triggers cannot
     /// express (see `SchemaError`).
@@ -138,6 +160,7 @@ public struct StoreSchema: Sendable {
         self.indexes = IndexPlanner(model: model, layout: layout).indexes()
         self.triggers = try DerivedAttributeTriggers(model: model, mappings: layout.mappings).triggers()
         self.rowDerivations = model.entities.map { RowDerivation.derivations(of: $0, mapping: layout.mappings[$0.index]) }
+        self.insertedRowsUpkeep = InsertedRowsUpkeep.byTable(triggers)
     }
 
     /// The mapping of the entity called `name`.

@@ -1,5 +1,6 @@
 import Foundation
 import FaultlineSQLite
+import Synchronization
 
 /// What a batch request did inside its transaction.
 struct BatchOutcome: Sendable {
@@ -32,6 +33,7 @@ extension BatchExecutor {
             var inserter = try BatchInserter(request: request, plan: plan, store: store, connection: connection)
             try inserter.run(request.source)
             var outcome = inserter.outcome
+            store.writer.rowsInsertedWithoutTriggers.add(outcome.counters.rowsInsertedWithoutTriggers, ordering: .relaxed)
             let changes = outcome.changes
             outcome.historyTransaction = try store.recordHistory(on: connection) { history in
                 // An upsert that updated a row rewrote every property the request sets.
@@ -41,6 +43,17 @@ extension BatchExecutor {
                                      updated: changes.updatedObjectIDs.map { ($0, slots) })
             }
             return outcome
+        }
+    }
+}
+
+extension BatchInsertRequest.Source {
+    /// How many rows the source holds, when it says ahead.
+    var knownCount: Int? {
+        switch self {
+        case .objects(let rows): rows.count
+        case .rows(let count, _): count
+        case .dictionaryHandler, .rowHandler: nil
         }
     }
 }
@@ -59,6 +72,10 @@ struct BatchInserter {
     let connection: Connection
     var keys: BatchKeyBlocks
     var outcome: BatchOutcome
+    let table: String
+    let schema: StoreSchema
+    /// Set while many rows of a known count go in with triggers off.
+    var triggerless: TriggerlessInserts?
 
     init(request: BatchInsertRequest, plan: BatchInsertPlan, store: StoreWriteAccess, connection: Connection) throws {
         self.plan = plan
@@ -74,11 +91,32 @@ struct BatchInserter {
         keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, floor: keyFloor, connection: connection, expectedCount: nil)
         outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: store.identifier))
         outcome.touchedEntities = [request.entity.index]
+        table = store.schema.entities[request.entity.index].table
+        schema = store.schema
         try statement.bind(Int64(request.entity.number), at: 2)
         try statement.bind(Int64(1), at: 3)
     }
 
     mutating func run(_ source: BatchInsertRequest.Source) throws {
+        // An upsert may update rows, which fires UPDATE triggers the stand-ins
+        // do not cover; a handler's row count is not known ahead.
+        if !plan.isUpsert, let count = source.knownCount, count >= TriggerlessInserts.minimumRows,
+           schema.insertedRowsUpkeep[table] != nil {
+            triggerless = try TriggerlessInserts.begin(rows: count, tables: [table], schema: schema, on: connection)
+        }
+        do {
+            try insertRows(source)
+        } catch {
+            triggerless?.abandon()
+            throw error
+        }
+        if let triggerless {
+            try triggerless.finish()
+            outcome.counters.rowsInsertedWithoutTriggers = outcome.counters.rowsInserted
+        }
+    }
+
+    private mutating func insertRows(_ source: BatchInsertRequest.Source) throws {
         switch source {
         case .objects(let rows):
             keys = BatchKeyBlocks(rootEntityNumber: rootEntityNumber, floor: keyFloor, connection: connection, expectedCount: rows.count)
@@ -166,6 +204,7 @@ struct BatchInserter {
                 throw mapped(error, row: index)
             }
             keys.consume()
+            triggerless?.noteInserted(key, into: 0)
             outcome.counters.rowsInserted += 1
             outcome.changes.noteInserted(key, entityIndex: plan.entityIndex)
             if wantsIDs {

@@ -1,5 +1,6 @@
 import Foundation
 import FaultlineSQLite
+import Synchronization
 
 /// Thrown inside the write transaction to roll it back when conflicts are found.
 private struct ConflictsFound: Error {
@@ -61,33 +62,47 @@ extension PersistentStoreCoordinator {
         // windows retained and released) cost as much as binding a column.
         var lastInsert: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)?
         let insertedIDs = result.insertedIDs
-        try request.inserts.withUnsafeBufferPointer { inserts in
-            for position in inserts.indices {
-                let id = insertedIDs[position]
-                let current: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)
-                if let lastInsert, lastInsert.entityIndex == id.entityIndex {
-                    current = lastInsert
-                } else {
-                    let plan = plans[id.entityIndex]
-                    current = (id.entityIndex, plan.insertSlots, try connection.cachedStatement(plan.insertSQL))
-                    lastInsert = current
-                }
-                let statement = current.statement
-                try statement.bind(id.primaryKey, at: 1)
-                try statement.bind(Int64(id.entityNumber), at: 2)
-                try statement.bind(Int64(1), at: 3)
-                var column: Int32 = 4
-                for slot in current.slots {
-                    if slot.isToOne {
-                        try bindReference(inserts[position].toOne[slot.index].map(resolve), entityColumn: slot.hasEntityColumn,
-                                          to: statement, at: &column)
+        let triggerless = try beginTriggerless(insertedIDs, on: connection)
+        do {
+            try request.inserts.withUnsafeBufferPointer { inserts in
+                for position in inserts.indices {
+                    let id = insertedIDs[position]
+                    let current: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)
+                    if let lastInsert, lastInsert.entityIndex == id.entityIndex {
+                        current = lastInsert
                     } else {
-                        try ValueCoding.bind(inserts[position].values[slot.index], to: statement, at: column)
-                        column += 1
+                        let plan = plans[id.entityIndex]
+                        current = (id.entityIndex, plan.insertSlots, try connection.cachedStatement(plan.insertSQL))
+                        lastInsert = current
                     }
+                    let statement = current.statement
+                    try statement.bind(id.primaryKey, at: 1)
+                    try statement.bind(Int64(id.entityNumber), at: 2)
+                    try statement.bind(Int64(1), at: 3)
+                    var column: Int32 = 4
+                    for slot in current.slots {
+                        if slot.isToOne {
+                            try bindReference(inserts[position].toOne[slot.index].map(resolve), entityColumn: slot.hasEntityColumn,
+                                              to: statement, at: &column)
+                        } else {
+                            try ValueCoding.bind(inserts[position].values[slot.index], to: statement, at: column)
+                            column += 1
+                        }
+                    }
+                    try statement.execute()
                 }
-                try statement.execute()
             }
+        } catch {
+            triggerless?.inserts.abandon()
+            throw error
+        }
+        if let (triggerless, tableOfRoot) = triggerless {
+            var inserts = triggerless
+            for id in insertedIDs {
+                inserts.noteInserted(id.primaryKey, into: tableOfRoot[model.entities[id.entityIndex].rootEntityIndex])
+            }
+            try inserts.finish()
+            writer.rowsInsertedWithoutTriggers.add(insertedIDs.count, ordering: .relaxed)
         }
 
         var lockConflicts: [SaveConflict] = []
@@ -214,6 +229,26 @@ extension PersistentStoreCoordinator {
             if entityColumn { try statement.bindNull(at: position + 1) }
         }
         position += entityColumn ? 2 : 1
+    }
+
+    /// The triggers off for a save's many inserts, when their tables allow
+    /// (TriggerlessInserts), with each root entity's table number.
+    private func beginTriggerless(
+        _ ids: [ManagedObjectID], on connection: Connection
+    ) throws -> (inserts: TriggerlessInserts, tableOfRoot: [Int])? {
+        guard ids.count >= TriggerlessInserts.minimumRows, !schema.insertedRowsUpkeep.isEmpty else { return nil }
+        var tableOfRoot = Array(repeating: -1, count: model.entities.count)
+        var tables: [String] = []
+        for id in ids {
+            let root = model.entities[id.entityIndex].rootEntityIndex
+            guard tableOfRoot[root] < 0 else { continue }
+            tableOfRoot[root] = tables.count
+            tables.append(schema.entities[root].table)
+        }
+        guard let inserts = try TriggerlessInserts.begin(rows: ids.count, tables: tables, schema: schema, on: connection) else {
+            return nil
+        }
+        return (inserts, tableOfRoot)
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {

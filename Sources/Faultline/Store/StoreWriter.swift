@@ -1,5 +1,6 @@
 import Foundation
 import FaultlineSQLite
+import Synchronization
 
 // The one write path of a store: saves, batch requests, migrations and the
 // deferred clean-up all write through a `StoreWriter`.
@@ -39,6 +40,10 @@ final class StoreWriter: Sendable {
     let commitWatch = ExternalCommitWatch()
     /// The key counters its saves last wrote (PrimaryKeyAllocator.swift).
     let keyCounters = KnownKeyCounters()
+    /// Rows its saves and batch inserts wrote with the triggers off
+    /// (TriggerlessInserts.swift), committed or not: a deterministic count
+    /// for tests and benchmarks.
+    let rowsInsertedWithoutTriggers = Atomic<Int>(0)
     /// Keys its saves reserved and have not used yet (SpareKeys.swift).
     let spareKeys = SpareKeys()
     /// The after-commit work; nil for a migration's writer, which runs before

@@ -1,0 +1,90 @@
+import FaultlineSQLite
+
+/// Many rows inserted with the writer's triggers off, and the statements that
+/// stand in for the tables' INSERT triggers run once after them
+/// (InsertedRowsUpkeep): a count kept by a trigger costs one UPDATE per parent
+/// instead of one per inserted child.
+///
+/// Invariants: the triggers are off only between `begin` and `finish` or
+/// `abandon`, inside the writer's transaction, around INSERTs only; every
+/// table inserted into meanwhile has a stand-in for each of its INSERT
+/// triggers (or has none) and the store's triggers on it are exactly the
+/// schema's. The stand-ins of a table cover the rows whose keys lie between
+/// the first and last key inserted into it meanwhile, so every row of the
+/// table in that range must have been inserted in the window: the keys a
+/// transaction reserves lie above every existing row's, and the window holds
+/// all of the operation's inserts.
+struct TriggerlessInserts {
+    /// Turning the triggers off and on makes SQLite re-prepare each statement
+    /// of the writer once; below this many rows the triggers cost less.
+    static let minimumRows = 1_000
+
+    /// The stand-ins of each table inserted into (nil for a table with no
+    /// INSERT trigger), by the caller's table number.
+    private let upkeeps: [InsertedRowsUpkeep?]
+    private var keys: [ClosedRange<Int64>?]
+    private let connection: Connection
+
+    private init(upkeeps: [InsertedRowsUpkeep?], connection: Connection) {
+        self.upkeeps = upkeeps
+        keys = Array(repeating: nil, count: upkeeps.count)
+        self.connection = connection
+    }
+
+    /// Turns the triggers off for `rows` rows about to go into `tables` (the
+    /// caller numbers them by position), when they are enough and every
+    /// table's triggers allow it; nil, triggers left on, otherwise.
+    static func begin(rows: Int, tables: [String], schema: StoreSchema, on connection: Connection) throws -> TriggerlessInserts? {
+        guard rows >= minimumRows, !tables.isEmpty else { return nil }
+        // From the schema first: nothing to gain when no INSERT trigger fires,
+        // nothing allowed when one has no stand-in.
+        var upkeeps: [InsertedRowsUpkeep?] = []
+        for table in tables {
+            let upkeep = schema.insertedRowsUpkeep[table]
+            if upkeep == nil, schema.hasInsertTriggers(on: table) { return nil }
+            upkeeps.append(upkeep)
+        }
+        guard upkeeps.contains(where: { $0 != nil }) else { return nil }
+        // The store's triggers on each table must be exactly the schema's: one
+        // added by hand, or Core Data's, is not covered.
+        let stored = Dictionary(grouping: try connection.schemaObjects(ofType: "trigger"), by: \.table)
+        for table in tables {
+            let expected = schema.triggers(on: table)
+            let actual = stored[table] ?? []
+            guard actual.count == expected.count, actual.allSatisfy({ expected[$0.name] == $0.sql }) else { return nil }
+        }
+        guard connection.setTriggersEnabled(false) else {
+            connection.setTriggersEnabled(true)
+            return nil
+        }
+        return TriggerlessInserts(upkeeps: upkeeps, connection: connection)
+    }
+
+    /// `key` was inserted into table number `table`.
+    @inline(__always)
+    mutating func noteInserted(_ key: Int64, into table: Int) {
+        guard let current = keys[table] else {
+            keys[table] = key...key
+            return
+        }
+        keys[table] = min(current.lowerBound, key)...max(current.upperBound, key)
+    }
+
+    /// Triggers back on, then the stand-ins over the keys inserted (with the
+    /// triggers on, so triggers on the rows they update fire as they would
+    /// have for the per-row updates).
+    func finish() throws {
+        connection.setTriggersEnabled(true)
+        for (upkeep, keys) in zip(upkeeps, keys) {
+            guard let upkeep, let keys else { continue }
+            for sql in upkeep.statements {
+                try connection.execute(sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
+            }
+        }
+    }
+
+    /// Triggers back on after a failed insert; its transaction rolls back.
+    func abandon() {
+        connection.setTriggersEnabled(true)
+    }
+}

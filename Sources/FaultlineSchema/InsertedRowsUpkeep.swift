@@ -1,0 +1,152 @@
+import FaultlineModel
+
+// Derived attributes for many inserted rows at once.
+//
+// SQLite has no statement-level triggers: inserting 100,000 articles into 100
+// categories runs the count trigger's UPDATE 100,000 times. When Faultline's
+// own writer inserts many rows into a table, it may instead turn the
+// connection's triggers off for those INSERTs and then run, once, statements
+// that leave every row as the triggers would have: an UPDATE … FROM over the
+// inserted key range per parent table. The triggers stay in the store for
+// every other writer and every other statement.
+//
+// Only where the set-based form is exact: a row derivation the INSERT computes
+// itself, and `@count`, integer `@sum`/`@avg` and numeric `@min`/`@max` over a
+// to-many kept as a key in the child table. An INSERT trigger of any other
+// kind (a key path through a relationship, `now()`, a join table, a parent's
+// own recompute, a floating-point sum whose rounding depends on the order of
+// the additions) has no stand-in, and its table keeps its triggers.
+
+/// What Faultline's writer does instead of one INSERT trigger.
+public enum InsertStandIn: Sendable, Hashable {
+    /// The INSERT computes the value the trigger would write (RowDerivation).
+    case computedByStatement
+    /// The parents of the inserted children get their aggregates in one
+    /// statement.
+    case parentAggregates(InsertedChildrenAggregates)
+
+    /// The stand-in of two triggers merged into one (ParentUpdateTrigger), nil
+    /// when either has none.
+    func merged(with other: InsertStandIn?) -> InsertStandIn? {
+        guard case .parentAggregates(let mine) = self, case .parentAggregates(let theirs)? = other,
+              let both = mine.merged(with: theirs) else { return nil }
+        return .parentAggregates(both)
+    }
+}
+
+/// The aggregates one trigger keeps in a parent table over the children that
+/// hold its key, as one `UPDATE parent SET … FROM (SELECT … GROUP BY key)`
+/// over the children whose keys lie between `?1` and `?2`.
+///
+/// Each assignment gives what the trigger's per-row assignments give applied
+/// in sequence: a count and an integer sum add up exactly in any order, an
+/// average's running sum and count too (its value is computed from them
+/// last, as the trigger computes it after each row), and a minimum or maximum
+/// of numbers is the best of the old value and the group's.
+public struct InsertedChildrenAggregates: Sendable, Hashable {
+    let parentTable: String
+    let childTable: String
+    let link: String
+    /// ` AND Z_ENT IN (…)` when the parent table is shared.
+    let parentFilter: String
+    var selections: [String]
+    var assignments: [String]
+
+    /// nil for an aggregate whose set-based form would not be exact.
+    init?(
+        parentTable: String, childTable: String, link: String, parentFilter: String,
+        function: AggregateFunction, column d: String, value: String?, valueType: AttributeType?
+    ) {
+        self.parentTable = parentTable
+        self.childTable = childTable
+        self.link = link
+        self.parentFilter = parentFilter
+        let group = "g.G_\(d)"
+        switch function {
+        case .count:
+            selections = ["COUNT(*) AS G_\(d)"]
+            assignments = ["\(d) = COALESCE(\(d), 0) + \(group)"]
+        case .sum:
+            guard let value, valueType?.isInteger == true else { return nil }
+            selections = ["SUM(COALESCE(c.\(value), 0)) AS G_\(d)"]
+            assignments = ["\(d) = COALESCE(\(d), 0) + \(group)"]
+        case .avg:
+            guard let value, valueType?.isInteger == true else { return nil }
+            let sum = AverageColumns.sum(of: d)
+            let count = AverageColumns.count(of: d)
+            let newSum = "COALESCE(\(sum), 0) + g.G_\(sum)"
+            let newCount = "COALESCE(\(count), 0) + g.G_\(count)"
+            selections = ["SUM(COALESCE(c.\(value), 0)) AS G_\(sum)", "COUNT(c.\(value)) AS G_\(count)"]
+            assignments = ["\(sum) = \(newSum)", "\(count) = \(newCount)", "\(d) = CAST(\(newSum) AS REAL) / NULLIF(\(newCount), 0)"]
+        case .min, .max:
+            guard let value, valueType?.isNumeric == true || valueType == .dateAttributeType else { return nil }
+            let better = function == .min ? "<" : ">"
+            selections = ["\(function == .min ? "MIN" : "MAX")(c.\(value)) AS G_\(d)"]
+            assignments = ["\(d) = CASE WHEN \(group) IS NULL THEN \(d) WHEN \(d) IS NULL OR \(group) \(better) \(d) THEN \(group) ELSE \(d) END"]
+        }
+    }
+
+    /// Both sets of aggregates in one statement, when they update the same parents.
+    func merged(with other: InsertedChildrenAggregates) -> InsertedChildrenAggregates? {
+        guard parentTable == other.parentTable, childTable == other.childTable, link == other.link,
+              parentFilter == other.parentFilter else { return nil }
+        var both = self
+        both.selections += other.selections
+        both.assignments += other.assignments
+        return both
+    }
+
+    /// The statement, its bounds `?1` and `?2` the first and last key inserted.
+    public var sql: String {
+        "UPDATE \(parentTable) SET \(assignments.joined(separator: ", ")) FROM (SELECT c.\(link) AS G_KEY, "
+            + selections.joined(separator: ", ")
+            + " FROM \(childTable) c WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL GROUP BY c.\(link)) AS g"
+            + " WHERE \(parentTable).Z_PK = g.G_KEY\(parentFilter)"
+    }
+}
+
+/// What stands in for a table's INSERT triggers when Faultline's writer
+/// inserts many rows into it with triggers off. Right only when the store's
+/// triggers on the table are exactly the schema's (`StoreSchema.triggers(on:)`):
+/// one added by hand, or Core Data's, keeps the triggers firing.
+public struct InsertedRowsUpkeep: Sendable, Hashable {
+    public let table: String
+    /// Run once after the inserts with the triggers back on (so triggers on
+    /// the rows these update fire as they would have), bound to the first
+    /// and last key inserted.
+    public let statements: [String]
+
+    /// The tables whose every INSERT trigger has a stand-in.
+    static func byTable(_ triggers: [StoreTrigger]) -> [String: InsertedRowsUpkeep] {
+        let byTable = Dictionary(grouping: triggers.filter { !$0.table.isEmpty }, by: \.table)
+        var result: [String: InsertedRowsUpkeep] = [:]
+        for (table, onTable) in byTable {
+            let onInsert = onTable.filter(\.firesOnInsert)
+            guard !onInsert.isEmpty else { continue }
+            var statements: [String] = []
+            var complete = true
+            for trigger in onInsert {
+                switch trigger.standIn {
+                case .computedByStatement?: break
+                case .parentAggregates(let aggregates)?: statements.append(aggregates.sql)
+                case nil: complete = false
+                }
+            }
+            guard complete else { continue }
+            result[table] = InsertedRowsUpkeep(table: table, statements: statements)
+        }
+        return result
+    }
+}
+
+extension StoreSchema {
+    /// Whether a trigger of the schema fires on an INSERT into `table`.
+    public func hasInsertTriggers(on table: String) -> Bool {
+        triggers.contains { $0.table == table && $0.firesOnInsert }
+    }
+
+    /// The schema's triggers on `table`, by name, as their `CREATE TRIGGER` statements.
+    public func triggers(on table: String) -> [String: String] {
+        Dictionary(triggers.filter { $0.table == table }.map { ($0.name, $0.createStatement) }, uniquingKeysWith: { first, _ in first })
+    }
+}
