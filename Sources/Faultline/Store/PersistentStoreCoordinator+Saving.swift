@@ -93,15 +93,11 @@ extension PersistentStoreCoordinator {
                 }
             }
         } catch {
-            triggerless?.inserts.abandon()
+            triggerless?.abandon()
             throw error
         }
-        if let (triggerless, tableOfRoot) = triggerless {
-            var inserts = triggerless
-            for id in insertedIDs {
-                inserts.noteInserted(id.primaryKey, into: tableOfRoot[model.entities[id.entityIndex].rootEntityIndex])
-            }
-            try inserts.finish()
+        if let triggerless {
+            try triggerless.finish()
             writer.rowsInsertedWithoutTriggers.add(insertedIDs.count, ordering: .relaxed)
         }
 
@@ -232,23 +228,34 @@ extension PersistentStoreCoordinator {
     }
 
     /// The triggers off for a save's many inserts, when their tables allow
-    /// (TriggerlessInserts), with each root entity's table number.
-    private func beginTriggerless(
-        _ ids: [ManagedObjectID], on connection: Connection
-    ) throws -> (inserts: TriggerlessInserts, tableOfRoot: [Int])? {
+    /// (TriggerlessInserts) and each table's new keys are one run: keys an
+    /// earlier transaction gave (`obtainPermanentIDs`) may leave gaps where
+    /// other saves' rows lie, which the stand-ins' key range would count again.
+    private func beginTriggerless(_ ids: [ManagedObjectID], on connection: Connection) throws -> TriggerlessInserts? {
         guard ids.count >= TriggerlessInserts.minimumRows, !schema.insertedRowsUpkeep.isEmpty else { return nil }
         var tableOfRoot = Array(repeating: -1, count: model.entities.count)
         var tables: [String] = []
+        var keys: [(range: ClosedRange<Int64>, count: Int64)] = []
         for id in ids {
             let root = model.entities[id.entityIndex].rootEntityIndex
-            guard tableOfRoot[root] < 0 else { continue }
-            tableOfRoot[root] = tables.count
-            tables.append(schema.entities[root].table)
+            let key = id.primaryKey
+            if tableOfRoot[root] < 0 {
+                tableOfRoot[root] = tables.count
+                tables.append(schema.entities[root].table)
+                keys.append((key...key, 0))
+            }
+            let table = tableOfRoot[root]
+            keys[table] = (min(keys[table].range.lowerBound, key)...max(keys[table].range.upperBound, key), keys[table].count + 1)
         }
-        guard let inserts = try TriggerlessInserts.begin(rows: ids.count, tables: tables, schema: schema, on: connection) else {
+        guard keys.allSatisfy({ $0.range.upperBound - $0.range.lowerBound + 1 == $0.count }),
+              var inserts = try TriggerlessInserts.begin(rows: ids.count, tables: tables, schema: schema, on: connection) else {
             return nil
         }
-        return (inserts, tableOfRoot)
+        for (table, run) in keys.enumerated() {
+            inserts.noteInserted(run.range.lowerBound, into: table)
+            inserts.noteInserted(run.range.upperBound, into: table)
+        }
+        return inserts
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {

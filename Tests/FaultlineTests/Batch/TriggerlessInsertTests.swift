@@ -288,3 +288,36 @@ struct TriggerlessSaveTests {
         #expect(counts.map { $0.map(SQLValue.integer) ?? .null } == stored.map { $0[0] })
     }
 }
+
+extension TriggerlessSaveTests {
+    @Test("Keys given before the save, with another save's rows between them, keep the triggers firing")
+    func keysWithGaps() throws {
+        let (container, url, categories) = try TriggerlessInsertTests.seeded(TriggerlessInsertTests.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        // The other save bumps the categories' versions under this context.
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        try context.performAndWait {
+            let parents = try categories.map { try context.existingObject(with: $0) }
+            func article(_ index: Int) throws -> ManagedObject {
+                let article = try context.insertNewObject(forEntityName: "Article")
+                try article.setValue("Early \(index)", forKey: "title")
+                try article.setValue(Int64(index), forKey: "views")
+                try article.setValue(parents[index % parents.count], forKey: "category")
+                return article
+            }
+            // 600 keys given now; another context saves 10 articles above them;
+            // then 600 more new objects: two runs of keys with those 10 rows between.
+            let early = try (0..<600).map(article)
+            try context.obtainPermanentIDs(for: early)
+            try Self.save(0..<10, perSave: 10, categories: categories, into: container)
+            _ = try (600..<1_200).map(article)
+            try context.save()
+        }
+        #expect(container.coordinator.writer.rowsInsertedWithoutTriggers.load(ordering: .relaxed) == 0)
+        let counts = try TriggerlessInsertTests.table(
+            container, "SELECT ZARTICLECOUNT, (SELECT COUNT(*) FROM ZARTICLE a WHERE a.ZCATEGORY = c.Z_PK) FROM ZCATEGORY c")
+        #expect(counts.count == 7 && counts.allSatisfy { $0[0] == $0[1] })
+        #expect(try TriggerlessInsertTests.table(container, "SELECT SUM(ZARTICLECOUNT) FROM ZCATEGORY") == [[.integer(2 + 9 + 1_200)]])
+    }
+}
