@@ -91,6 +91,6 @@ struct DerivedAttributeTriggers {
         return StoreTrigger(
             name: name,
             createStatement: "CREATE TRIGGER \(name) AFTER \(event) ON \(table) FOR EACH ROW\(when)\nBEGIN\n\(statements)END",
-            table: table, event: event, standIn: event == "INSERT" ? standIn : nil)
+            table: table, event: event, standIn: standIn)
     }
 }

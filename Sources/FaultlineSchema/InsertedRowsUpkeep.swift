@@ -110,7 +110,6 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
 /// triggers on the table are exactly the schema's (`StoreSchema.triggers(on:)`):
 /// one added by hand, or Core Data's, keeps the triggers firing.
 public struct InsertedRowsUpkeep: Sendable, Hashable {
-    public let table: String
     /// Run once after the inserts with the triggers back on (so triggers on
     /// the rows these update fire as they would have), bound to the first
     /// and last key inserted.
@@ -133,7 +132,7 @@ public struct InsertedRowsUpkeep: Sendable, Hashable {
                 }
             }
             guard complete else { continue }
-            result[table] = InsertedRowsUpkeep(table: table, statements: statements)
+            result[table] = InsertedRowsUpkeep(statements: statements)
         }
         return result
     }

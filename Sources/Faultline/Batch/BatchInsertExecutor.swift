@@ -74,8 +74,6 @@ struct BatchInserter {
     var outcome: BatchOutcome
     let table: String
     let schema: StoreSchema
-    /// Set while many rows of a known count go in with triggers off.
-    var triggerless: TriggerlessInserts?
 
     init(request: BatchInsertRequest, plan: BatchInsertPlan, store: StoreWriteAccess, connection: Connection) throws {
         self.plan = plan
@@ -100,8 +98,8 @@ struct BatchInserter {
     mutating func run(_ source: BatchInsertRequest.Source) throws {
         // An upsert may update rows, which fires UPDATE triggers the stand-ins
         // do not cover; a handler's row count is not known ahead.
-        if !plan.isUpsert, let count = source.knownCount, count >= TriggerlessInserts.minimumRows,
-           schema.insertedRowsUpkeep[table] != nil {
+        var triggerless: TriggerlessInserts?
+        if !plan.isUpsert, let count = source.knownCount {
             triggerless = try TriggerlessInserts.begin(rows: count, tables: [table], schema: schema, on: connection)
         }
         do {
@@ -111,7 +109,10 @@ struct BatchInserter {
             throw error
         }
         if let triggerless {
-            try triggerless.finish()
+            // One table, one entity: every key this request inserted.
+            let ranges = outcome.changes.insertedRanges.map(\.keys)
+            let keys = ranges.map(\.lowerBound).min().flatMap { first in ranges.map(\.upperBound).max().map { first...$0 } }
+            try triggerless.finish(keys: [keys])
             outcome.counters.rowsInsertedWithoutTriggers = outcome.counters.rowsInserted
         }
     }
@@ -204,7 +205,6 @@ struct BatchInserter {
                 throw mapped(error, row: index)
             }
             keys.consume()
-            triggerless?.noteInserted(key, into: 0)
             outcome.counters.rowsInserted += 1
             outcome.changes.noteInserted(key, entityIndex: plan.entityIndex)
             if wantsIDs {

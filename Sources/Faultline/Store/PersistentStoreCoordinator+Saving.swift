@@ -56,48 +56,16 @@ extension PersistentStoreCoordinator {
         let promoted = result.promoted
         let resolve = { (id: ManagedObjectID) in promoted.resolve(id) }
 
-        // Consecutive inserts of one entity share one statement lookup (it
-        // hashes the SQL text) and one plan; no table of statements is built
-        // per save. The inserts are read in place: a copy of each (its two
-        // windows retained and released) cost as much as binding a column.
-        var lastInsert: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)?
         let insertedIDs = result.insertedIDs
         let triggerless = try beginTriggerless(insertedIDs, on: connection)
         do {
-            try request.inserts.withUnsafeBufferPointer { inserts in
-                for position in inserts.indices {
-                    let id = insertedIDs[position]
-                    let current: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)
-                    if let lastInsert, lastInsert.entityIndex == id.entityIndex {
-                        current = lastInsert
-                    } else {
-                        let plan = plans[id.entityIndex]
-                        current = (id.entityIndex, plan.insertSlots, try connection.cachedStatement(plan.insertSQL))
-                        lastInsert = current
-                    }
-                    let statement = current.statement
-                    try statement.bind(id.primaryKey, at: 1)
-                    try statement.bind(Int64(id.entityNumber), at: 2)
-                    try statement.bind(Int64(1), at: 3)
-                    var column: Int32 = 4
-                    for slot in current.slots {
-                        if slot.isToOne {
-                            try bindReference(inserts[position].toOne[slot.index].map(resolve), entityColumn: slot.hasEntityColumn,
-                                              to: statement, at: &column)
-                        } else {
-                            try ValueCoding.bind(inserts[position].values[slot.index], to: statement, at: column)
-                            column += 1
-                        }
-                    }
-                    try statement.execute()
-                }
-            }
+            try writeInserts(request.inserts, ids: insertedIDs, promoted: promoted, on: connection)
         } catch {
-            triggerless?.abandon()
+            triggerless?.inserts.abandon()
             throw error
         }
         if let triggerless {
-            try triggerless.finish()
+            try triggerless.inserts.finish(keys: triggerless.keys)
             writer.rowsInsertedWithoutTriggers.add(insertedIDs.count, ordering: .relaxed)
         }
 
@@ -227,11 +195,51 @@ extension PersistentStoreCoordinator {
         position += entityColumn ? 2 : 1
     }
 
+    /// The INSERT of each new row, `ids` its permanent IDs by position.
+    /// Consecutive inserts of one entity share one statement lookup (it hashes
+    /// the SQL text) and one plan; no table of statements is built per save.
+    /// The inserts are read in place: a copy of each (its two windows retained
+    /// and released) cost as much as binding a column.
+    private func writeInserts(_ inserts: [SaveRequest.Insert], ids: [ManagedObjectID], promoted: PromotedIDs,
+                              on connection: Connection) throws {
+        var lastInsert: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)?
+        try inserts.withUnsafeBufferPointer { inserts in
+            for position in inserts.indices {
+                let id = ids[position]
+                let current: (entityIndex: Int, slots: [EntityStorePlan.InsertSlot], statement: Statement)
+                if let lastInsert, lastInsert.entityIndex == id.entityIndex {
+                    current = lastInsert
+                } else {
+                    let plan = plans[id.entityIndex]
+                    current = (id.entityIndex, plan.insertSlots, try connection.cachedStatement(plan.insertSQL))
+                    lastInsert = current
+                }
+                let statement = current.statement
+                try statement.bind(id.primaryKey, at: 1)
+                try statement.bind(Int64(id.entityNumber), at: 2)
+                try statement.bind(Int64(1), at: 3)
+                var column: Int32 = 4
+                for slot in current.slots {
+                    if slot.isToOne {
+                        try bindReference(inserts[position].toOne[slot.index].map { promoted.resolve($0) },
+                                          entityColumn: slot.hasEntityColumn, to: statement, at: &column)
+                    } else {
+                        try ValueCoding.bind(inserts[position].values[slot.index], to: statement, at: column)
+                        column += 1
+                    }
+                }
+                try statement.execute()
+            }
+        }
+    }
+
     /// The triggers off for a save's many inserts, when their tables allow
     /// (TriggerlessInserts) and each table's new keys are one run: keys an
     /// earlier transaction gave (`obtainPermanentIDs`) may leave gaps where
     /// other saves' rows lie, which the stand-ins' key range would count again.
-    private func beginTriggerless(_ ids: [ManagedObjectID], on connection: Connection) throws -> TriggerlessInserts? {
+    /// Also returns each table's key run, by the table numbers `inserts` uses.
+    private func beginTriggerless(_ ids: [ManagedObjectID], on connection: Connection) throws
+        -> (inserts: TriggerlessInserts, keys: [ClosedRange<Int64>?])? {
         guard ids.count >= TriggerlessInserts.minimumRows, !schema.insertedRowsUpkeep.isEmpty else { return nil }
         var tableOfRoot = Array(repeating: -1, count: model.entities.count)
         var tables: [String] = []
@@ -248,14 +256,10 @@ extension PersistentStoreCoordinator {
             keys[table] = (min(keys[table].range.lowerBound, key)...max(keys[table].range.upperBound, key), keys[table].count + 1)
         }
         guard keys.allSatisfy({ $0.range.upperBound - $0.range.lowerBound + 1 == $0.count }),
-              var inserts = try TriggerlessInserts.begin(rows: ids.count, tables: tables, schema: schema, on: connection) else {
+              let inserts = try TriggerlessInserts.begin(rows: ids.count, tables: tables, schema: schema, on: connection) else {
             return nil
         }
-        for (table, run) in keys.enumerated() {
-            inserts.noteInserted(run.range.lowerBound, into: table)
-            inserts.noteInserted(run.range.upperBound, into: table)
-        }
-        return inserts
+        return (inserts, keys.map(\.range))
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {

@@ -22,12 +22,10 @@ struct TriggerlessInserts {
     /// The stand-ins of each table inserted into (nil for a table with no
     /// INSERT trigger), by the caller's table number.
     private let upkeeps: [InsertedRowsUpkeep?]
-    private var keys: [ClosedRange<Int64>?]
     private let connection: Connection
 
     private init(upkeeps: [InsertedRowsUpkeep?], connection: Connection) {
         self.upkeeps = upkeeps
-        keys = Array(repeating: nil, count: upkeeps.count)
         self.connection = connection
     }
 
@@ -60,20 +58,11 @@ struct TriggerlessInserts {
         return TriggerlessInserts(upkeeps: upkeeps, connection: connection)
     }
 
-    /// `key` was inserted into table number `table`.
-    @inline(__always)
-    mutating func noteInserted(_ key: Int64, into table: Int) {
-        guard let current = keys[table] else {
-            keys[table] = key...key
-            return
-        }
-        keys[table] = min(current.lowerBound, key)...max(current.upperBound, key)
-    }
-
-    /// Triggers back on, then the stand-ins over the keys inserted (with the
-    /// triggers on, so triggers on the rows they update fire as they would
-    /// have for the per-row updates).
-    func finish() throws {
+    /// Triggers back on, then the stand-ins over `keys`, the first to the
+    /// last key inserted into each table by the caller's table number (nil
+    /// for none), with the triggers on, so triggers on the rows they update
+    /// fire as they would have for the per-row updates.
+    func finish(keys: [ClosedRange<Int64>?]) throws {
         connection.setTriggersEnabled(true)
         for (upkeep, keys) in zip(upkeeps, keys) {
             guard let upkeep, let keys else { continue }
