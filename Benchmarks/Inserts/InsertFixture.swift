@@ -151,4 +151,23 @@ extension InsertFixture {
         let request = try BatchInsertRequest(entityName: "Article", in: container.model, objects: objects)
         _ = try container.coordinator.execute(request)
     }
+
+    /// The batch insert, Core Data's streaming form: one dictionary filled per
+    /// row, the count not said ahead.
+    func insertDictionaryHandler(_ dataset: ArticleDataset) throws {
+        var request = try BatchInsertRequest(entityName: "Article", in: container.model)
+        let categoryIDs = categories.map(\.objectID)
+        var index = 0
+        request.source = .dictionaryHandler { values in
+            guard index < dataset.count else { return true }
+            defer { index += 1 }
+            values["title"] = dataset.titles[index]
+            values["body"] = dataset.bodies[index]
+            values["views"] = dataset.views[index]
+            values["created"] = Date(timeIntervalSinceReferenceDate: dataset.created[index])
+            values["category"] = categoryIDs[Int(dataset.categoryIDs[index] - 1)]
+            return false
+        }
+        _ = try container.coordinator.execute(request)
+    }
 }

@@ -19,6 +19,8 @@ import Foundation
 // `raw.insert.columnsOnly` is `raw.insert`'s loop into the same table, its
 // derived columns and their indexes kept and its triggers dropped, against the
 // plain loop: what the triggers' upkeep adds is its distance from `raw.insert`.
+// `batch.dictionaryHandler` streams the rows one dictionary a call: it fires
+// the triggers for its first 1,000 rows, then turns them off for the rest.
 // The `.history` lines record persistent history (Core Data's ATRANSACTION and
 // ACHANGE rows, one change per article) against the same references: the cost
 // of history is their distance from the lines without it.
@@ -42,6 +44,11 @@ final class Datasets {
     }
 }
 let datasets = Datasets()
+
+/// How a batch line hands its rows over: typed handles (`.rows(count:)`), an
+/// array of dictionaries (`objects:`), or one dictionary per call of Core
+/// Data's streaming `dictionaryHandler`, whose count is not said ahead.
+enum BatchForm { case typed, dictionaries, dictionaryHandler }
 
 var benchmarks: [Benchmark] = []
 for rows in rowCounts {
@@ -85,7 +92,9 @@ for rows in rowCounts {
         // History lines only without triggers: their distance from the plain
         // line is the cost of history, which triggers do not change.
         let histories = withTriggers ? [false] : [false, true]
-        for (name, typed) in [("batch.typed", true), ("batch.dictionaries", false)] {
+        for (name, form) in [("batch.typed", BatchForm.typed), ("batch.dictionaries", .dictionaries),
+                             ("batch.dictionaryHandler", .dictionaryHandler)] {
+            let typed = form == .typed
             for history in histories where !history || typed {
                 benchmarks.append(Benchmark(
                     name + suffix + (history ? ".history" : ""), parameters: parameters, items: rows, reference: reference,
@@ -94,8 +103,10 @@ for rows in rowCounts {
                         return try InsertFixture(withTriggers: withTriggers, history: history)
                     },
                     measure: { fixture in
-                        if typed { try fixture.insertTyped(datasets.rows(rows)) } else {
-                            try fixture.insertDictionaries(datasets.rows(rows))
+                        switch form {
+                        case .typed: try fixture.insertTyped(datasets.rows(rows))
+                        case .dictionaries: try fixture.insertDictionaries(datasets.rows(rows))
+                        case .dictionaryHandler: try fixture.insertDictionaryHandler(datasets.rows(rows))
                         }
                     },
                     verify: { fixture in

@@ -74,6 +74,8 @@ struct BatchInserter {
     var outcome: BatchOutcome
     let table: String
     let schema: StoreSchema
+    /// Set once rows go in with the triggers off, with the rows inserted before.
+    private var triggerless: (inserts: TriggerlessInserts, rowsBefore: Int)?
 
     init(request: BatchInsertRequest, plan: BatchInsertPlan, store: StoreWriteAccess, connection: Connection) throws {
         self.plan = plan
@@ -96,24 +98,39 @@ struct BatchInserter {
     }
 
     mutating func run(_ source: BatchInsertRequest.Source) throws {
-        // An upsert may update rows, which fires UPDATE triggers the stand-ins
-        // do not cover; a handler's row count is not known ahead.
-        var triggerless: TriggerlessInserts?
-        if !plan.isUpsert, let count = source.knownCount {
-            triggerless = try TriggerlessInserts.begin(rows: count, tables: [table], schema: schema, on: connection)
-        }
+        // A source that says its count turns the triggers off before its first
+        // row; a stream after its first `minimumRows` rows (insertRows).
+        if let count = source.knownCount { try turnTriggersOff(rows: count) }
         do {
             try insertRows(source)
         } catch {
-            triggerless?.abandon()
+            triggerless?.inserts.abandon()
             throw error
         }
-        if let triggerless {
-            // One table, one entity: every key this request inserted.
-            let ranges = outcome.changes.insertedRanges.map(\.keys)
-            let keys = ranges.map(\.lowerBound).min().flatMap { first in ranges.map(\.upperBound).max().map { first...$0 } }
-            try triggerless.finish(keys: [keys])
-            outcome.counters.rowsInsertedWithoutTriggers = outcome.counters.rowsInserted
+        if let (inserts, rowsBefore) = triggerless {
+            let keys = Self.keys(outcome.changes.insertedRanges.map(\.keys), after: rowsBefore)
+            try inserts.finish(keys: keys.map { (table: 0, keys: $0) })
+            outcome.counters.rowsInsertedWithoutTriggers = outcome.counters.rowsInserted - rowsBefore
+        }
+    }
+
+    /// Turns the triggers off for `rows` more rows when they allow
+    /// (TriggerlessInserts.begin). An upsert keeps them: it may update rows,
+    /// which fires UPDATE triggers the stand-ins do not cover.
+    private mutating func turnTriggersOff(rows: Int) throws {
+        guard !plan.isUpsert, triggerless == nil else { return }
+        let rowsBefore = outcome.counters.rowsInserted
+        triggerless = try TriggerlessInserts.begin(rows: rows, tables: [table], schema: schema, on: connection)
+            .map { ($0, rowsBefore) }
+    }
+
+    /// The runs of `ranges` (keys in insertion order) after their first `skipped` keys.
+    private static func keys(_ ranges: [ClosedRange<Int64>], after skipped: Int) -> [ClosedRange<Int64>] {
+        var skipping = Int64(skipped)
+        return ranges.compactMap { range in
+            let count = Int64(range.count)
+            defer { skipping = max(0, skipping - count) }
+            return skipping < count ? range.lowerBound + skipping...range.upperBound : nil
         }
     }
 
@@ -130,6 +147,8 @@ struct BatchInserter {
             var values: [String: Any] = [:]
             var index = 0
             while true {
+                // A stream that has given this many rows is taken to give as many more.
+                if index == TriggerlessInserts.minimumRows { try turnTriggersOff(rows: index) }
                 values.removeAll(keepingCapacity: true)
                 if handler(&values) { break }
                 row.beginRow()
@@ -147,6 +166,7 @@ struct BatchInserter {
         case .rowHandler(let handler):
             var index = 0
             while true {
+                if index == TriggerlessInserts.minimumRows { try turnTriggersOff(rows: index) }
                 row.beginRow()
                 if handler(row) { break }
                 try insertRow(index)

@@ -64,8 +64,9 @@ public struct BatchCounters: Sendable, Equatable {
     /// Rows inserted with the writer's triggers off, their derived attributes
     /// kept by one statement per parent table afterwards (many rows into a
     /// table whose insert triggers all have a set-based form; see "Many rows
-    /// inserted at once skip the triggers" in the README); 0 when the
-    /// triggers fired.
+    /// inserted at once skip the triggers" in the README): every row of a
+    /// request that says its count, a stream's rows after its first 1,000;
+    /// 0 when the triggers fired.
     public var rowsInsertedWithoutTriggers = 0
     /// The writer connection's SQLite counters over the request.
     public var sql = SQLiteCounters()

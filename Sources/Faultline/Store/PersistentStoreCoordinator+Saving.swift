@@ -239,7 +239,7 @@ extension PersistentStoreCoordinator {
     /// other saves' rows lie, which the stand-ins' key range would count again.
     /// Also returns each table's key run, by the table numbers `inserts` uses.
     private func beginTriggerless(_ ids: [ManagedObjectID], on connection: Connection) throws
-        -> (inserts: TriggerlessInserts, keys: [ClosedRange<Int64>?])? {
+        -> (inserts: TriggerlessInserts, keys: [(table: Int, keys: ClosedRange<Int64>)])? {
         guard ids.count >= TriggerlessInserts.minimumRows, !schema.insertedRowsUpkeep.isEmpty else { return nil }
         var tableOfRoot = Array(repeating: -1, count: model.entities.count)
         var tables: [String] = []
@@ -259,7 +259,7 @@ extension PersistentStoreCoordinator {
               let inserts = try TriggerlessInserts.begin(rows: ids.count, tables: tables, schema: schema, on: connection) else {
             return nil
         }
-        return (inserts, keys.map(\.range))
+        return (inserts, keys.enumerated().map { (table: $0.offset, keys: $0.element.range) })
     }
 
     private func reserveKeys(for inserts: [SaveRequest.Insert], into result: inout SaveResult, on connection: Connection) throws {

@@ -9,11 +9,10 @@ import FaultlineSQLite
 /// `abandon`, inside the writer's transaction, around INSERTs only; every
 /// table inserted into meanwhile has a stand-in for each of its INSERT
 /// triggers (or has none) and the store's triggers on it are exactly the
-/// schema's. The stand-ins of a table cover the rows whose keys lie between
-/// the first and last key inserted into it meanwhile, so every row of the
-/// table in that range must have been inserted in the window: the keys a
-/// transaction reserves lie above every existing row's, and the window holds
-/// all of the operation's inserts.
+/// schema's. The stand-ins of a table cover the runs of keys the caller
+/// names, so every row of the table in a run must have been inserted in the
+/// window: a batch names the runs of keys it inserted after the switch, a
+/// save its new keys when they are one run per table.
 struct TriggerlessInserts {
     /// Turning the triggers off and on makes SQLite re-prepare each statement
     /// of the writer once; below this many rows the triggers cost less.
@@ -58,14 +57,14 @@ struct TriggerlessInserts {
         return TriggerlessInserts(upkeeps: upkeeps, connection: connection)
     }
 
-    /// Triggers back on, then the stand-ins over `keys`, the first to the
-    /// last key inserted into each table by the caller's table number (nil
-    /// for none), with the triggers on, so triggers on the rows they update
-    /// fire as they would have for the per-row updates.
-    func finish(keys: [ClosedRange<Int64>?]) throws {
+    /// Triggers back on, then the stand-ins over `keys`: runs of keys, each
+    /// inserted into the table of the caller's number while the triggers were
+    /// off, every key in a run. With the triggers on, so triggers on the rows
+    /// the stand-ins update fire as they would have for the per-row updates.
+    func finish(keys: [(table: Int, keys: ClosedRange<Int64>)]) throws {
         connection.setTriggersEnabled(true)
-        for (upkeep, keys) in zip(upkeeps, keys) {
-            guard let upkeep, let keys else { continue }
+        for (table, keys) in keys {
+            guard let upkeep = upkeeps[table] else { continue }
             for sql in upkeep.statements {
                 try connection.execute(sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
             }

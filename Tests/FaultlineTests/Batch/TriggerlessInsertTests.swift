@@ -242,6 +242,96 @@ struct TriggerlessInsertTests {
     }
 }
 
+/// A streaming request does not say its count: the triggers fire for its
+/// first rows and stand aside for the rest.
+@Suite("A streaming batch insert turns the triggers off after 1,000 rows")
+struct TriggerlessStreamTests {
+    /// Articles `range`, as TriggerlessInsertTests.insert sets them, through
+    /// `dictionaryHandler` or `rowHandler`.
+    static func stream(
+        _ range: Range<Int>, dictionaries: Bool, categories: [ManagedObjectID], into container: PersistentContainer
+    ) throws -> BatchResult {
+        var request = try BatchInsertRequest(entityName: "Article", in: container.model)
+        var next = range.lowerBound
+        if dictionaries {
+            request.source = .dictionaryHandler { values in
+                guard next < range.upperBound else { return true }
+                defer { next += 1 }
+                values["title"] = "Ärticle \(next)"
+                if next % 7 != 0 { values["views"] = Int64((next * 37) % 1_000) - 200 }
+                values["rating"] = Double(next % 13) / 4
+                if next % 11 != 0 { values["category"] = categories[(next * 5) % categories.count] }
+                return false
+            }
+        } else {
+            let title = try request.attribute("title"), views = try request.attribute("views")
+            let rating = try request.attribute("rating"), category = try request.relationship("category")
+            request.source = .rowHandler { row in
+                guard next < range.upperBound else { return true }
+                defer { next += 1 }
+                row.set("Ärticle \(next)", at: title)
+                if next % 7 != 0 { row.set(Int64((next * 37) % 1_000) - 200, at: views) }
+                row.set(Double(next % 13) / 4, at: rating)
+                if next % 11 != 0 { row.set(categories[(next * 5) % categories.count], at: category) }
+                return false
+            }
+        }
+        return try container.coordinator.execute(request)
+    }
+
+    @Test("2,500 streamed rows: 1,000 with the triggers, 1,500 without, every table as requests of 500 leave it",
+          arguments: [true, false])
+    func sameAsTriggers(dictionaries: Bool) throws {
+        let (bulk, bulkURL, bulkCategories) = try TriggerlessInsertTests.seeded(TriggerlessInsertTests.model())
+        defer { LibraryModel.remove(bulkURL) }
+        let (rowByRow, rowURL, rowCategories) = try TriggerlessInsertTests.seeded(TriggerlessInsertTests.model())
+        defer { LibraryModel.remove(rowURL) }
+
+        let result = try Self.stream(0..<2_500, dictionaries: dictionaries, categories: bulkCategories, into: bulk)
+        #expect(result.counters.rowsInserted == 2_500)
+        #expect(result.counters.rowsInsertedWithoutTriggers == 1_500)
+        for start in stride(from: 0, to: 2_500, by: 500) {
+            let small = try Self.stream(start..<start + 500, dictionaries: dictionaries, categories: rowCategories, into: rowByRow)
+            #expect(small.counters.rowsInsertedWithoutTriggers == 0)
+        }
+        for sql in TriggerlessInsertTests.everyTable {
+            let expected = try TriggerlessInsertTests.table(rowByRow, sql)
+            #expect(try TriggerlessInsertTests.table(bulk, sql) == expected, "\(sql)")
+        }
+        let counts = try TriggerlessInsertTests.table(
+            bulk, "SELECT ZARTICLECOUNT, (SELECT COUNT(*) FROM ZARTICLE a WHERE a.ZCATEGORY = c.Z_PK) FROM ZCATEGORY c")
+        #expect(counts.count == 7 && counts.allSatisfy { $0[0] == $0[1] })
+    }
+
+    @Test("A stream that ends at 1,000 rows, or fails after the switch, leaves the aggregates right and the triggers on")
+    func endsAtTheSwitch() throws {
+        let (container, url, categories) = try TriggerlessInsertTests.seeded(TriggerlessInsertTests.model())
+        defer { LibraryModel.remove(url) }
+        let exact = try Self.stream(0..<TriggerlessInserts.minimumRows, dictionaries: false, categories: categories, into: container)
+        #expect(exact.counters.rowsInserted == 1_000 && exact.counters.rowsInsertedWithoutTriggers == 0)
+        let before = try TriggerlessInsertTests.table(container, TriggerlessInsertTests.everyTable[1])
+
+        var request = try BatchInsertRequest(entityName: "Article", in: container.model)
+        var index = 0
+        request.source = .dictionaryHandler { values in
+            defer { index += 1 }
+            guard index < 1_500 else { return true }
+            values["title"] = "T"
+            // A string for an integer: the request throws at row 1,200, with the triggers off.
+            values["views"] = index == 1_200 ? "many" : Int64(index)
+            values["category"] = categories[index % 3]
+            return false
+        }
+        #expect(throws: BatchError.self) { try container.coordinator.execute(request) }
+        #expect(try TriggerlessInsertTests.table(container, TriggerlessInsertTests.everyTable[1]) == before)
+        _ = try TriggerlessInsertTests.insert(0..<10, categories: categories, into: container)
+        let counts = try TriggerlessInsertTests.table(
+            container, "SELECT ZARTICLECOUNT, (SELECT COUNT(*) FROM ZARTICLE a WHERE a.ZCATEGORY = c.Z_PK) FROM ZCATEGORY c")
+        #expect(counts.count == 7 && counts.allSatisfy { $0[0] == $0[1] })
+        #expect(try TriggerlessInsertTests.table(container, "SELECT COUNT(*) FROM ZARTICLE") == [[.integer(2 + 1_000 + 10)]])
+    }
+}
+
 /// A save of many new objects takes the same path as a batch insert.
 @Suite("A save of many new objects with triggers off")
 struct TriggerlessSaveTests {
