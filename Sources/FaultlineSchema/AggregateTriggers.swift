@@ -60,10 +60,21 @@ struct AggregateTriggers {
 
     /// A trigger named `Z_DA_<T>_<column>_<suffix>` alone, `Z_DA_<T>_<suffix>` merged.
     private func trigger(
-        _ suffix: String, _ event: String, _ table: String, when: String?, _ body: [ParentUpdate]
+        _ suffix: String, _ event: String, _ table: String, when: String?, _ body: [ParentUpdate],
+        standIn: InsertStandIn? = nil
     ) -> ParentUpdateTrigger {
         ParentUpdateTrigger(name: "\(target.prefix)_\(suffix)", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(suffix)",
-                            event: event, table: table, when: when, body: body)
+                            event: event, table: table, when: when, body: body, standIn: standIn)
+    }
+
+    /// The parent's own INSERT trigger, `recompute` given the new row's key,
+    /// and its stand-in: the same assignments for every new parent at once.
+    private func parentInsert(reading sources: [String], _ recompute: (String) -> ParentUpdate) -> ParentUpdateTrigger {
+        let standIn = InsertedParentsRecompute(
+            table: target.table, filter: target.updateFilter, assignments: recompute("\(target.table).Z_PK").assignments,
+            sources: sources)
+        return trigger("INSERT", "INSERT", target.table, when: target.rowFilter("NEW"), [recompute("NEW.Z_PK")],
+                       standIn: .recomputed(standIn))
     }
 
     // MARK: Children holding a key to the parent
@@ -123,7 +134,7 @@ struct AggregateTriggers {
             parentTable: target.table, childTable: child, link: link, parentFilter: target.updateFilter,
             function: function, column: d, value: value, valueType: valueType)
         var triggers = [
-            trigger("INSERT", "INSERT", target.table, when: target.rowFilter("NEW"), [recompute("NEW.Z_PK")]),
+            parentInsert(reading: [child], recompute),
             ParentUpdateTrigger(
                 name: "\(target.prefix)_\(child)_INSERT", mergedName: "\(StoreTrigger.namePrefix)\(target.table)_\(byLink)_INSERT",
                 event: "INSERT", table: child, when: "NEW.\(link) IS NOT NULL", body: [change("NEW", joining: true)],
@@ -181,8 +192,7 @@ struct AggregateTriggers {
                 event: event, table: child, when: when, body: [body])
         }
         var triggers = [
-            trigger("INSERT", "INSERT", target.table, when: target.rowFilter("NEW"),
-                    [set(expression("NEW.Z_PK"), forParent: "NEW.Z_PK")]),
+            parentInsert(reading: [join, child]) { parent in set(expression(parent), forParent: parent) },
             trigger("\(join)_INSERT", "INSERT", join, when: nil,
                     [set(expression("NEW.\(parentColumn)"), forParent: "NEW.\(parentColumn)")]),
             trigger("\(join)_DELETE", "DELETE", join, when: nil,

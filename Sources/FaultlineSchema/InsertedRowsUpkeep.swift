@@ -11,11 +11,13 @@ import FaultlineModel
 // every other writer and every other statement.
 //
 // Only where the set-based form is exact: a row derivation the INSERT computes
-// itself, and `@count`, integer `@sum`/`@avg` and numeric `@min`/`@max` over a
-// to-many kept as a key in the child table. An INSERT trigger of any other
-// kind (a key path through a relationship, `now()`, a join table, a parent's
-// own recompute, a floating-point sum whose rounding depends on the order of
-// the additions) has no stand-in, and its table keeps its triggers.
+// itself; `@count`, integer `@sum`/`@avg` and numeric `@min`/`@max` over a
+// to-many kept as a key in the child table; and a new parent's own aggregates,
+// recomputed from its children. An INSERT trigger of any other kind (a key
+// path through a relationship, `now()`, a join table's rows, a floating-point
+// sum whose rounding depends on the order of the additions) has no stand-in,
+// and its table keeps its triggers; so does a table whose aggregates are over
+// its own rows (a category counting its subcategories).
 
 /// What Faultline's writer does instead of one INSERT trigger.
 public enum InsertStandIn: Sendable, Hashable {
@@ -24,13 +26,20 @@ public enum InsertStandIn: Sendable, Hashable {
     /// The parents of the inserted children get their aggregates in one
     /// statement.
     case parentAggregates(InsertedChildrenAggregates)
+    /// The inserted parents' own aggregates, recomputed in one statement.
+    case recomputed(InsertedParentsRecompute)
 
     /// The stand-in of two triggers merged into one (ParentUpdateTrigger), nil
     /// when either has none.
     func merged(with other: InsertStandIn?) -> InsertStandIn? {
-        guard case .parentAggregates(let mine) = self, case .parentAggregates(let theirs)? = other,
-              let both = mine.merged(with: theirs) else { return nil }
-        return .parentAggregates(both)
+        switch (self, other) {
+        case (.parentAggregates(let mine), .parentAggregates(let theirs)?):
+            mine.merged(with: theirs).map(InsertStandIn.parentAggregates)
+        case (.recomputed(let mine), .recomputed(let theirs)?):
+            mine.merged(with: theirs).map(InsertStandIn.recomputed)
+        default:
+            nil
+        }
     }
 }
 
@@ -44,8 +53,8 @@ public enum InsertStandIn: Sendable, Hashable {
 /// last, as the trigger computes it after each row), and a minimum or maximum
 /// of numbers is the best of the old value and the group's.
 public struct InsertedChildrenAggregates: Sendable, Hashable {
-    let parentTable: String
-    let childTable: String
+    public let parentTable: String
+    public let childTable: String
     let link: String
     /// ` AND Z_ENT IN (…)` when the parent table is shared.
     let parentFilter: String
@@ -109,11 +118,32 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
 /// inserts many rows into it with triggers off. Right only when the store's
 /// triggers on the table are exactly the schema's (`StoreSchema.triggers(on:)`):
 /// one added by hand, or Core Data's, keeps the triggers firing.
+///
+/// Run once after the inserts with the triggers back on (so triggers on the
+/// rows these update fire as they would have), each bound to the first and
+/// last key of a run of inserted keys. With rows inserted into several tables,
+/// every table's `parentAggregates` run parents first (a new row must be in
+/// its parents' aggregates before its children's stand-ins change it), then
+/// every table's `recomputes` (TriggerlessInserts).
 public struct InsertedRowsUpkeep: Sendable, Hashable {
-    /// Run once after the inserts with the triggers back on (so triggers on
-    /// the rows these update fire as they would have), bound to the first
-    /// and last key inserted.
-    public let statements: [String]
+    /// Each adds the inserted rows to the aggregates of their parents in one table.
+    public let parentAggregates: [InsertedChildrenAggregates]
+    /// The inserted rows' own aggregates over their children.
+    public let recomputes: [InsertedParentsRecompute]
+
+    /// Their statements, built once with the schema.
+    public let aggregateStatements: [String]
+    public let recomputeStatements: [String]
+
+    init(parentAggregates: [InsertedChildrenAggregates], recomputes: [InsertedParentsRecompute]) {
+        self.parentAggregates = parentAggregates
+        self.recomputes = recomputes
+        aggregateStatements = parentAggregates.map(\.sql)
+        recomputeStatements = recomputes.map(\.sql)
+    }
+
+    /// The statements in the order they run for this table alone.
+    public var statements: [String] { aggregateStatements + recomputeStatements }
 
     /// The tables whose every INSERT trigger has a stand-in.
     static func byTable(_ triggers: [StoreTrigger]) -> [String: InsertedRowsUpkeep] {
@@ -122,17 +152,22 @@ public struct InsertedRowsUpkeep: Sendable, Hashable {
         for (table, onTable) in byTable {
             let onInsert = onTable.filter(\.firesOnInsert)
             guard !onInsert.isEmpty else { continue }
-            var statements: [String] = []
+            var aggregates: [InsertedChildrenAggregates] = []
+            var recomputes: [InsertedParentsRecompute] = []
             var complete = true
             for trigger in onInsert {
                 switch trigger.standIn {
                 case .computedByStatement?: break
-                case .parentAggregates(let aggregates)?: statements.append(aggregates.sql)
+                case .parentAggregates(let upkeep)?: aggregates.append(upkeep)
+                case .recomputed(let upkeep)?: recomputes.append(upkeep)
                 case nil: complete = false
                 }
             }
-            guard complete else { continue }
-            result[table] = InsertedRowsUpkeep(statements: statements)
+            // Aggregates over the table's own rows: the order of the updates
+            // within one statement would matter.
+            let ownRows = aggregates.contains { $0.parentTable == table } || recomputes.contains { $0.sources.contains(table) }
+            guard complete, !ownRows else { continue }
+            result[table] = InsertedRowsUpkeep(parentAggregates: aggregates, recomputes: recomputes)
         }
         return result
     }

@@ -18,13 +18,13 @@ struct TriggerlessInserts {
     /// of the writer once; below this many rows the triggers cost less.
     static let minimumRows = 1_000
 
-    /// The stand-ins of each table inserted into (nil for a table with no
-    /// INSERT trigger), by the caller's table number.
-    private let upkeeps: [InsertedRowsUpkeep?]
+    /// The stand-ins of the tables inserted into, in the order they run,
+    /// each with its table's number (the caller's).
+    private let steps: [(table: Int, sql: String)]
     private let connection: Connection
 
-    private init(upkeeps: [InsertedRowsUpkeep?], connection: Connection) {
-        self.upkeeps = upkeeps
+    private init(steps: [(table: Int, sql: String)], connection: Connection) {
+        self.steps = steps
         self.connection = connection
     }
 
@@ -41,7 +41,7 @@ struct TriggerlessInserts {
             if upkeep == nil, schema.hasInsertTriggers(on: table) { return nil }
             upkeeps.append(upkeep)
         }
-        guard upkeeps.contains(where: { $0 != nil }) else { return nil }
+        guard upkeeps.contains(where: { $0 != nil }), let steps = order(upkeeps, tables: tables) else { return nil }
         // The store's triggers on each table must be exactly the schema's: one
         // added by hand, or Core Data's, is not covered.
         let stored = Dictionary(grouping: try connection.schemaObjects(ofType: "trigger"), by: \.table)
@@ -54,7 +54,39 @@ struct TriggerlessInserts {
             connection.setTriggersEnabled(true)
             return nil
         }
-        return TriggerlessInserts(upkeeps: upkeeps, connection: connection)
+        return TriggerlessInserts(steps: steps, connection: connection)
+    }
+
+    /// The stand-ins of `tables` in the order InsertedRowsUpkeep says: every
+    /// `parentAggregates` with parents before children (a new row's values
+    /// must be added to its parents before its own children's stand-in
+    /// changes them, or the parents would get that change twice), then the
+    /// `recomputes`, children first so that a parent reads its children's
+    /// final values (in another order the UPDATE triggers a child's recompute
+    /// fires would still carry its change up, at the price of more trigger
+    /// work). Nil when the tables' aggregates form a cycle.
+    private static func order(_ upkeeps: [InsertedRowsUpkeep?], tables: [String]) -> [(table: Int, sql: String)]? {
+        // A table is placed once every table its aggregates update is (or is
+        // not inserted into): a handful of tables, searched linearly.
+        func placeable(_ table: Int, after placed: [Int]) -> Bool {
+            !placed.contains(table) && (upkeeps[table]?.parentAggregates ?? []).allSatisfy { aggregate in
+                tables.firstIndex(of: aggregate.parentTable).map(placed.contains) ?? true
+            }
+        }
+        var parentsFirst: [Int] = []
+        parentsFirst.reserveCapacity(tables.count)
+        while parentsFirst.count < tables.count {
+            guard let next = tables.indices.first(where: { placeable($0, after: parentsFirst) }) else { return nil }
+            parentsFirst.append(next)
+        }
+        var steps: [(table: Int, sql: String)] = []
+        for table in parentsFirst {
+            for sql in upkeeps[table]?.aggregateStatements ?? [] { steps.append((table, sql)) }
+        }
+        for table in parentsFirst.reversed() {
+            for sql in upkeeps[table]?.recomputeStatements ?? [] { steps.append((table, sql)) }
+        }
+        return steps
     }
 
     /// Triggers back on, then the stand-ins over `keys`: runs of keys, each
@@ -63,10 +95,9 @@ struct TriggerlessInserts {
     /// the stand-ins update fire as they would have for the per-row updates.
     func finish(keys: [(table: Int, keys: ClosedRange<Int64>)]) throws {
         connection.setTriggersEnabled(true)
-        for (table, keys) in keys {
-            guard let upkeep = upkeeps[table] else { continue }
-            for sql in upkeep.statements {
-                try connection.execute(sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
+        for step in steps {
+            for (table, keys) in keys where table == step.table {
+                try connection.execute(step.sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
             }
         }
     }
