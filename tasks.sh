@@ -100,9 +100,25 @@ case "${1:-}" in
         install_dependencies
         swift build -c release
         mkdir -p Results
+        filtered=false
+        for flag in "$@"; do [[ "$flag" == --filter || "$flag" == --filter=* ]] && filtered=true; done
+        ran=0
         for suite in "${SUITES[@]}"; do
+            # A suite alone refuses a filter that selects none of its lines;
+            # across suites, one whose lines the filter misses is skipped.
+            if $filtered && ! listed="$(swift run -c release --skip-build "$suite" "$@" --list 2>&1)"; then
+                if grep -q "matches no benchmark" <<< "$listed"; then
+                    echo "bench: no line of $suite matches the filter; skipped" >&2
+                    continue
+                fi
+            fi
             swift run -c release --skip-build "$suite" "$@"
+            ran=$((ran + 1))
         done
+        if [ "$ran" -eq 0 ]; then
+            echo "bench: the filter matches no line of any suite (${SUITES[*]})" >&2
+            exit 2
+        fi
         ;;
     test)
         shift
