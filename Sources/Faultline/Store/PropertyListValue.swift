@@ -12,20 +12,20 @@ public indirect enum PropertyListValue: Sendable, Hashable {
     case array([PropertyListValue])
     case dictionary([String: PropertyListValue])
 
-    /// Converts what `PropertyListSerialization` returns; nil for anything else.
-    /// Numbers that are integral become `.integer` (Foundation on Linux does not
-    /// tell booleans from integers in a decoded property list).
+    /// Converts what `PropertyListReader` or `PropertyListSerialization`
+    /// returns; nil for anything else. A number's Objective-C type tells the
+    /// list's kinds apart: a boolean is a `char` (a list has no other), a real a
+    /// `double` or `float`, everything else an integer.
     init?(foundation value: Any) {
         switch value {
         case let string as String: self = .string(string)
         case let data as Data: self = .data(data)
         case let date as Date: self = .date(date)
         case let number as NSNumber:
-            let double = number.doubleValue
-            if double.rounded() == double, abs(double) < 9.0e18 {
-                self = .integer(number.int64Value)
-            } else {
-                self = .real(double)
+            switch UInt8(bitPattern: number.objCType.pointee) {
+            case UInt8(ascii: "c"), UInt8(ascii: "B"): self = .boolean(number.boolValue)
+            case UInt8(ascii: "d"), UInt8(ascii: "f"): self = .real(number.doubleValue)
+            default: self = .integer(number.int64Value)
             }
         case let array as [Any]:
             var items: [PropertyListValue] = []

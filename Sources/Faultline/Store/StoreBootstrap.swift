@@ -58,8 +58,9 @@ public enum StoreBootstrap {
             metadata.checksum = nil
             metadata.digest = nil
             return metadata
-        default:
-            throw StoreMetadataError.missingKey("Z_METADATA row 1's Z_PLIST")
+        case .integer: throw StoreMetadataError.notAPropertyList("it holds an integer, not a blob")
+        case .real: throw StoreMetadataError.notAPropertyList("it holds a real, not a blob")
+        case .text: throw StoreMetadataError.notAPropertyList("it holds text, not a blob")
         }
     }
 }

@@ -109,8 +109,8 @@ extension StoreMetadata {
     /// Reads `Z_UUID` and `Z_PLIST`. Unknown keys are kept in `additional`.
     public init(uuid: String, propertyList data: Data) throws(StoreMetadataError) {
         let object: Any
-        do { object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
-            throw .notAPropertyList((error as NSError).localizedDescription)
+        do { object = try PropertyListReader.object(from: data) } catch {
+            throw .notAPropertyList(error.reason)
         }
         guard let plist = object as? [String: Any] else { throw .notAPropertyList("the root is not a dictionary") }
         guard let rawHashes = plist[Key.hashes] else { throw .missingKey(Key.hashes) }

@@ -13,6 +13,10 @@
 //  2. Each object is parsed once (memoised by index), so shared references cost
 //     nothing extra; a reference back into an object being parsed is a cycle and
 //     an error, as is nesting deeper than `maximumDepth`.
+//  3. Each object's size with its shared references expanded is counted, and
+//     a list over the caller's `maximumValues` is refused: one array referred
+//     to twice at each level doubles per level, and a caller walking the
+//     result as a tree would never finish.
 
 import Foundation
 import FaultlineModel
@@ -47,18 +51,22 @@ struct BinaryPropertyList {
     private let offsets: [Int]
     private let referenceSize: Int
     private let top: Int
-    private var parsed: [Int: PropertyListObject] = [:]
+    private let maximumValues: Int
+    /// Each parsed object with its number of values, shared references expanded.
+    private var parsed: [Int: (value: PropertyListObject, values: Int)] = [:]
     private var inProgress: Set<Int> = []
 
     /// Parses `data` and returns its top object.
     ///
     /// - Complexity: linear in the size of the data.
-    static func parse(_ data: Data) throws(Failure) -> PropertyListObject {
-        var reader = try BinaryPropertyList(bytes: [UInt8](data))
-        return try reader.object(reader.top, depth: 0)
+    static func parse(_ data: Data, maximumValues: Int = .max) throws(Failure) -> PropertyListObject {
+        var reader = try BinaryPropertyList(bytes: [UInt8](data), maximumValues: maximumValues)
+        return try reader.object(reader.top, depth: 0).value
     }
 
-    private init(bytes: [UInt8]) throws(Failure) {
+    private init(bytes: [UInt8], maximumValues: Int) throws(Failure) {
+        // Halved so that a collection's running total cannot overflow.
+        self.maximumValues = min(maximumValues, Int.max / 2)
         let header: [UInt8] = Array("bplist00".utf8)
         guard bytes.count >= header.count + 32, bytes.starts(with: header) else {
             throw .malformed("not a binary property list (no bplist00 header, or shorter than its trailer)")
@@ -92,7 +100,7 @@ struct BinaryPropertyList {
 
     // MARK: - Objects
 
-    private mutating func object(_ index: Int, depth: Int) throws(Failure) -> PropertyListObject {
+    private mutating func object(_ index: Int, depth: Int) throws(Failure) -> (value: PropertyListObject, values: Int) {
         if let done = parsed[index] { return done }
         guard index >= 0, index < offsets.count else { throw .malformed("reference \(index) is past the last object") }
         guard depth <= Self.maximumDepth else { throw .malformed("objects nest deeper than \(Self.maximumDepth) levels") }
@@ -103,64 +111,81 @@ struct BinaryPropertyList {
         return value
     }
 
-    private mutating func decode(at offset: Int, depth: Int) throws(Failure) -> PropertyListObject {
+    private mutating func decode(at offset: Int, depth: Int) throws(Failure) -> (value: PropertyListObject, values: Int) {
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x00: return .null
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
+            case 0x00: return (.null, 1)
+            case 0x08: return (.bool(false), 1)
+            case 0x09: return (.bool(true), 1)
             default: throw .malformed("unknown marker 0x\(String(marker, radix: 16)) at \(offset)")
             }
         case 0x1:
-            return .integer(try integer(at: offset + 1, size: 1 << low))
+            return (.integer(try integer(at: offset + 1, size: 1 << low)), 1)
         case 0x2:
-            return .real(try real(at: offset + 1, size: 1 << low))
+            return (.real(try real(at: offset + 1, size: 1 << low)), 1)
         case 0x3:
             guard marker == 0x33 else { throw .malformed("unknown date marker at \(offset)") }
-            return .date(try real(at: offset + 1, size: 8))
+            return (.date(try real(at: offset + 1, size: 8)), 1)
         case 0x4:
             let (count, start) = try length(low, at: offset)
-            return .data(Data(try slice(start, count)))
+            return (.data(Data(try slice(start, count))), 1)
         case 0x5:
             let (count, start) = try length(low, at: offset)
             guard let text = String(bytes: try slice(start, count), encoding: .ascii) else {
                 throw .malformed("ASCII string at \(offset) holds non-ASCII bytes")
             }
-            return .string(text)
+            return (.string(text), 1)
         case 0x6:
             let (count, start) = try length(low, at: offset)
             let (units, overflow) = count.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw .malformed("string length at \(offset) overflows") }
             let raw = try slice(start, units)
             let codeUnits = stride(from: raw.startIndex, to: raw.endIndex, by: 2).map { UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]) }
-            return .string(String(decoding: codeUnits, as: UTF16.self))
+            return (.string(String(decoding: codeUnits, as: UTF16.self)), 1)
         case 0x8:
-            return .uid(try Self.unsigned(bytes, at: offset + 1, size: low + 1))
+            return (.uid(try Self.unsigned(bytes, at: offset + 1, size: low + 1)), 1)
         case 0xA, 0xC:
             let (count, start) = try length(low, at: offset)
             var items: [PropertyListObject] = []
-            for reference in try references(start, count) { items.append(try object(reference, depth: depth + 1)) }
-            return .array(items)
+            var values = 1
+            for reference in try references(start, count) {
+                let item = try object(reference, depth: depth + 1)
+                items.append(item.value)
+                values = try counted(values, item.values)
+            }
+            return (.array(items), values)
         case 0xD:
             let (count, start) = try length(low, at: offset)
             let (keysSize, overflow) = count.multipliedReportingOverflow(by: referenceSize)
             guard !overflow else { throw .malformed("dictionary size at \(offset) overflows") }
             let keys = try references(start, count)
-            let values = try references(start + keysSize, count)
+            let references = try references(start + keysSize, count)
             var entries: [String: PropertyListObject] = [:]
-            for (key, value) in zip(keys, values) {
-                guard case .string(let name) = try object(key, depth: depth + 1) else {
+            var values = 1
+            for (key, reference) in zip(keys, references) {
+                guard case .string(let name) = try object(key, depth: depth + 1).value else {
                     throw .malformed("dictionary at \(offset) has a key that is not a string")
                 }
-                entries[name] = try object(value, depth: depth + 1)
+                let item = try object(reference, depth: depth + 1)
+                entries[name] = item.value
+                values = try counted(values, 1 + item.values)
             }
-            return .dictionary(entries)
+            return (.dictionary(entries), values)
         default:
             throw .malformed("unknown marker 0x\(String(marker, radix: 16)) at \(offset)")
         }
+    }
+
+    /// A collection's running count of values plus one item's.
+    private func counted(_ total: Int, _ item: Int) throws(Failure) -> Int {
+        let sum = total + item
+        guard sum <= maximumValues else {
+            throw .malformed("the list holds more than \(maximumValues) values once its shared references are expanded")
+        }
+        return sum
     }
 
     // MARK: - Primitive reads

@@ -42,9 +42,9 @@ public struct CompiledModelInfo: Hashable, Sendable {
     public static func parse(_ data: Data, file: String) throws(ModelFileError) -> CompiledModelInfo {
         let object: Any
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            object = try PropertyListReader.object(from: data)
         } catch {
-            throw ModelFileError(.compiledModel, "VersionInfo.plist is not a property list", file: file)
+            throw ModelFileError(.compiledModel, "VersionInfo.plist is not a property list: \(error.reason)", file: file)
         }
         guard let root = object as? [String: Any],
               let versions = root["NSManagedObjectModel_VersionHashes"] as? [String: Any] else {

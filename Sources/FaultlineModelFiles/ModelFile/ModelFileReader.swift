@@ -161,7 +161,7 @@ public struct ModelFileReader: Sendable {
                                  "the bundle has \(names.count) versions and no .xccurrentversion naming the current one", file: file)
         }
         guard let data = try? Data(contentsOf: plistURL),
-              let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+              let plist = try? PropertyListReader.object(from: data),
               let dictionary = plist as? [String: Any] else {
             throw ModelFileError(.missingCurrentVersion, ".xccurrentversion is not a readable property list", file: file, line: 1, column: 1)
         }

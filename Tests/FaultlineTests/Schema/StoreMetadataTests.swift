@@ -30,6 +30,7 @@ struct StoreMetadataTests {
     func roundTrip() throws {
         var metadata = StoreMetadata(uuid: "ABC", entityVersionHashes: ["A": Data(repeating: 7, count: 32)])
         metadata.additional["AppKey"] = .array([.string("x"), .integer(3), .data(Data([1]))])
+        metadata.additional["AppFlags"] = .dictionary(["on": .boolean(true), "ratio": .real(2), "big": .integer(.min)])
         let read = try StoreMetadata(uuid: "ABC", propertyList: metadata.propertyList())
         #expect(read == metadata)
     }
@@ -40,6 +41,17 @@ struct StoreMetadataTests {
         let noHashes = try PropertyListSerialization.data(fromPropertyList: ["NSStoreType": "SQLite"], format: .binary, options: 0)
         #expect(throws: StoreMetadataError.missingKey("NSStoreModelVersionHashes")) {
             try StoreMetadata(uuid: "", propertyList: noHashes)
+        }
+    }
+
+    @Test("A Z_PLIST that is not a blob is a typed error naming what it holds")
+    func notABlob() throws {
+        let store = try TestStore(try ShopModel.schema())
+        for (value, kind) in [(SQLValue.text("bplist00"), "text"), (.integer(3), "an integer"), (.real(1.5), "a real")] {
+            try store.run("UPDATE Z_METADATA SET Z_PLIST = ?", [value])
+            #expect(throws: StoreMetadataError.notAPropertyList("it holds \(kind), not a blob")) {
+                try StoreBootstrap.metadata(on: store.connection)
+            }
         }
     }
 
