@@ -52,9 +52,11 @@ struct BinaryPropertyList {
     private let referenceSize: Int
     private let top: Int
     private let maximumValues: Int
-    /// Each parsed object with its number of values, shared references expanded.
-    private var parsed: [Int: (value: PropertyListObject, values: Int)] = [:]
-    private var inProgress: Set<Int> = []
+    /// By object index: each parsed object with its number of values, shared
+    /// references expanded, and the objects being parsed. Arrays of the
+    /// object count, allocated once, rather than tables grown as objects parse.
+    private var parsed: [(value: PropertyListObject, values: Int)?]
+    private var inProgress: [Bool]
 
     /// Parses `data` and returns its top object.
     ///
@@ -96,17 +98,20 @@ struct BinaryPropertyList {
             offsets.append(offset)
         }
         self.offsets = offsets
+        parsed = Array(repeating: nil, count: count)
+        inProgress = Array(repeating: false, count: count)
     }
 
     // MARK: - Objects
 
     private mutating func object(_ index: Int, depth: Int) throws(Failure) -> (value: PropertyListObject, values: Int) {
-        if let done = parsed[index] { return done }
         guard index >= 0, index < offsets.count else { throw .malformed("reference \(index) is past the last object") }
+        if let done = parsed[index] { return done }
         guard depth <= Self.maximumDepth else { throw .malformed("objects nest deeper than \(Self.maximumDepth) levels") }
-        guard inProgress.insert(index).inserted else { throw .malformed("object \(index) contains itself") }
+        guard !inProgress[index] else { throw .malformed("object \(index) contains itself") }
+        inProgress[index] = true
         let value = try decode(at: offsets[index], depth: depth)
-        inProgress.remove(index)
+        inProgress[index] = false
         parsed[index] = value
         return value
     }
@@ -134,10 +139,9 @@ struct BinaryPropertyList {
             return (.data(Data(try slice(start, count))), 1)
         case 0x5:
             let (count, start) = try length(low, at: offset)
-            guard let text = String(bytes: try slice(start, count), encoding: .ascii) else {
-                throw .malformed("ASCII string at \(offset) holds non-ASCII bytes")
-            }
-            return (.string(text), 1)
+            let ascii = try slice(start, count)
+            guard ascii.allSatisfy({ $0 < 0x80 }) else { throw .malformed("ASCII string at \(offset) holds non-ASCII bytes") }
+            return (.string(String(decoding: ascii, as: UTF8.self)), 1)
         case 0x6:
             let (count, start) = try length(low, at: offset)
             let (units, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -163,7 +167,7 @@ struct BinaryPropertyList {
             guard !overflow else { throw .malformed("dictionary size at \(offset) overflows") }
             let keys = try references(start, count)
             let references = try references(start + keysSize, count)
-            var entries: [String: PropertyListObject] = [:]
+            var entries = [String: PropertyListObject](minimumCapacity: count)
             var values = 1
             for (key, reference) in zip(keys, references) {
                 guard case .string(let name) = try object(key, depth: depth + 1).value else {

@@ -56,7 +56,7 @@ public enum PropertyListReader {
             for item in items { values.append(try foundation(item)) }
             return values
         case .dictionary(let entries):
-            var values: [String: Any] = [:]
+            var values = [String: Any](minimumCapacity: entries.count)
             for (key, item) in entries { values[key] = try foundation(item) }
             return values
         case .null: throw Failure(reason: "the list holds a null object, which no property list stores")
