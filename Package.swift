@@ -168,7 +168,7 @@ let package = Package(
 // `./tasks.sh fuzz` (FAULTLINE_FUZZ=1, `--sanitize=fuzzer`): without the
 // fuzzer's runtime they have no `main` to link against.
 if ProcessInfo.processInfo.environment["FAULTLINE_FUZZ"] != nil {
-    for name in ["Predicate", "ModelFile", "CompiledModel", "StoreFile", "Report"] {
+    for name in ["Predicate", "ModelFile", "CompiledModel", "StoreFile", "Report", "PropertyList"] {
         package.targets.append(.executableTarget(
             name: "Fuzz\(name)", dependencies: ["FuzzTargets"], path: "Fuzz/Entry/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))

@@ -199,7 +199,7 @@ case "${1:-}" in
         build=(-c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz)
         # product:corpus:runs
         targets=(Predicate:predicate:700000 ModelFile:model-file:150000 CompiledModel:compiled-model:100000
-                 StoreFile:store:5000 Report:report:8000)
+                 StoreFile:store:5000 Report:report:8000 PropertyList:property-list:300000)
         for entry in "${targets[@]}"; do
             FAULTLINE_FUZZ=1 FAULTLINE_NO_JEMALLOC=1 swift build "${build[@]}" --product "Fuzz${entry%%:*}"
         done

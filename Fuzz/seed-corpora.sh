@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$1"
 mkdir -p "$out"
-for target in predicate model-file compiled-model store report; do
+for target in predicate model-file compiled-model store report property-list; do
     mkdir -p "$out/$target"
     cp Tests/FuzzRegressionTests/Inputs/"$target"/* "$out/$target/" 2>/dev/null || true
 done
@@ -35,6 +35,11 @@ while IFS= read -r -d '' file; do
     if command -v sqlite3 >/dev/null; then
         sqlite3 "file:$file?immutable=1" "SELECT writefile('$out/compiled-model/fixture-$n.cache', Z_CONTENT) FROM Z_MODELCACHE LIMIT 1" \
             >/dev/null 2>&1 || true
+        sqlite3 "file:$file?immutable=1" "SELECT writefile('$out/property-list/fixture-$n.plist', Z_PLIST) FROM Z_METADATA LIMIT 1" \
+            >/dev/null 2>&1 || true
     fi
 done < <(find "$fixtures" \( -name '*.sqlite' -o -name '*.store' \) -print0)
+while IFS= read -r -d '' file; do
+    n=$((n + 1)); cp "$file" "$out/property-list/fixture-$n-VersionInfo.plist"
+done < <(find "$fixtures" -name VersionInfo.plist -path '*.momd/*' -print0)
 echo "seed-corpora: $(find "$out" -type f | wc -l) inputs" >&2

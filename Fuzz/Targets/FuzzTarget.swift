@@ -25,6 +25,7 @@ public enum FuzzTargets {
     public static let all: [FuzzTargetEntry] = [
         FuzzTargetEntry(PredicateDifferential.self), FuzzTargetEntry(ModelFileInput.self),
         FuzzTargetEntry(CompiledModelInput.self), FuzzTargetEntry(StoreFileInput.self), FuzzTargetEntry(ReportInput.self),
+        FuzzTargetEntry(PropertyListInput.self),
     ]
 
     /// What libFuzzer's entry point calls: a finding stops the run, so
