@@ -60,6 +60,8 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
     let parentFilter: String
     var selections: [String]
     var assignments: [String]
+    /// Whether every aggregate is a count: no column but the link is read.
+    var countsOnly: Bool
 
     /// nil for an aggregate whose set-based form would not be exact.
     init?(
@@ -71,6 +73,7 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
         self.link = link
         self.parentFilter = parentFilter
         let group = "g.G_\(d)"
+        countsOnly = function == .count
         switch function {
         case .count:
             selections = ["COUNT(*) AS G_\(d)"]
@@ -102,14 +105,28 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
         var both = self
         both.selections += other.selections
         both.assignments += other.assignments
+        both.countsOnly = countsOnly && other.countsOnly
         return both
     }
 
-    /// The statement, its bounds `?1` and `?2` the first and last key inserted.
-    public var sql: String {
+    /// The statement, its bounds `?1` and `?2` the first and last key inserted:
+    /// the children read by key range, then sorted for the GROUP BY.
+    public var sql: String { statement(key: "c.Z_PK") }
+
+    /// The statement for inserted keys that are most of the child table (an
+    /// import into an empty one). `+c.Z_PK` keeps SQLite off the key range,
+    /// so it reads the link column's index (Core Data's on every to-one) in
+    /// the GROUP BY's order: no sort, and for counts no table row at all
+    /// (measured at 100,000 rows: a third of the ranged statement's time).
+    /// Other aggregates would fetch each child's row out of key order, which
+    /// costs more than the sort (twice as much, measured), so they keep the
+    /// ranged statement.
+    public var sqlOverMostOfTable: String { countsOnly ? statement(key: "+c.Z_PK") : sql }
+
+    private func statement(key: String) -> String {
         "UPDATE \(parentTable) SET \(assignments.joined(separator: ", ")) FROM (SELECT c.\(link) AS G_KEY, "
             + selections.joined(separator: ", ")
-            + " FROM \(childTable) c WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL GROUP BY c.\(link)) AS g"
+            + " FROM \(childTable) c WHERE \(key) BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL GROUP BY c.\(link)) AS g"
             + " WHERE \(parentTable).Z_PK = g.G_KEY\(parentFilter)"
     }
 }
@@ -131,14 +148,17 @@ public struct InsertedRowsUpkeep: Sendable, Hashable {
     /// The inserted rows' own aggregates over their children.
     public let recomputes: [InsertedParentsRecompute]
 
-    /// Their statements, built once with the schema.
+    /// Their statements, built once with the schema; `aggregateStatements`
+    /// in two forms, by how much of the table the inserted keys are.
     public let aggregateStatements: [String]
+    public let aggregateStatementsOverMostOfTable: [String]
     public let recomputeStatements: [String]
 
     init(parentAggregates: [InsertedChildrenAggregates], recomputes: [InsertedParentsRecompute]) {
         self.parentAggregates = parentAggregates
         self.recomputes = recomputes
         aggregateStatements = parentAggregates.map(\.sql)
+        aggregateStatementsOverMostOfTable = parentAggregates.map(\.sqlOverMostOfTable)
         recomputeStatements = recomputes.map(\.sql)
     }
 

@@ -18,12 +18,15 @@ struct TriggerlessInserts {
     /// of the writer once; below this many rows the triggers cost less.
     static let minimumRows = 1_000
 
-    /// The stand-ins of the tables inserted into, in the order they run,
-    /// each with its table's number (the caller's).
-    private let steps: [(table: Int, sql: String)]
+    /// A stand-in with its table's number (the caller's), in the form for a
+    /// run of keys that is most of the table and in the form for any other.
+    typealias Step = (table: Int, sql: String, overMostOfTable: String)
+
+    /// The stand-ins of the tables inserted into, in the order they run.
+    private let steps: [Step]
     private let connection: Connection
 
-    private init(steps: [(table: Int, sql: String)], connection: Connection) {
+    private init(steps: [Step], connection: Connection) {
         self.steps = steps
         self.connection = connection
     }
@@ -65,7 +68,7 @@ struct TriggerlessInserts {
     /// final values (in another order the UPDATE triggers a child's recompute
     /// fires would still carry its change up, at the price of more trigger
     /// work). Nil when the tables' aggregates form a cycle.
-    private static func order(_ upkeeps: [InsertedRowsUpkeep?], tables: [String]) -> [(table: Int, sql: String)]? {
+    private static func order(_ upkeeps: [InsertedRowsUpkeep?], tables: [String]) -> [Step]? {
         // A table is placed once every table its aggregates update is (or is
         // not inserted into): a handful of tables, searched linearly.
         func placeable(_ table: Int, after placed: [Int]) -> Bool {
@@ -79,12 +82,15 @@ struct TriggerlessInserts {
             guard let next = tables.indices.first(where: { placeable($0, after: parentsFirst) }) else { return nil }
             parentsFirst.append(next)
         }
-        var steps: [(table: Int, sql: String)] = []
+        var steps: [Step] = []
         for table in parentsFirst {
-            for sql in upkeeps[table]?.aggregateStatements ?? [] { steps.append((table, sql)) }
+            guard let upkeep = upkeeps[table] else { continue }
+            for (sql, wide) in zip(upkeep.aggregateStatements, upkeep.aggregateStatementsOverMostOfTable) {
+                steps.append((table, sql, wide))
+            }
         }
         for table in parentsFirst.reversed() {
-            for sql in upkeeps[table]?.recomputeStatements ?? [] { steps.append((table, sql)) }
+            for sql in upkeeps[table]?.recomputeStatements ?? [] { steps.append((table, sql, sql)) }
         }
         return steps
     }
@@ -97,9 +103,18 @@ struct TriggerlessInserts {
         connection.setTriggersEnabled(true)
         for step in steps {
             for (table, keys) in keys where table == step.table {
-                try connection.execute(step.sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
+                let sql = Self.isMostOfTable(keys) ? step.overMostOfTable : step.sql
+                try connection.execute(sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
             }
         }
+    }
+
+    /// Whether a run of new keys is at least half of its table: keys are
+    /// handed out in order, so no more rows than the keys below the run's
+    /// first are older.
+    static func isMostOfTable(_ keys: ClosedRange<Int64>) -> Bool {
+        // lower − 1 ≤ upper − lower + 1, without overflow for any keys.
+        keys.lowerBound <= keys.upperBound / 2 + 1
     }
 
     /// Triggers back on after a failed insert; its transaction rolls back.
