@@ -9,10 +9,33 @@ struct AllocationTests {
         init(_ value: Int) { self.value = value }
     }
 
-    @Test("jemalloc is this process's malloc and reports its version")
+    @Test("jemalloc is this process's malloc and reports its version; the run's metadata says so")
     func available() {
-        #expect(Allocations.isAvailable)
+        #expect(Allocations.servesMalloc)
         #expect(Allocations.version?.hasPrefix("5.") == true)
+        #expect(RunMetadata.current().malloc == "jemalloc")
+    }
+
+    /// Under another malloc (`LD_PRELOAD` of glibc's) jemalloc's statistics
+    /// stay at zero: a report must not present that as a measured zero.
+    @Test("A run that cannot count allocations records no allocation metrics, and the rest as always")
+    func notCounted() throws {
+        let benchmark = Benchmark("line", items: 10, setUp: { [Node]() }, measure: { nodes in
+            for index in 0..<10 { nodes.append(Node(index)) }
+        })
+        var runner = BenchmarkRunner(options: try RunOptions.parse(["--iterations", "3", "--warmup", "0"]))
+        let counted = try runner.run(benchmark, suite: "Test")
+        #expect(counted.metrics[Metric.mallocs]?.samples.allSatisfy { $0 >= 10 } == true)
+        runner.countsAllocations = false
+        let uncounted = try runner.run(benchmark, suite: "Test")
+        for metric in [Metric.mallocs, Metric.mallocsPerItem, Metric.allocatedBytes, Metric.bytesPerItem] {
+            #expect(uncounted.metrics[metric] == nil, "\(metric)")
+        }
+        #expect(uncounted.metrics[Metric.wallTime]?.samples.count == 3)
+        var metadata = RunMetadata.current()
+        metadata.allocatorSettings = nil
+        metadata.malloc = "system"
+        #expect(ReportText.runSummary(metadata).hasSuffix(" · the system's malloc (no allocation counts)"))
     }
 
     @Test("The purge delays in effect are read from jemalloc, as a run's metadata records them")

@@ -5,8 +5,9 @@ import Foundation
 
 /// Allocation counts and bytes from jemalloc, which this process links as its
 /// malloc (SQLite's, the Swift runtime's and Foundation's allocations all count).
-/// Built without it (`FAULTLINE_NO_JEMALLOC`), every read fails and
-/// `isAvailable` is false.
+/// Built without it (`FAULTLINE_NO_JEMALLOC`), or run with another malloc in
+/// front of it (`LD_PRELOAD` of glibc's), `servesMalloc` is false and there is
+/// nothing to count: jemalloc's statistics would read zero.
 ///
 /// Counts are jemalloc's per-size-class request totals over all arenas
 /// (`stats.arenas.<all>.small.nrequests` + `large.nrequests`). Requests served
@@ -26,11 +27,19 @@ public struct AllocationSnapshot: Sendable, Equatable {
 }
 
 public enum Allocations {
-    /// Whether jemalloc statistics are readable in this process.
-    public static let isAvailable: Bool = readUInt64("epoch") != nil || refreshEpoch()
+    /// Whether jemalloc is this process's malloc: a block Foundation allocates
+    /// through malloc shows in jemalloc's count of this thread's bytes.
+    public static let servesMalloc: Bool = {
+        guard let before = readUInt64("thread.allocated") else { return false }
+        let block = Data(count: 1 << 16)
+        let after = readUInt64("thread.allocated") ?? before
+        return withExtendedLifetime(block) { after &- before >= UInt64(block.count) }
+    }()
 
-    /// jemalloc's version string, e.g. "5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c".
+    /// jemalloc's version string, e.g. "5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c";
+    /// nil unless it serves malloc.
     public static var version: String? {
+        guard servesMalloc else { return nil }
         var pointer: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard control("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
@@ -41,9 +50,9 @@ public enum Allocations {
     /// and `MALLOC_CONF` when set, e.g. `dirty_decay_ms:10000 muzzy_decay_ms:0`.
     /// Freed pages purged sooner come back as page faults (system time) when
     /// the next iteration allocates, so reports with different settings do not
-    /// compare on time. Nil without jemalloc.
+    /// compare on time. Nil unless jemalloc serves malloc.
     public static var settings: String? {
-        guard let dirty = readInt("opt.dirty_decay_ms"), let muzzy = readInt("opt.muzzy_decay_ms") else { return nil }
+        guard servesMalloc, let dirty = readInt("opt.dirty_decay_ms"), let muzzy = readInt("opt.muzzy_decay_ms") else { return nil }
         var text = "dirty_decay_ms:\(dirty) muzzy_decay_ms:\(muzzy)"
         if let environment = ProcessInfo.processInfo.environment["MALLOC_CONF"], !environment.isEmpty {
             text += " (MALLOC_CONF=\(environment))"

@@ -20,6 +20,9 @@ struct BenchmarkRunner {
     let options: RunOptions
     /// Whose file I/O the iterations count: the suites' stores, by default.
     var files: IOScope? = FileIO.scope
+    /// Whether allocations are counted: only while jemalloc serves malloc, or
+    /// a run under another malloc would report zero allocations as measured.
+    var countsAllocations = Allocations.servesMalloc
 
     /// The raw per-iteration figures, in Metric names.
     private struct Samples {
@@ -124,10 +127,12 @@ struct BenchmarkRunner {
         samples.add(Metric.cpuUserTime, Double(cpuAfter.user &- cpuBefore.user))
         samples.add(Metric.cpuSystemTime, Double(cpuAfter.system &- cpuBefore.system))
         samples.add(Metric.throughput, wall > 0 ? items / (wall / 1e9) : 0)
-        samples.add(Metric.mallocs, Double(allocations.count))
-        samples.add(Metric.mallocsPerItem, Double(allocations.count) / items)
-        samples.add(Metric.allocatedBytes, Double(allocations.bytes))
-        samples.add(Metric.bytesPerItem, Double(allocations.bytes) / items)
+        if countsAllocations {
+            samples.add(Metric.mallocs, Double(allocations.count))
+            samples.add(Metric.mallocsPerItem, Double(allocations.count) / items)
+            samples.add(Metric.allocatedBytes, Double(allocations.bytes))
+            samples.add(Metric.bytesPerItem, Double(allocations.bytes) / items)
+        }
         let pageFaults = Double(cpuAfter.minorFaults &- cpuBefore.minorFaults)
         samples.add(Metric.pageFaults, pageFaults)
         samples.add(Metric.pageFaultsPerItem, pageFaults / items)

@@ -117,5 +117,6 @@ enum ReportText {
             "\(metadata.cpuModel), \(metadata.coreCount) cores", metadata.operatingSystem,
             "Swift \(metadata.swiftVersion)", "SQLite \(metadata.sqliteVersion)",
         ].joined(separator: " · ") + (metadata.allocatorSettings.map { " · jemalloc \($0)" } ?? "")
+            + (metadata.malloc == "system" ? " · the system's malloc (no allocation counts)" : "")
     }
 }

@@ -18,6 +18,10 @@ public struct RunMetadata: Codable, Sendable {
     public var jemallocVersion: String?
     /// `Allocations.settings` when the run started; absent in older reports.
     public var allocatorSettings: String?
+    /// Which malloc served the run: "jemalloc", whose counts the allocation
+    /// metrics are, or "system" (another malloc preloaded, or a build without
+    /// jemalloc), with no allocation metrics. Absent in older reports.
+    public var malloc: String?
     /// "release" or "debug". Debug figures are not comparable with release ones.
     public var buildConfiguration: String
     /// Whether the per-iteration peak memory could be reset (see PeakMemory).
@@ -45,6 +49,7 @@ public struct RunMetadata: Codable, Sendable {
             sqliteVersion: Connection.sqliteVersion,
             jemallocVersion: Allocations.version,
             allocatorSettings: Allocations.settings,
+            malloc: Allocations.servesMalloc ? "jemalloc" : "system",
             buildConfiguration: buildConfiguration,
             peakMemoryIsPerIteration: PeakMemory.canReset,
             arguments: Array(arguments.dropFirst()))
