@@ -104,7 +104,7 @@ struct BenchmarkRunner {
         let collects = InstructionCount.collectedLine != nil && InstructionCount.collects(benchmark.id)
         files?.resetJournalPeak()
         let ioBefore = files?.counts ?? IOCounts()
-        let allocationsBefore = Allocations.snapshot()
+        let allocationsBefore = countsAllocations ? Allocations.snapshot() : nil
         let cpuBefore = ProcessClock.usage()
         let start = ProcessClock.wallNanoseconds()
 
@@ -114,7 +114,7 @@ struct BenchmarkRunner {
 
         let end = ProcessClock.wallNanoseconds()
         let cpuAfter = ProcessClock.usage()
-        let allocations = Allocations.snapshot() - allocationsBefore
+        let allocations = allocationsBefore.map { Allocations.snapshot() - $0 }
         let io = (files?.counts ?? IOCounts()) - ioBefore
         let counters = SQLiteCounters.processTotals() - countersBefore
         let peak = PeakMemory.highWaterMarkBytes()
@@ -127,7 +127,7 @@ struct BenchmarkRunner {
         samples.add(Metric.cpuUserTime, Double(cpuAfter.user &- cpuBefore.user))
         samples.add(Metric.cpuSystemTime, Double(cpuAfter.system &- cpuBefore.system))
         samples.add(Metric.throughput, wall > 0 ? items / (wall / 1e9) : 0)
-        if countsAllocations {
+        if let allocations {
             samples.add(Metric.mallocs, Double(allocations.count))
             samples.add(Metric.mallocsPerItem, Double(allocations.count) / items)
             samples.add(Metric.allocatedBytes, Double(allocations.bytes))

@@ -5,66 +5,18 @@ import FaultlineSQLite
 
 /// When the rows inserted with triggers off are most of their table (an
 /// import into an empty one), a stand-in that only counts reads the link
-/// column's index in order instead of the key range plus a sort; the counts
-/// are the triggers' either way.
+/// column's index in order instead of the key range plus a sort; every value
+/// is the triggers' either way. The model and helpers are
+/// `TriggerlessInsertTests`', the category keeping only its article count.
 @Suite("A count's stand-in over most of a table reads the link's index")
 struct TriggerlessCountTests {
-    static func model() -> ManagedObjectModel {
-        ManagedObjectModel {
-            Entity("Category") {
-                Attribute("name", .string)
-                Relationship("articles", to: "Article", inverse: "category", toMany: true)
-                Derived("articleCount", .integer64, "articles.@count")
-            }
-            Entity("Article") {
-                Attribute("title", .string)
-                Relationship("category", to: "Category", inverse: "articles")
-            }
-        }
-    }
+    typealias Model = TriggerlessInsertTests
 
-    /// Five categories and two articles in the first.
-    static func seeded() throws -> (PersistentContainer, URL, [ManagedObjectID]) {
-        let (container, url) = try LibraryModel.container(model())
-        let context = container.newBackgroundContext()
-        let categories = try context.performAndWait { () throws -> [ManagedObjectID] in
-            let categories = try (0..<5).map { index in
-                let category = try context.insertNewObject(forEntityName: "Category")
-                try category.setValue("C\(index)", forKey: "name")
-                return category
-            }
-            for index in 0..<2 {
-                let article = try context.insertNewObject(forEntityName: "Article")
-                try article.setValue("Old \(index)", forKey: "title")
-                try article.setValue(categories[0], forKey: "category")
-            }
-            try context.save()
-            return categories.map(\.objectID)
-        }
-        return (container, url, categories)
-    }
-
-    /// Articles `range`, every ninth without a category.
-    static func insert(_ range: Range<Int>, categories: [ManagedObjectID], into container: PersistentContainer) throws -> BatchResult {
-        var request = try BatchInsertRequest(entityName: "Article", in: container.model)
-        let title = try request.attribute("title"), category = try request.relationship("category")
-        request.source = .rows(count: range.count) { row, offset in
-            let index = range.lowerBound + offset
-            row.set("Article \(index)", at: title)
-            if index % 9 != 0 { row.set(categories[(index * 3) % categories.count], at: category) }
-        }
-        return try container.coordinator.execute(request)
-    }
-
-    static func counts(_ container: PersistentContainer) throws -> [[SQLValue]] {
-        try BatchModel.rows(container, "SELECT Z_PK, ZARTICLECOUNT FROM ZCATEGORY ORDER BY Z_PK")
-    }
-
-    @Test("2,000 articles into a table of 2, then 1,000 into 2,002: the index form, then the ranged one, the triggers' counts both times")
+    @Test("2,000 articles into a table of 2, then 1,000 into 2,002: the index form, then the ranged one, the triggers' values both times")
     func importThenAppend() throws {
-        let (bulk, bulkURL, bulkCategories) = try Self.seeded()
+        let (bulk, bulkURL, bulkCategories) = try Model.seeded(Model.model(countOnly: true))
         defer { LibraryModel.remove(bulkURL) }
-        let (rowByRow, rowURL, rowCategories) = try Self.seeded()
+        let (rowByRow, rowURL, rowCategories) = try Model.seeded(Model.model(countOnly: true))
         defer { LibraryModel.remove(rowURL) }
         let upkeep = try #require(bulk.coordinator.schema.insertedRowsUpkeep["ZARTICLE"])
         let ranged = try #require(upkeep.aggregateStatements.first)
@@ -85,20 +37,22 @@ struct TriggerlessCountTests {
         #expect(plans.0.contains("COVERING INDEX") && !plans.0.contains("TEMP B-TREE"), "\(plans.0)")
         #expect(plans.1.contains("INTEGER PRIMARY KEY") && plans.1.contains("TEMP B-TREE"), "\(plans.1)")
 
-        let imported = try StatementLog.record { try Self.insert(0..<2_000, categories: bulkCategories, into: bulk) }
+        let imported = try StatementLog.record { try Model.insert(0..<2_000, categories: bulkCategories, into: bulk) }
         #expect(imported.result.counters.rowsInsertedWithoutTriggers == 2_000)
         #expect(imported.statements.contains(overMost) && !imported.statements.contains(ranged))
-        let appended = try StatementLog.record { try Self.insert(2_000..<3_000, categories: bulkCategories, into: bulk) }
+        let appended = try StatementLog.record { try Model.insert(2_000..<3_000, categories: bulkCategories, into: bulk) }
         #expect(appended.result.counters.rowsInsertedWithoutTriggers == 1_000)
         #expect(appended.statements.contains(ranged) && !appended.statements.contains(overMost))
 
         for start in stride(from: 0, to: 3_000, by: 500) {
-            _ = try Self.insert(start..<start + 500, categories: rowCategories, into: rowByRow)
+            _ = try Model.insert(start..<start + 500, categories: rowCategories, into: rowByRow)
         }
-        let expected = try Self.counts(rowByRow)
-        #expect(try Self.counts(bulk) == expected)
-        let recounted = try BatchModel.rows(bulk, "SELECT (SELECT COUNT(*) FROM ZARTICLE a WHERE a.ZCATEGORY = c.Z_PK) FROM ZCATEGORY c ORDER BY c.Z_PK")
-        #expect(expected.map { [$0[1]] } == recounted)
+        for sql in Model.everyTable {
+            let expected = try Model.table(rowByRow, sql)
+            #expect(try Model.table(bulk, sql) == expected, "\(sql)")
+        }
+        let counts = try Model.table(bulk, "SELECT ZARTICLECOUNT, (SELECT COUNT(*) FROM ZARTICLE a WHERE a.ZCATEGORY = c.Z_PK) FROM ZCATEGORY c")
+        #expect(counts.count == 7 && counts.allSatisfy { $0[0] == $0[1] })
     }
 
     @Test("A run of keys is most of its table when no more keys lie below it than in it")
@@ -114,7 +68,7 @@ struct TriggerlessCountTests {
 
     @Test("Aggregates that read a child's values keep the ranged statement over most of a table")
     func otherAggregates() throws {
-        let schema = try StoreSchema(compiling: TriggerlessInsertTests.model().checked())
+        let schema = try StoreSchema(compiling: Model.model().checked())
         let upkeep = try #require(schema.insertedRowsUpkeep["ZARTICLE"])
         #expect(upkeep.aggregateStatementsOverMostOfTable == upkeep.aggregateStatements)
     }
