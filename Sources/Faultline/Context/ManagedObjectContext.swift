@@ -155,8 +155,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this context's queue now.
+    /// On a queue this thread holds further out (`HeldQueues`) too: a block of
+    /// another context's, run by `performAndWait` inside one of this context's.
     var isOnOwnQueue: Bool {
-        isMainQueue ? Thread.isMainThread : DispatchQueue.getSpecific(key: queueMark) == ObjectIdentifier(self)
+        if isMainQueue { return Thread.isMainThread }
+        let identity = ObjectIdentifier(self)
+        return DispatchQueue.getSpecific(key: queueMark) == identity || HeldQueues.contains(identity)
     }
 
     deinit {
@@ -173,16 +177,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Runs `body` on the context's queue and waits for it.
     /// Reentrant, as Core Data's: called from the context's own queue (a
-    /// nested `performAndWait`, or inside `perform`), `body` runs inline.
+    /// nested `performAndWait`, inside `perform`, or inside another context's
+    /// block run from one of this context's, as a child's save is), `body`
+    /// runs inline.
     public func performAndWait<Result>(_ body: () throws -> Result) rethrows -> Result {
         if isOnOwnQueue {
             mergeInbox()
             return try body()
         }
         return try queue.sync {
-            mergeInbox()
-            defer { endEvent() }
-            return try body()
+            try HeldQueues.holding(ObjectIdentifier(self)) {
+                mergeInbox()
+                defer { endEvent() }
+                return try body()
+            }
         }
     }
 
@@ -190,9 +198,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func perform<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                self.mergeInbox()
-                let result = Swift.Result { try body() }
-                self.endEvent()
+                let result = HeldQueues.holding(ObjectIdentifier(self)) {
+                    self.mergeInbox()
+                    defer { self.endEvent() }
+                    return Swift.Result { try body() }
+                }
                 continuation.resume(with: result)
             }
         }

@@ -3,7 +3,9 @@ import Testing
 @testable import Faultline
 
 /// `performAndWait` is reentrant, as Core Data's: called on the context's own
-/// queue it runs inline instead of deadlocking in `DispatchQueue.sync`.
+/// queue — or on one this thread holds further out, as a child's save inside
+/// the parent's block does — it runs inline instead of deadlocking in
+/// `DispatchQueue.sync`.
 @Suite("performAndWait reentrancy")
 struct PerformReentrancyTests {
     @Test("A nested performAndWait on the same context runs inline, in order")
@@ -35,16 +37,69 @@ struct PerformReentrancyTests {
         #expect(value == 42)
     }
 
-    @Test("Another context's queue is not this one's: performAndWait there still hops queues")
+    @Test("Another context's queue is not this one's; one this thread holds further out is")
     func otherContextHops() throws {
         let (container, url) = try LibraryModel.container()
         defer { LibraryModel.remove(url) }
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
+        let third = container.newBackgroundContext()
+        #expect(!first.isOnOwnQueue)
         first.performAndWait {
             #expect(first.isOnOwnQueue)
             #expect(!second.isOnOwnQueue)
-            second.performAndWait { #expect(second.isOnOwnQueue && !first.isOnOwnQueue) }
+            second.performAndWait {
+                #expect(second.isOnOwnQueue)
+                // Held by this thread below `second`'s block: running its block here is safe.
+                #expect(first.isOnOwnQueue)
+                #expect(!third.isOnOwnQueue)
+            }
+            #expect(!second.isOnOwnQueue)
         }
+        #expect(!first.isOnOwnQueue && !second.isOnOwnQueue)
+    }
+
+    @Test("A child's save inside the parent's performAndWait runs on the held parent queue instead of deadlocking")
+    func childSaveInsideParentBlock() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let parent = container.newBackgroundContext()
+        let names = try parent.performAndWait { () throws -> [String] in
+            let child = parent.newChildContext()
+            try child.performAndWait {
+                let author = try child.insertNewObject(forEntityName: "Author")
+                try author.setValue("Nested", forKey: "name")
+                let grandchild = child.newChildContext()
+                try grandchild.performAndWait {
+                    let other = try grandchild.insertNewObject(forEntityName: "Author")
+                    try other.setValue("Deeper", forKey: "name")
+                    try grandchild.save()
+                }
+                try child.save()
+            }
+            #expect(parent.insertedObjects.count == 2)
+            try parent.save()
+            return try ChildContextTests.names(parent)
+        }
+        #expect(names == ["Deeper", "Nested"])
+        let reader = container.newBackgroundContext()
+        #expect(try reader.performAndWait { try ChildContextTests.names(reader) } == ["Deeper", "Nested"])
+    }
+
+    @Test("A child's save inside the parent's perform runs inline too")
+    func childSaveInsideParentPerform() async throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let parent = container.newBackgroundContext()
+        let inserted = try await parent.perform {
+            let child = parent.newChildContext()
+            try child.performAndWait {
+                let author = try child.insertNewObject(forEntityName: "Author")
+                try author.setValue("From perform", forKey: "name")
+                try child.save()
+            }
+            return parent.insertedObjects.count
+        }
+        #expect(inserted == 1)
     }
 }
