@@ -84,6 +84,12 @@ extension UUID: PredicateValueConvertible {
     public func predicateValue() -> PredicateValue { .uuid(self) }
 }
 
+/// A URL is the text a URI attribute is stored as (`absoluteString`), so
+/// `link == %@` with a `URL` argument compares as Core Data's does.
+extension URL: PredicateValueConvertible {
+    public func predicateValue() -> PredicateValue { .string(absoluteString) }
+}
+
 extension Data: PredicateValueConvertible {
     public func predicateValue() -> PredicateValue { .data(self) }
 }

@@ -34,7 +34,7 @@ struct StorageFeatureTests {
         }
     }
 
-    @Test("Every attribute type round-trips through the store with Core Data's encodings")
+    @Test("Every attribute type round-trips through the store with Core Data's encodings; a URL argument finds a URI attribute")
     func encodings() throws {
         let model = ManagedObjectModel {
             Entity("Sample") {
@@ -83,6 +83,13 @@ struct StorageFeatureTests {
             #expect(read.value(forKey: "text") as? String == "Ünïcödé")
             let raw = try container.coordinator.withReader { try $0.rows("SELECT typeof(ZID), length(ZID), ZWHEN FROM ZSAMPLE") }
             #expect(raw == [[.text("blob"), .integer(16), .real(12.5)]])
+            // A URL argument finds the URI attribute in SQL, and in memory for an unsaved object.
+            let link = try #require(URL(string: "https://example.com/a?b=c"))
+            #expect(try context.count(for: FetchRequest(entityName: "Sample", format: "link == %@", link)) == 1)
+            let unsaved = try context.insertNewObject(forEntityName: "Sample")
+            try unsaved.setValue(URL(string: "https://example.com/new"), forKey: "link")
+            let found = try context.fetch(FetchRequest(entityName: "Sample", format: "link == %@", URL(string: "https://example.com/new")))
+            #expect(found == [unsaved])
         }
     }
 

@@ -12,7 +12,7 @@ struct PredicateArgumentTests {
         #expect(predicate.description == "name BEGINSWITH[cd] \"caf\" AND views > 10")
     }
 
-    @Test("Swift values convert: strings, integers, floating point, Bool, Date, UUID, Data, Decimal, arrays, sets, nil")
+    @Test("Swift values convert: strings, integers, floating point, Bool, Date, UUID, Data, Decimal, URL, arrays, sets, nil")
     func conversions() throws {
         let date = Date(timeIntervalSinceReferenceDate: 1), uuid = UUID(), data = Data([9])
         let predicate = try FetchPredicate(
@@ -25,6 +25,9 @@ struct PredicateArgumentTests {
             .decimal(Decimal(string: "2.5") ?? 0),
         ])
         #expect(try FetchPredicate(format: "a == %@", Optional<String>.some("y")).description == "a == \"y\"")
+        // A URL is the text a URI attribute is stored as.
+        #expect(try FetchPredicate(format: "a == %@", URL(string: "https://example.com/ä?q=1")).description
+            == "a == \"https://example.com/%C3%A4?q=1\"")
         #expect(try FetchPredicate(format: "a IN %@", [Optional<Int>.none, 3]).description == "a IN {nil, 3}")
     }
 
