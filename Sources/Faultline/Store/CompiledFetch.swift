@@ -80,8 +80,12 @@ struct CompiledFetch: Sendable {
     }
 
     /// `SELECT COUNT(*)`: no ORDER BY, the rest as the rows' statement.
+    /// With a limit or an offset the count is of the rows the fetch would
+    /// return, as Core Data's `count(for:)` is: counted over the limited rows,
+    /// since a LIMIT on the count's own single row would drop or keep it whole.
     func countStatement(in plan: EntityStorePlan) -> String {
-        "SELECT COUNT(*) FROM \(plan.table) t0\(clauses(in: plan, sorted: false))"
+        guard limit > 0 || offset > 0 else { return "SELECT COUNT(*) FROM \(plan.table) t0\(clauses(in: plan, sorted: false))" }
+        return "SELECT COUNT(*) FROM (SELECT 1 FROM \(plan.table) t0\(clauses(in: plan, sorted: false)))"
     }
 
     /// `SELECT [DISTINCT] t0.ZNAME, t1.ZTITLE …`: the selected columns.

@@ -36,6 +36,28 @@ struct FetchRequestOptionsTests {
         }
     }
 
+    @Test("count(for:) with a fetch limit or offset counts what the fetch returns, over the limited rows")
+    func countWithLimitAndOffset() throws {
+        try withLibrary { container, context in
+            for (limit, offset) in [(0, 0), (4, 0), (4, 1), (4, 3), (0, 2), (2, 10), (0, 6)] {
+                var request = FetchRequest(entityName: "Book")
+                request.fetchLimit = limit
+                request.fetchOffset = offset
+                #expect(try context.count(for: request) == (try context.fetch(request).count), "limit \(limit), offset \(offset)")
+                // The statement count(for:) runs, from the compiled fetch (the
+                // process-wide StatementLog would see other tests' statements).
+                let (fetch, _) = try context.compiledFetch(request)
+                let limited = limit > 0 || offset > 0
+                #expect(fetch.countStatement(in: container.coordinator.plans[fetch.entityIndex]) == (limited
+                    ? "SELECT COUNT(*) FROM (SELECT 1 FROM ZBOOK t0 LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset))"
+                    : "SELECT COUNT(*) FROM ZBOOK t0"))
+            }
+            var filtered = try FetchRequest(entityName: "Book", format: "views > 10")
+            filtered.fetchOffset = 1
+            #expect(try context.count(for: filtered) == 2)
+        }
+    }
+
     @Test("Object IDs and dictionaries of key paths, distinct")
     func resultTypes() throws {
         try withLibrary { container, context in
