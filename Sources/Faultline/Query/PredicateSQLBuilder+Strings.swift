@@ -54,11 +54,11 @@ extension PredicateSQLBuilder {
             case .endsWith where argument.unicodeScalars.contains("\0"):
                 return Self.regularExpression(column, "*" + argument, wildcards: false)
             case .endsWith:
-                return column + " GLOB ?" + SQLFragment("", [.text("*" + Self.globEscaped(argument))])
+                return Self.glob(column, "*" + Self.globEscaped(argument), else: Self.regularExpression(column, "*" + argument, wildcards: false))
             case _ where argument.unicodeScalars.contains("\0"):
                 return Self.regularExpression(column, argument, wildcards: true)
             default:
-                return column + " GLOB ?" + SQLFragment("", [.text(PredicateText.glob(like: argument))])
+                return Self.glob(column, PredicateText.glob(like: argument), else: Self.regularExpression(column, argument, wildcards: true))
             }
         case (.constant(.string(let text)), .expression(let sql, _, _, _, _)):
             let argument = SQLFragment.parameter(.text(PredicateText.fold(text, options)))
@@ -99,6 +99,16 @@ extension PredicateSQLBuilder {
         default:
             throw FetchError.unsupportedPredicate("\(operation.rawValue) with a key path as its pattern")
         }
+    }
+
+    /// `column GLOB pattern`, except for a value holding a NUL character:
+    /// GLOB reads the text only up to it (`'nul' || char(0)` would end with
+    /// "nul", `'a' || char(0) || 'nul'` would not), where the evaluator reads
+    /// it whole; such a value goes through `sameMeaning`, the regular
+    /// expression. The price is an `instr` over each value tested.
+    private static func glob(_ column: SQLFragment, _ pattern: String, else sameMeaning: SQLFragment) -> SQLFragment {
+        "(CASE WHEN instr(" + column + ", char(0)) > 0 THEN " + sameMeaning
+            + " ELSE " + column + " GLOB ?" + SQLFragment("", [.text(pattern)]) + " END)"
     }
 
     /// SQLite's GLOB reads its pattern only up to a NUL character, so a
