@@ -67,7 +67,7 @@ public final class Connection {
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError(connection: db, resultCode: code, sql: nil)
             sqlite3_close_v2(db)
-            throw error
+            throw Self.naming(error, location)
         }
         handle = db
         self.location = location
@@ -88,8 +88,15 @@ public final class Connection {
         } catch {
             statementCache.removeAll()
             sqlite3_close_v2(db)
-            throw error
+            throw Self.naming(error, location)
         }
+    }
+
+    /// An error opening a file, with its path: SQLite's "unable to open
+    /// database file" or "disk I/O error" (a directory) does not say which.
+    private static func naming(_ error: any Error, _ location: Location) -> any Error {
+        guard case .file(let file) = location, let error = error as? SQLiteError else { return error }
+        return SQLiteError(extendedCode: error.extendedCode, message: "\(error.message) (opening \(file))", sql: error.sql)
     }
 
     /// `journal_mode = WAL`, retried for up to the busy timeout: switching a

@@ -51,14 +51,26 @@ struct SQLiteErrorTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x41, count: 4096))
     }
 
-    @Test("Opening a missing file read-only fails with cantOpen")
+    @Test("Opening a missing file read-only fails with cantOpen, naming the file")
     func missingReadOnly() throws {
         var configuration = Connection.Configuration()
         configuration.readOnly = true
+        let path = "/nonexistent/\(UUID()).sqlite"
         let error = try #require(throws: SQLiteError.self) {
-            try Connection(.file("/nonexistent/\(UUID()).sqlite"), configuration: configuration)
+            try Connection(.file(path), configuration: configuration)
         }
         #expect(error.code == .cantOpen)
+        #expect(error.message.hasSuffix("(opening \(path))"))
+    }
+
+    @Test("A file in a missing directory, or a directory, fails naming the path")
+    func unopenablePaths() throws {
+        let missing = "/nonexistent/\(UUID())/store.sqlite"
+        let inMissing = try #require(throws: SQLiteError.self) { try Connection(.file(missing)) }
+        #expect(inMissing.code == .cantOpen && "\(inMissing)".contains("(opening \(missing))"))
+        let directory = FileManager.default.temporaryDirectory.path
+        let isDirectory = try #require(throws: SQLiteError.self) { try Connection(.file(directory)) }
+        #expect("\(isDirectory)".contains("(opening \(directory))"))
     }
 
     @Test("Empty SQL is refused, not stepped")
