@@ -36,7 +36,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .modelMismatch(let store, let model):
-            return "the store was written by a model with version hash \(store); this model's hash is \(model)"
+            let advice = store.hasPrefix("none")
+                ? "a store Core Data wrote opens with PersistentContainer(coreDataStoreAt:model:)"
+                : "to migrate it, open it with PersistentContainer(model:location:migration:) listing the model that wrote it"
+            return "the store was written by a model with version hash \(store); this model's hash is \(model) (\(advice))"
         case .notAStore(let reason): return "not a Faultline store: \(reason)"
         case .foreignObjectID(let id): return "object ID \(id) does not belong to this store"
         case .objectNotFound(let id): return "no object with ID \(id) exists in the store"

@@ -10,7 +10,7 @@ struct ModelMismatchTests {
     static func v1() -> ManagedObjectModel { S.model { Entity("Aircraft") { Attribute("tailNumber", .string) } } }
     static func unrelated() -> ManagedObjectModel { S.model { Entity("Recipe") { Attribute("title", .string) } } }
 
-    @Test("Without migration options, another model's store fails with both hashes")
+    @Test("Without migration options, another model's store fails with both hashes and how to migrate it")
     func noMigrationAllowed() throws {
         let url = S.temporaryStore()
         defer { S.remove(url) }
@@ -22,6 +22,7 @@ struct ModelMismatchTests {
                 _ = try PersistentContainer(model: Self.unrelated(), location: .file(url), migration: options)
             } throws: { error in
                 "\(error)".contains(storeHash) && "\(error)".contains(modelHash)
+                    && "\(error)".contains("open it with PersistentContainer(model:location:migration:)")
                     && (error as? StoreError) == .modelMismatch(storeHash: storeHash, modelHash: modelHash)
             }
         }
