@@ -92,6 +92,8 @@ public enum PredicateDifferential: FuzzTarget {
                 let books: [(String?, Int64?, Double?, String?, Int?)] = [
                     ("Café", 10, 9.99, nil, 0), ("café", 0, 10, "Green", 0), ("CAFE", -1, nil, "", 1),
                     ("Résumé", 45, 10.5, "Ünïcode", 1), ("Tea", nil, 3, "a%b_c", 1), (nil, 7, 0, nil, 3), ("x'y\"z", 1, 1, "x", nil),
+                    // NUL characters inside values: SQLite's GLOB and length() stop at the first one.
+                    ("Zoë\u{0}nul", 2, 2, "nul\u{0}", 2),
                 ]
                 for (title, views, price, subtitle, author) in books {
                     let book = try context.insertNewObject(forEntityName: "Book")
