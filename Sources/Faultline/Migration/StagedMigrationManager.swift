@@ -110,7 +110,7 @@ public final class StagedMigrationManager: Sendable {
     ) throws {
         let recorded = try StoreBootstrap.metadata(on: connection).modelVersionHash
         if checks.recordsFaultlineKeys && recorded == nil {
-            throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: target.hash)
+            throw StoreError.modelMismatch(storeHash: StoreError.notWrittenByFaultline, modelHash: target.hash)
         }
         let storeHash = recorded ?? "a Core Data store"
         let steps = steps(to: target)

@@ -238,7 +238,7 @@ public final class PersistentStoreCoordinator: Sendable {
         let metadata = try StoreBootstrap.metadata(on: connection)
         let modelHash = schema.model.versionHash.base64EncodedString()
         guard case .string(let storeHash)? = metadata.additional[StoreBootstrap.modelVersionHashKey] else {
-            throw StoreError.modelMismatch(storeHash: "none (not written by Faultline)", modelHash: modelHash)
+            throw StoreError.modelMismatch(storeHash: StoreError.notWrittenByFaultline, modelHash: modelHash)
         }
         guard StoreBootstrap.recordedHash(storeHash, isOf: schema.model) else {
             throw StoreError.modelMismatch(storeHash: storeHash, modelHash: modelHash)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Why a store could not be opened or written.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
-    /// The store was written by another model (hashes as base64).
+    /// The store was written by another model (hashes as base64;
+    /// `storeHash` is `notWrittenByFaultline` for a store without one).
     case modelMismatch(storeHash: String, modelHash: String)
     /// The file is not a store Faultline can open (e.g. no Z_METADATA).
     case notAStore(String)
@@ -33,10 +34,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A query-generation token of another store's context.
     case foreignQueryGeneration
 
+    /// The store hash of a `modelMismatch` whose store records none: one
+    /// Core Data (or anything but Faultline) wrote.
+    public static let notWrittenByFaultline = "none (not written by Faultline)"
+
     public var description: String {
         switch self {
         case .modelMismatch(let store, let model):
-            let advice = store.hasPrefix("none")
+            let advice = store == Self.notWrittenByFaultline
                 ? "a store Core Data wrote opens with PersistentContainer(coreDataStoreAt:model:)"
                 : "to migrate it, open it with PersistentContainer(model:location:migration:) listing the model that wrote it"
             return "the store was written by a model with version hash \(store); this model's hash is \(model) (\(advice))"

@@ -31,6 +31,13 @@ struct ModelMismatchTests {
         }
     }
 
+    @Test("A store without Faultline's model hash points to the Core Data store initializer instead")
+    func coreDataStoreAdvice() {
+        let error = StoreError.modelMismatch(storeHash: StoreError.notWrittenByFaultline, modelHash: "abc=")
+        #expect(error.description.contains("PersistentContainer(coreDataStoreAt:model:)"))
+        #expect(!error.description.contains("migration:"))
+    }
+
     @Test("An unrelated model with lightweight migration offered: no path, both hashes named")
     func unrelatedModelHasNoPath() throws {
         let url = S.temporaryStore()
