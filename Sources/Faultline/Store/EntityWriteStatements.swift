@@ -126,7 +126,10 @@ struct EntityWriteStatements: Sendable {
                 }
             }
             var select = "SELECT Z_ENT, Z_PK FROM \(table) WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
-            if let filter = mapping.entityFilter(alias: nil) { select += " AND \(filter)" }
+            // The rows of the entity that declares the constraint, as its unique
+            // index covers: an inherited one holds across sibling entities.
+            let declaring = Self.declaringEntity(of: constraint, in: entity, model: schema.model)
+            if let filter = schema.entities[declaring.index].entityFilter(alias: nil) { select += " AND \(filter)" }
             let key = table + "(" + columns.joined(separator: ",") + ")"
             let signature = signatures[key] ?? signatures.count
             signatures[key] = signature
@@ -135,6 +138,18 @@ struct EntityWriteStatements: Sendable {
         self.uniqueness = uniqueness
         delete = "DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?"
         version = "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"
+    }
+
+    /// The topmost ancestor of `entity` that has `constraint` (`entity` itself
+    /// when no parent has it): the entity that declares it.
+    private static func declaringEntity(
+        of constraint: [PropertyReference], in entity: CheckedEntity, model: CheckedModel
+    ) -> CheckedEntity {
+        var declaring = entity
+        while let parent = declaring.superentityIndex.map({ model.entities[$0] }), parent.uniquenessConstraints.contains(constraint) {
+            declaring = parent
+        }
+        return declaring
     }
 }
 
