@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import FaultlineSQLite
 
@@ -39,7 +40,42 @@ struct StatementLogTests {
         #expect(!empty.statements.contains { $0.contains(marker) })
     }
 
-    @Test("A recording inside a recording is refused")
+    @Test("A recording started on another thread waits for the running one, and sees its own statements only")
+    func concurrentRecordingsWait() throws {
+        let marker = "wait_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let connection = try Connection(.inMemory)
+        let started = DispatchSemaphore(value: 0)
+        let other = Mutex<(statements: [String], error: (any Error)?)>(([], nil))
+        let done = DispatchSemaphore(value: 0)
+        let outer = try StatementLog.record { () throws -> Void in
+            Thread.detachNewThread {
+                started.signal()
+                do {
+                    let inner = try StatementLog.record { () throws in
+                        let probe = try Connection(.inMemory)
+                        try probe.execute("SELECT 2 AS \(marker)_inner")
+                    }
+                    other.withLock { $0.statements = inner.statements }
+                } catch {
+                    other.withLock { $0.error = error }
+                }
+                done.signal()
+            }
+            started.wait()
+            // The other thread is now waiting for this recording to end.
+            Thread.sleep(forTimeInterval: 0.05)
+            try connection.execute("SELECT 1 AS \(marker)_outer")
+        }
+        done.wait()
+        let inner = other.withLock { $0 }
+        #expect(inner.error == nil)
+        #expect(outer.statements.contains("SELECT 1 AS \(marker)_outer"))
+        #expect(!outer.statements.contains("SELECT 2 AS \(marker)_inner"))
+        #expect(inner.statements.contains("SELECT 2 AS \(marker)_inner"))
+        #expect(!inner.statements.contains("SELECT 1 AS \(marker)_outer"))
+    }
+
+    @Test("A recording inside a recording, on the same thread, is refused")
     func nested() throws {
         let outcome = try StatementLog.record { () -> Bool in
             do {
