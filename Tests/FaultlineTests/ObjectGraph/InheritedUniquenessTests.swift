@@ -48,9 +48,7 @@ struct InheritedUniquenessTests {
             #expect {
                 try context.save()
             } throws: { error in
-                guard case SaveError.conflicts(let conflicts) = error,
-                      case .uniqueness(let object, let existing, let constraint)? = conflicts.first else { return false }
-                return object == employee.objectID && existing == customer.objectID && constraint == ["email"]
+                SaveError.failed(error, firstOn: .uniqueness(employee.objectID, existing: customer.objectID, constraint: ["email"]))
             }
             #expect(context.hasChanges)
         }
@@ -91,9 +89,7 @@ struct InheritedUniquenessTests {
             #expect {
                 try context.save()
             } throws: { error in
-                guard case SaveError.conflicts(let conflicts) = error,
-                      case .uniqueness(let object, let existing, let constraint)? = conflicts.first else { return false }
-                return object == second.objectID && existing == first.objectID && constraint == ["name"]
+                SaveError.failed(error, firstOn: .uniqueness(second.objectID, existing: first.objectID, constraint: ["name"]))
             }
         }
         let reader = container.newBackgroundContext()

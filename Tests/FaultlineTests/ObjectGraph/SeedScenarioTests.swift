@@ -79,9 +79,7 @@ struct SeedScenarioTests {
             #expect {
                 try context.save()
             } throws: { error in
-                guard case SaveError.conflicts(let conflicts) = error,
-                      case .uniqueness(let object, let existing, let constraint)? = conflicts.first else { return false }
-                return object == second.objectID && existing == first.objectID && constraint == ["name"]
+                SaveError.failed(error, firstOn: .uniqueness(second.objectID, existing: first.objectID, constraint: ["name"]))
             }
             #expect(context.hasChanges)
             #expect(second.isInserted)
