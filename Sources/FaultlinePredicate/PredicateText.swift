@@ -37,6 +37,20 @@ package enum PredicateText {
         return left.utf8.lexicographicallyPrecedes(right.utf8) ? .orderedAscending : .orderedDescending
     }
 
+    /// CONTAINS, BEGINSWITH, ENDSWITH or LIKE of two texts already folded,
+    /// exactly as the evaluator tests them; nil for another operator. The
+    /// store function behind a pattern read from a column, for values SQLite's
+    /// own `substr`, `length` and GLOB would read only up to a NUL character.
+    package static func test(_ operation: PredicateOperator, _ text: String, _ part: String) -> Bool? {
+        switch operation {
+        case .contains: contains(text, part)
+        case .beginsWith: hasPrefix(text, part)
+        case .endsWith: hasSuffix(text, part)
+        case .like: like(text, part)
+        default: nil
+        }
+    }
+
     static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
         text.utf8.starts(with: prefix.utf8)
     }

@@ -26,6 +26,10 @@ public enum StoreFunctions {
     /// `FAULTLINE_LIKE_GLOB(pattern)`: a LIKE pattern read from a column, as the
     /// GLOB pattern it means (`*` and `?` as they are, `[` literal).
     public static let likeGlob = "FAULTLINE_LIKE_GLOB"
+    /// `FAULTLINE_TEXT_TEST(operator, text, part)`: CONTAINS, BEGINSWITH,
+    /// ENDSWITH or LIKE (`operator` is its format text) of two folded texts as
+    /// the evaluator tests them, NUL characters included; NULL for nil text.
+    public static let textTest = "FAULTLINE_TEXT_TEST"
 
     /// Registers every function on `connection`.
     public static func register(on connection: Connection) throws {
@@ -45,6 +49,12 @@ public enum StoreFunctions {
         }
         try connection.createFunction(likeGlob, argumentCount: 1) { arguments in
             arguments.string(at: 0).map { .text(PredicateText.glob(like: $0)) } ?? .null
+        }
+        try connection.createFunction(textTest, argumentCount: 3) { arguments in
+            guard let name = arguments.string(at: 0), let operation = PredicateOperator(rawValue: name),
+                  let text = arguments.string(at: 1), let part = arguments.string(at: 2),
+                  let result = PredicateText.test(operation, text, part) else { return .null }
+            return .integer(result ? 1 : 0)
         }
         // Seconds since 2001-01-01 UTC, Core Data's date encoding.
         try connection.createFunction(now, argumentCount: 0, deterministic: false) { _ in

@@ -87,18 +87,24 @@ extension PredicateSQLBuilder {
     /// CONTAINS, BEGINSWITH, ENDSWITH and LIKE where the pattern is not a
     /// constant (a LIKE pattern read from a column turns into GLOB at run time).
     private static func general(_ operation: PredicateOperator, _ text: SQLFragment, _ part: SQLFragment) throws -> SQLFragment {
+        let builtIn: SQLFragment
         switch operation {
         case .contains:
+            // `instr` compares whole values, NUL characters included.
             return "instr(" + text + ", " + part + ") > 0"
         case .beginsWith:
-            return "substr(" + text + ", 1, length(" + part + ")) = " + part
+            builtIn = "substr(" + text + ", 1, length(" + part + ")) = " + part
         case .endsWith:
-            return "(" + text + " IS NOT NULL AND (" + part + " = '' OR substr(" + text + ", -length(" + part + ")) = " + part + "))"
+            builtIn = "(" + text + " IS NOT NULL AND (" + part + " = '' OR substr(" + text + ", -length(" + part + ")) = " + part + "))"
         case .like:
-            return text + " GLOB \(StoreFunctions.likeGlob)(" + part + ")"
+            builtIn = text + " GLOB \(StoreFunctions.likeGlob)(" + part + ")"
         default:
             throw FetchError.unsupportedPredicate("\(operation.rawValue) with a key path as its pattern")
         }
+        // `length`, `substr` and GLOB read a value only up to a NUL character:
+        // such values are tested by the evaluator's own code.
+        return "(CASE WHEN instr(" + text + ", char(0)) > 0 OR instr(" + part + ", char(0)) > 0 THEN \(StoreFunctions.textTest)("
+            + SQLFragment.parameter(.text(operation.rawValue)) + ", " + text + ", " + part + ") ELSE " + builtIn + " END)"
     }
 
     /// `column GLOB pattern`, except for a value holding a NUL character:
