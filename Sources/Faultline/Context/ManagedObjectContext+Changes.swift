@@ -161,14 +161,16 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Turns `object` back into a fault, discarding its changes
-    /// (`mergeChanges: false`), or re-reads it keeping its changed values
+    /// Turns `object` back into a fault, discarding its changes — a pending
+    /// deletion too, whose delete rules then never run — (`mergeChanges:
+    /// false`), or re-reads it keeping its changed values and its deletion
     /// (`mergeChanges: true`). Inserted objects are left alone.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
-        let keepsChanges = mergeChanges && object.hasChangedProperties
+        let keepsChanges = mergeChanges && (object.hasChangedProperties || object.isDeletedStorage)
         if !keepsChanges {
             forgetChanges(of: object)
+            if object.isDeletedStorage { pendingDeletes.removeAll { $0 === object } }
             object.isDeletedStorage = false
             object.isFaultStorage = true
             object.values = []
@@ -187,7 +189,9 @@ extension ManagedObjectContext {
         object.committed = row
     }
 
-    /// Turns every registered object without changes back into a fault.
+    /// Refreshes every registered object keeping its unsaved changes
+    /// (`refresh(_:mergeChanges: true)`): unchanged objects turn back into
+    /// faults, deletions stay pending.
     public func refreshAllObjects() {
         for object in registered.values { refresh(object, mergeChanges: true) }
     }
