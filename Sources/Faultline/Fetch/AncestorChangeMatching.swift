@@ -5,12 +5,9 @@ extension ManagedObjectContext {
     /// A child's fetch: the store's rows with the ancestors' unsaved changes
     /// laid over them — their deletions left out, their inserts and changes
     /// matched in memory (with the ancestors' values), sorted again.
-    func mergingAncestorChanges(into objects: [ManagedObject], _ request: FetchRequest, _ entity: CheckedEntity) throws
+    func merging(_ pending: AncestorChanges, into objects: [ManagedObject], _ request: FetchRequest) throws
         -> [ManagedObject]
     {
-        guard let parent else { return objects }
-        let hierarchy = Set(request.includesSubentities ? entity.hierarchyIndexes : [entity.index])
-        let pending = parent.performAndWait { parent.pendingForChild(in: hierarchy) }
         guard !pending.changed.isEmpty || !pending.deleted.isEmpty else { return objects }
         var changed: [ManagedObject] = []
         for id in pending.changed {

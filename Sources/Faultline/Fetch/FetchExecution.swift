@@ -8,7 +8,10 @@ extension ManagedObjectContext {
     /// in the fault profiler's advice (`recordsFaultAdvice`).
     public func fetch(_ request: FetchRequest, file: StaticString = #fileID, line: UInt = #line) throws -> [ManagedObject] {
         mergeInbox()
-        let (fetch, entity) = try compiledFetch(request)
+        let entity = try fetchedEntity(request)
+        let ancestors = ancestorChanges(request, entity)
+        let widened = widenedForPendingChanges(request, entity, ancestors: ancestors)
+        let (fetch, _) = try compiledFetch(widened ?? request)
         var objects: [ManagedObject] = []
         if request.fetchBatchSize > 0 {
             // Checked now: with batches the prefetch runs later, when a fault fires.
@@ -46,8 +49,9 @@ extension ManagedObjectContext {
                 try prefetch(request.relationshipKeyPathsForPrefetching, for: objects, entity: entity)
             }
         }
-        if parent != nil { objects = try mergingAncestorChanges(into: objects, request, entity) }
-        if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
+        if let ancestors { objects = try merging(ancestors, into: objects, widened ?? request) }
+        if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, widened ?? request, entity) }
+        if widened != nil { objects = Self.window(objects, of: request) }
         if let faultAdvisor {
             faultAdvisor.recordFetch(
                 entityName: entity.name, location: "\(file):\(line)", prefetched: request.relationshipKeyPathsForPrefetching,
@@ -59,16 +63,22 @@ extension ManagedObjectContext {
     /// The IDs of the matching objects: one statement reading only keys.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
         mergeInbox()
-        let (fetch, entity) = try compiledFetch(request)
+        let entity = try fetchedEntity(request)
+        let ancestors = ancestorChanges(request, entity)
+        let widened = widenedForPendingChanges(request, entity, ancestors: ancestors)
+        let (fetch, _) = try compiledFetch(widened ?? request)
         let ids = try coordinator.fetchIDs(fetch).filter { registeredObject(for: $0)?.isDeletedStorage != true }
-        if parent != nil {
-            var objects = try mergingAncestorChanges(into: ids.map { object(owned: $0) }, request, entity)
-            if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, request, entity) }
-            return objects.map(\.objectID)
+        let merged: [ManagedObjectID]
+        if let ancestors {
+            var objects = try merging(ancestors, into: ids.map { object(owned: $0) }, widened ?? request)
+            if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, widened ?? request, entity) }
+            merged = objects.map(\.objectID)
+        } else if request.includesPendingChanges, hasPendingChanges(for: entity, request) {
+            merged = try mergingPendingChanges(into: ids.map { object(owned: $0) }, widened ?? request, entity).map(\.objectID)
+        } else {
+            merged = ids
         }
-        guard request.includesPendingChanges, hasPendingChanges(for: entity, request) else { return ids }
-        let objects = try mergingPendingChanges(into: ids.map { object(owned: $0) }, request, entity)
-        return objects.map(\.objectID)
+        return widened == nil ? merged : Self.window(merged, of: request)
     }
 
     /// Runs `request` by its `resultType`.
@@ -80,13 +90,14 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The number of matching objects: one `SELECT COUNT(*)`, or, when this
-    /// context has unsaved changes to the entity and `includesPendingChanges`,
-    /// one statement for the IDs merged with the changes in memory.
+    /// The number of objects `fetch(_:)` would return: one `SELECT COUNT(*)`,
+    /// or, when this context has unsaved changes to the entity (deletions
+    /// included: a fetch leaves deleted objects out), one statement for the
+    /// IDs merged with the changes in memory.
     public func count(for request: FetchRequest) throws -> Int {
         mergeInbox()
         let (fetch, entity) = try compiledFetch(request)
-        if parent != nil || (request.includesPendingChanges && hasPendingChanges(for: entity, request)) {
+        if parent != nil || hasPendingChanges(for: entity, request) {
             return try fetchObjectIDs(request).count
         }
         return try coordinator.count(fetch)
@@ -106,9 +117,7 @@ extension ManagedObjectContext {
     func compiledFetch(
         _ request: FetchRequest, selecting keyPaths: [String] = [], computing: Bool = false
     ) throws -> (CompiledFetch, CheckedEntity) {
-        guard let entity = coordinator.model.entity(named: request.entityName) else {
-            throw FetchError.unknownEntity(request.entityName)
-        }
+        let entity = try fetchedEntity(request)
         var fetch = StoreFetch(entityIndex: entity.index)
         fetch.includesSubentities = request.includesSubentities
         fetch.predicate = request.predicate
@@ -123,5 +132,13 @@ extension ManagedObjectContext {
             fetch.having = request.havingPredicate
         }
         return (try coordinator.compile(fetch), entity)
+    }
+
+    /// The entity `request` names.
+    func fetchedEntity(_ request: FetchRequest) throws -> CheckedEntity {
+        guard let entity = coordinator.model.entity(named: request.entityName) else {
+            throw FetchError.unknownEntity(request.entityName)
+        }
+        return entity
     }
 }

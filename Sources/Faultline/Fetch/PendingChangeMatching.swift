@@ -7,9 +7,11 @@ import Foundation
 /// is sorted again in memory by the sort descriptors (a changed sort key
 /// moves it, as in Core Data) and cut to `fetchLimit`.
 extension ManagedObjectContext {
+    /// Whether this context holds unsaved inserts, changes or deletions of
+    /// the entities `request` fetches.
     func hasPendingChanges(for entity: CheckedEntity, _ request: FetchRequest) -> Bool {
         let hierarchy = request.includesSubentities ? entity.hierarchyIndexes : [entity.index]
-        return changeOrder.contains { $0.isTrackedAsChanged && hierarchy.contains($0.entityIndex) && !$0.isDeletedStorage }
+        return changeOrder.contains { $0.isTrackedAsChanged && hierarchy.contains($0.entityIndex) }
     }
 
     func mergingPendingChanges(

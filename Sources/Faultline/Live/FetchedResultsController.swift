@@ -161,8 +161,11 @@ public final class FetchedResultsController: @unchecked Sendable {
         if let sectionNameKeyPath { keyPaths.append(sectionNameKeyPath) }
         let context = managedObjectContext
         let count = sort.descriptors.count
+        // With unsaved changes, the window is taken after they are laid over
+        // the rows (PendingChangeWindow.swift).
+        let widened = context.widenedForPendingChanges(fetchRequest, try context.fetchedEntity(fetchRequest), ancestors: nil)
         var entries: [(id: ManagedObjectID, keys: [PredicateValue], section: String)] = []
-        for (id, values) in try context.fetchKeyedValues(fetchRequest, keyPaths: keyPaths)
+        for (id, values) in try context.fetchKeyedValues(widened ?? fetchRequest, keyPaths: keyPaths)
         where context.registeredObject(for: id)?.isDeletedStorage != true {
             entries.append((id, Array(values[..<count]), sectionNameKeyPath == nil ? "" : Self.sectionText(values[count])))
         }
@@ -171,6 +174,13 @@ public final class FetchedResultsController: @unchecked Sendable {
         if fetchRequest.includesPendingChanges {
             let pending = context.changedInOrder.filter { hierarchy.contains($0.entityIndex) }
             execute(try decide(changed: pending, deleted: [], in: state), on: &state)
+        }
+        if widened != nil {
+            let kept = Set(ManagedObjectContext.window(state.ids, of: fetchRequest))
+            for id in state.ids where !kept.contains(id) {
+                _ = state.remove(id)
+                unsaved[id] = nil
+            }
         }
         return state
     }
