@@ -9,8 +9,8 @@ private struct ConflictsFound: Error {
 
 extension PersistentStoreCoordinator {
     /// Writes `request` in one IMMEDIATE transaction on the writer: uniqueness
-    /// checks, key reservation (one update per inheritance root), inserts,
-    /// updates and deletes with version checks, join rows, ordering positions,
+    /// checks, key reservation (one update per inheritance root), deletes,
+    /// inserts and updates with version checks, join rows, ordering positions,
     /// then re-reads rows whose derived attributes the triggers computed.
     /// Returns the conflicts instead when any is found; the store is then
     /// unchanged.
@@ -56,6 +56,22 @@ extension PersistentStoreCoordinator {
         let promoted = result.promoted
         let resolve = { (id: ManagedObjectID) in promoted.resolve(id) }
 
+        // Deletes first: a unique value the save takes from a row it deletes
+        // (an object replaced by a new one with the same key) is free by the
+        // time the insert or update that takes it runs.
+        var lockConflicts: [SaveConflict] = []
+        for delete in request.deletes {
+            let writes = plans[delete.id.entityIndex].writes
+            let statement = try connection.cachedStatement(writes.delete)
+            try statement.bind(delete.id.primaryKey, at: 1)
+            try statement.bind(delete.version, at: 2)
+            try statement.execute()
+            if connection.changes == 0 {
+                lockConflicts.append(try lockConflict(delete.id, expected: delete.version, on: connection))
+            }
+            for text in writes.joinRowDeletes { try connection.execute(text, [.integer(delete.id.primaryKey)]) }
+        }
+
         let insertedIDs = result.insertedIDs
         let triggerless = try beginTriggerless(insertedIDs, on: connection)
         do {
@@ -69,7 +85,6 @@ extension PersistentStoreCoordinator {
             writer.rowsInsertedWithoutTriggers.add(insertedIDs.count, ordering: .relaxed)
         }
 
-        var lockConflicts: [SaveConflict] = []
         for update in request.updates {
             let plan = plans[update.id.entityIndex]
             let statement = try connection.cachedStatement(plan.updates.text(
@@ -95,18 +110,7 @@ extension PersistentStoreCoordinator {
             }
         }
 
-        for delete in request.deletes {
-            let writes = plans[delete.id.entityIndex].writes
-            let statement = try connection.cachedStatement(writes.delete)
-            try statement.bind(delete.id.primaryKey, at: 1)
-            try statement.bind(delete.version, at: 2)
-            try statement.execute()
-            if connection.changes == 0 {
-                lockConflicts.append(try lockConflict(delete.id, expected: delete.version, on: connection))
-            }
-            for text in writes.joinRowDeletes { try connection.execute(text, [.integer(delete.id.primaryKey)]) }
-        }
-        // Once every row of the save is deleted: rows still pointing at a
+        // Once every row of the save is written: rows still pointing at a
         // deleted one are members its delete rules never saw, added by another
         // save since they were read. The deletion is a conflict, as if its
         // version had moved (it does not when the members are another
