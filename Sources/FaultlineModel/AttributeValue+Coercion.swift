@@ -1,3 +1,4 @@
+import FaultlineSupport
 // Matching a value to an attribute type. Defaults are often written loosely in
 // Core Data code (`defaultValue = 0` on a Double attribute); the model accepts a
 // value when it converts to the attribute's type *exactly*, and reports it
@@ -21,7 +22,7 @@ extension AttributeValue {
             case .decimal: return self
             case .integer(let v): return .decimal(Decimal(v))
             case .double(let v):
-                guard v.isFinite, let exact = Decimal(string: "\(v)", locale: nil) else { return nil }
+                guard let exact = Decimal(shortestOf: v) else { return nil }
                 return .decimal(exact)
             default: return nil
             }

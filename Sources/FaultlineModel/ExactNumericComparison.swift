@@ -1,3 +1,4 @@
+import FaultlineSupport
 // Exact comparison between numbers of different representations, used by
 // validation rules. Int64 against Int64 and Decimal against Decimal compare
 // exactly; Int64 against Double compares the mathematical values (no rounding of
@@ -65,7 +66,7 @@ extension NumericBound {
         guard !d.isNaN, !decimal.isNaN else { return nil }
         if d == .infinity { return .orderedDescending }
         if d == -.infinity { return .orderedAscending }
-        if let exact = Decimal(string: "\(d)", locale: nil) {
+        if let exact = Decimal(shortestOf: d) {
             return order(exact, decimal)
         }
         // Outside Decimal's range: the sign of the double decides.

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineSupport
 
 /// `@count`, `@sum`, `@avg`, `@min` and `@max` over a collection.
 ///
@@ -95,7 +96,7 @@ extension PredicateEvaluator {
     private static func decimal(_ number: PredicateNumber) -> Decimal {
         switch number {
         case .int(let value): Decimal(value)
-        case .double(let value): Decimal(string: String(value), locale: Locale(identifier: "en_US_POSIX")) ?? .nan
+        case .double(let value): Decimal(shortestOf: value) ?? .nan
         case .decimal(let value): value
         }
     }

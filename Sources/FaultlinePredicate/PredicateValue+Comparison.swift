@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineSupport
 
 /// A number of any kind, for exact comparison across kinds.
 ///
@@ -83,8 +84,9 @@ enum PredicateNumber {
     private static func compare(_ decimal: Decimal, _ double: Double) -> ComparisonResult? {
         if decimal.isNaN || double.isNaN { return nil }
         if double.isInfinite { return double > 0 ? .orderedAscending : .orderedDescending }
-        guard let converted = Decimal(string: String(double), locale: Locale(identifier: "en_US_POSIX")) else {
-            return nil
+        guard let converted = Decimal(shortestOf: double) else {
+            // Past a decimal's magnitude: the double's sign decides.
+            return double > 0 ? .orderedAscending : .orderedDescending
         }
         return order(decimal, converted)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineSupport
 import FaultlineSQLite
 
 /// How attribute values are encoded in SQLite, as Core Data encodes them:
@@ -57,7 +58,7 @@ enum ValueCoding {
         case .decimalAttributeType:
             switch statement.columnType(at: index) {
             case .integer: return .decimal(Decimal(column.int64))
-            case .real: return Decimal(string: String(column.double)).map { .decimal($0) } ?? .null
+            case .real: return Decimal(shortestOf: column.double).map { .decimal($0) } ?? .null
             default: return Decimal(string: column.string ?? "").map { .decimal($0) } ?? .null
             }
         case .binaryDataAttributeType, .transformableAttributeType, .compositeAttributeType, .undefinedAttributeType:
