@@ -2,7 +2,8 @@ import Foundation
 
 /// A fetch's sort descriptors applied in memory, in the store's order: nil
 /// first, strings by UTF-8 bytes (or, case-insensitively, by canonical form),
-/// numbers and dates by value, a to-one by its destination's key. What
+/// numbers and dates by value, binary data and UUIDs by their bytes, a to-one
+/// by its destination's key. What
 /// `includesPendingChanges` sorts with, and what a fetched-results controller
 /// places a changed object by.
 struct InMemorySort {
@@ -53,6 +54,10 @@ struct InMemorySort {
             case (.null, .null): order = .orderedSame
             case (.null, _): order = .orderedAscending
             case (_, .null): order = .orderedDescending
+            // Stored as blobs, which SQLite orders byte by byte, a prefix first.
+            case let (.data(left), .data(right)): order = Self.byteOrder(left, right)
+            case let (.uuid(left), .uuid(right)):
+                order = withUnsafeBytes(of: left.uuid) { left in withUnsafeBytes(of: right.uuid) { Self.byteOrder(left, $0) } }
             case let (left, right): order = (PredicateValue.order(left, right, options[position]) ?? .orderedSame) ?? .orderedSame
             }
             if order != .orderedSame {
@@ -62,6 +67,12 @@ struct InMemorySort {
             b += 1
         }
         return .orderedSame
+    }
+
+    /// SQLite's order of two blobs: `memcmp` over the shorter length, then the shorter first.
+    private static func byteOrder(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> ComparisonResult {
+        if left.elementsEqual(right) { return .orderedSame }
+        return left.lexicographicallyPrecedes(right) ? .orderedAscending : .orderedDescending
     }
 
     /// `objects` sorted, stably.
