@@ -135,6 +135,11 @@ extension PredicateSQLBuilder {
             case .trunc: "trunc"
             default: "abs"
             }
+            if function == .abs {
+                // SQLite's abs() of the smallest integer fails the statement
+                // ("integer overflow"); the evaluator answers 2^63 as a double.
+                return term("abs(CASE WHEN " + a + " = -9223372036854775808 THEN CAST(" + a + " AS REAL) ELSE " + a + " END)", .number, "number")
+            }
             return term("\(name)(" + a + ")", .number, "number")
         case .bitwiseAnd, .bitwiseOr, .leftShift, .rightShift:
             try require("an integer") { $0.isNumeric || $0 == .date }
