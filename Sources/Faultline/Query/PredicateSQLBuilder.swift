@@ -54,12 +54,24 @@ final class PredicateSQLBuilder {
         case .not(let child):
             return "NOT COALESCE(" + (try operand(child)) + ", 0)"
         case .and(let terms):
-            return "(" + SQLFragment.joined(try terms.map(operand), separator: " AND ") + ")"
+            return Self.balanced(try terms.map(operand)[...], " AND ")
         case .or(let terms):
-            return "(" + SQLFragment.joined(try terms.map(operand), separator: " OR ") + ")"
+            return Self.balanced(try terms.map(operand)[...], " OR ")
         case .comparison(let comparison):
             return try compile(comparison)
         }
+    }
+
+    /// `terms` joined by `separator` in parentheses; a long chain as a
+    /// balanced tree of short ones. SQLite's parser nests a flat chain one
+    /// level per operator and refuses a statement past 1,000 levels
+    /// ("Expression tree is too large"): 2,000 ORed comparisons, which the
+    /// evaluator takes, would fail in SQL. Balanced, n terms are about
+    /// 8 + 2·log2(n / 8) levels deep.
+    static func balanced(_ terms: ArraySlice<SQLFragment>, _ separator: String) -> SQLFragment {
+        guard terms.count > 8 else { return "(" + SQLFragment.joined(Array(terms), separator: separator) + ")" }
+        let middle = terms.startIndex + terms.count / 2
+        return "(" + balanced(terms[..<middle], separator) + SQLFragment(separator) + balanced(terms[middle...], separator) + ")"
     }
 
     // MARK: Operands
