@@ -97,6 +97,20 @@ public struct FetchPredicate: Hashable, Sendable, CustomStringConvertible {
     /// Pass a `[PredicateValue]` with the `arguments:` label: without it the
     /// array is one argument (an array for `IN %@`).
     public init(format: String, _ arguments: Any?...) throws(FetchPredicateError) {
+        try self.init(format: format, argumentArray: arguments)
+    }
+
+    /// An array of optionals is one argument (an array for `IN %@`), as an
+    /// array handed to `NSPredicate(format:)` is. Without this overload Swift
+    /// passes a `[Any?]` as the variadic list itself: `rating IN %@` with
+    /// `[nil, 1.5]` would read nil as its argument and drop 1.5 unnoticed.
+    public init(format: String, _ argument: [Any?]) throws(FetchPredicateError) {
+        try self.init(format: format, argumentArray: [argument])
+    }
+
+    /// `NSPredicate(format:argumentArray:)`: one argument per element of
+    /// `arguments`, converted as the variadic form converts them.
+    public init(format: String, argumentArray arguments: [Any?]) throws(FetchPredicateError) {
         var values: [PredicateValue] = []
         for (index, argument) in arguments.enumerated() {
             do {

@@ -23,7 +23,8 @@ extension PredicateValue: PredicateValueConvertible {
     }
 
     private static func converting(_ value: Any?, argumentIndex: Int, depth: Int) throws(FetchPredicateError) -> PredicateValue {
-        guard let value = unwrapped(value) else { return .null }
+        // NSNull is nil, as in NSPredicate (and in Faultline's own dictionary results and committed values).
+        guard let value = unwrapped(value), !(value is NSNull) else { return .null }
         if let convertible = value as? any PredicateValueConvertible {
             do {
                 return try convertible.predicateValue()

@@ -57,11 +57,12 @@ public struct FetchRequest: Sendable {
 
     /// A request whose predicate is parsed from `format`; throws `FetchPredicateError`.
     public init(entityName: String, format: String, _ arguments: Any?...) throws {
-        var values: [PredicateValue] = []
-        for (index, argument) in arguments.enumerated() {
-            values.append(try PredicateValue(converting: argument, argumentIndex: index))
-        }
-        self.init(entityName: entityName, predicate: try FetchPredicate(format: format, arguments: values))
+        self.init(entityName: entityName, predicate: try FetchPredicate(format: format, argumentArray: arguments))
+    }
+
+    /// The same with one array argument (`FetchPredicate(format:_:)` with a `[Any?]`).
+    public init(entityName: String, format: String, _ argument: [Any?]) throws {
+        self.init(entityName: entityName, predicate: try FetchPredicate(format: format, argumentArray: [argument]))
     }
 }
 

@@ -31,6 +31,22 @@ struct PredicateArgumentTests {
         #expect(try FetchPredicate(format: "a IN %@", [Optional<Int>.none, 3]).description == "a IN {nil, 3}")
     }
 
+    @Test("An array of optionals is one argument, as NSPredicate takes an array; argumentArray spreads one")
+    func arrayOfOptionals() throws {
+        let values: [Any?] = [nil, 1.5]
+        #expect(try FetchPredicate(format: "rating IN %@", values).description == "rating IN {nil, 1.5}")
+        #expect(try FetchPredicate(format: "rating IN %@", [nil, 1.5] as [Any?]).description == "rating IN {nil, 1.5}")
+        #expect(try FetchRequest(entityName: "Book", format: "rating IN %@", values).predicate?.description == "rating IN {nil, 1.5}")
+        #expect(try FetchPredicate(format: "a == %@ AND b == %@", argumentArray: ["x", 2]).description == "a == \"x\" AND b == 2")
+        #expect(try FetchPredicate(format: "a == %@ AND b == %@", "x", 2).description == "a == \"x\" AND b == 2")
+    }
+
+    @Test("NSNull is nil, alone and in an array (dictionary results and committed values hold it)")
+    func null() throws {
+        #expect(try FetchPredicate(format: "a == %@", NSNull()).description == "a == nil")
+        #expect(try FetchPredicate(format: "a IN %@", [NSNull(), 1.5] as [Any]).description == "a IN {nil, 1.5}")
+    }
+
     @Test("Unconvertible arguments are a typed error naming the argument")
     func unconvertible() {
         #expect(throws: PredicateArgumentTests.error(.unsupportedArgumentType(index: 1, type: "Unconvertible"))) {
