@@ -211,7 +211,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Objects
 
     /// Whether the context has unsaved changes.
-    public var hasChanges: Bool { trackedCount > 0 || !pendingDeletes.isEmpty }
+    /// Whether `insertedObjects`, `updatedObjects` or `deletedObjects` lists
+    /// anything: an object whose values were set back to its committed ones,
+    /// or inserted and then deleted, has no unsaved change.
+    public var hasChanges: Bool {
+        guard trackedCount > 0 else { return false }
+        return changeOrder.contains { object in
+            object.isTrackedAsChanged && (object.isInsertedStorage != object.isDeletedStorage || object.isUpdated)
+        }
+    }
 
     public var insertedObjects: Set<ManagedObject> { Set(changedInOrder.filter { $0.isInsertedStorage && !$0.isDeletedStorage }) }
     public var updatedObjects: Set<ManagedObject> { Set(changedInOrder.filter(\.isUpdated)) }

@@ -1,3 +1,4 @@
+import FaultlineSQLite
 import Foundation
 import Testing
 @testable import Faultline
@@ -26,6 +27,30 @@ struct ContextLifecycleTests {
             #expect(author.changedValues().isEmpty)
             context.delete(author)
             #expect(context.deletedObjects == [author])
+        }
+    }
+
+    @Test("A value set back to the committed one, or an insert deleted again, leaves the context without changes")
+    func revertedChanges() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.insertNewObject(forEntityName: "Author")
+            try author.setValue("Ursula", forKey: "name")
+            try context.save()
+            try author.setValue("Ursula K.", forKey: "name")
+            #expect(context.hasChanges && context.updatedObjects == [author])
+            try author.setValue("Ursula", forKey: "name")
+            #expect(!author.hasChanges && context.updatedObjects.isEmpty)
+            #expect(!context.hasChanges)
+            let draft = try context.insertNewObject(forEntityName: "Author")
+            #expect(context.hasChanges)
+            context.delete(draft)
+            #expect(context.insertedObjects.isEmpty && context.deletedObjects.isEmpty)
+            #expect(!context.hasChanges)
+            let (_, statements) = try StatementLog.record { try context.save() }
+            #expect(!statements.contains { $0.hasPrefix("INSERT") || $0.hasPrefix("UPDATE") }, "\(statements)")
         }
     }
 
