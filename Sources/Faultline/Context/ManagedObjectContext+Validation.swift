@@ -4,7 +4,11 @@
 extension ManagedObjectContext {
     func validate() -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
+        // A change pointing at a deleted object is looked for only when the
+        // save deletes something.
+        let deletes = changedInOrder.contains { $0.isDeletedStorage }
         for object in changedInOrder {
+            if deletes, !object.isDeletedStorage { danglingReferences(of: object, into: &issues) }
             let validatesKeys = type(of: object).validatesKeys
             // Nothing model-declared to check: only the object's own hook runs
             // (the common case, kept free of per-property work).
@@ -75,6 +79,34 @@ extension ManagedObjectContext {
             }
         }
         return issues
+    }
+
+    /// A relationship `object`'s changes point at a deleted object through:
+    /// its delete rules ran before the link was made, so the save would write
+    /// a key to a row it deletes. Core Data refuses it as a "dangling
+    /// reference to an invalid object" (a validation error, 1550).
+    private func danglingReferences(of object: ManagedObject, into issues: inout [ValidationIssue]) {
+        for relationship in object.runtime.entity.relationships where !relationship.isTransient
+            && (object.isInsertedStorage || object.changedRelationships[relationship.index]) {
+            let index = relationship.index
+            var deleted: ManagedObject?
+            if relationship.isToMany {
+                if let state = index < object.toMany.count ? object.toMany[index] : nil {
+                    deleted = (state.members ?? []).first(where: \.isDeletedStorage) ?? state.pendingAdds.first(where: \.isDeletedStorage)
+                }
+            } else if index < object.toOne.count {
+                switch object.toOne[index] {
+                case .object(let destination): deleted = destination
+                case .id(let id): deleted = id.flatMap { registered[$0] }
+                case .committed: deleted = nil
+                }
+                if deleted?.isDeletedStorage != true { deleted = nil }
+            }
+            guard let deleted else { continue }
+            issues.append(ValidationIssue(
+                objectID: object.objectID, entity: object.runtime.entity.name, key: relationship.name, code: .custom,
+                message: "\(relationship.name) refers to \(deleted.objectID), deleted in this context: a dangling reference"))
+        }
     }
 
     /// Turns an error thrown by an object's own validation into an issue.
