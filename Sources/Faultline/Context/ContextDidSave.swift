@@ -170,6 +170,10 @@ extension ManagedObjectContext {
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
         var unregisteredUpdates: [ManagedObjectID] = [], unregisteredDeletes: [ManagedObjectID] = []
+        // The ancestors' save may reach this merge before the adoption its
+        // did-save notification queued: an insert this child pushed would
+        // otherwise come back as a second object under its permanent ID.
+        if parent != nil, let promoted = changes.promoted { adoptPermanentIDs(promoted) }
         for id in changes.updated {
             guard let object = registered[id] else {
                 unregisteredUpdates.append(id)

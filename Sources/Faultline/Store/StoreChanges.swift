@@ -30,6 +30,10 @@ struct StoreChanges: Sendable {
     /// The persistent-history transaction that recorded the commit, when the
     /// store records history.
     var historyTransaction: Int64?
+    /// The permanent IDs the commit gave its inserts, by their IDs before:
+    /// a child context holding objects its ancestors saved takes them before
+    /// it merges, so a merged insert finds the object it already holds.
+    var promoted: PromotedIDs?
     /// Who committed: a context (its own changes are not sent back to it) or
     /// the coordinator (batch requests, which every context hears of).
     let source: ObjectIdentifier

@@ -189,6 +189,34 @@ struct ChildContextTests {
         _ = container
     }
 
+    @Test("A merging child's controller keeps one entry per object when the parent saves what the child inserted")
+    func controllerAfterParentSave() throws {
+        let (container, url, parent) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        let child = parent.newChildContext()
+        child.automaticallyMergesChangesFromParent = true
+        var request = FetchRequest(entityName: "Author")
+        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: child)
+        let dee = try child.performAndWait {
+            try controller.performFetch()
+            let dee = try child.insertNewObject(forEntityName: "Author")
+            try dee.setValue("Dee", forKey: "name")
+            try child.save()
+            return dee
+        }
+        try parent.performAndWait { try parent.save() }
+        try child.performAndWait { () throws in
+            child.processPendingChanges()
+            let held = controller.fetchedObjects.map(Array.init) ?? []
+            #expect(held.compactMap { $0.value(forKey: "name") as? String } == ["Ann", "Bob", "Dee"])
+            #expect(!dee.objectID.isTemporaryID)
+            #expect(held.last === dee)
+            #expect(try child.fetch(request).count == 3)
+        }
+        _ = container
+    }
+
     @Test("An editor keeps going after the parent saves: the child's objects take the permanent IDs, and its next save still reaches them")
     func editAfterParentSave() throws {
         let (container, url, parent) = try Self.seeded()
