@@ -13,7 +13,7 @@ enum StoreHistoryCommand {
     static func run(_ arguments: ArraySlice<String>, usage: String, write: (String) -> Void) -> Int32 {
         var store: String?
         var model: String?
-        var after: Int64?
+        var after: (store: String?, number: Int64)?
         var json = false
         do {
             var scanner = ArgumentScanner(arguments)
@@ -24,12 +24,7 @@ enum StoreHistoryCommand {
                     model = try scanner.value(for: argument)
                 case "--after":
                     guard after == nil else { throw UsageError("--after given twice") }
-                    let value = try scanner.value(for: argument)
-                    // A transaction number, or a token as printed: STORE-UUID:NUMBER.
-                    guard let number = Int64(value.split(separator: ":").last ?? ""), number >= 0 else {
-                        throw UsageError("--after takes a transaction number or a token UUID:NUMBER, not '\(value)'")
-                    }
-                    after = number
+                    after = try token(try scanner.value(for: argument))
                 case "--json":
                     guard !json else { throw UsageError("--json given twice") }
                     json = true
@@ -51,7 +46,20 @@ enum StoreHistoryCommand {
         }
     }
 
-    static func history(store path: String, modelPath: String?, after: Int64?, json: Bool) throws(InspectError) -> [String] {
+    /// `--after`'s value: a transaction number, or a token as printed
+    /// (STORE-UUID:NUMBER), whose store must then be the one read.
+    static func token(_ value: String) throws(UsageError) -> (store: String?, number: Int64) {
+        let parts = value.split(separator: ":", maxSplits: .max, omittingEmptySubsequences: false)
+        let store = parts.count > 1 ? parts.dropLast().joined(separator: ":") : nil
+        guard let last = parts.last, let number = Int64(last), number >= 0, store?.isEmpty != true else {
+            throw UsageError("--after takes a transaction number or a token UUID:NUMBER, not '\(value)'")
+        }
+        return (store, number)
+    }
+
+    static func history(
+        store path: String, modelPath: String?, after: (store: String?, number: Int64)?, json: Bool
+    ) throws(InspectError) -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { throw InspectError("no store at '\(path)'") }
         let url = URL(fileURLWithPath: path)
         let model: ManagedObjectModel
@@ -66,12 +74,15 @@ enum StoreHistoryCommand {
                 throw InspectError("the store has no readable model cache (\(error)); give its model with --model PATH")
             }
         }
+        // Transformers the app registers are not here; history reads no values.
+        _ = PlaceholderTransformer.registerMissing(in: model)
         let transactions: [PersistentHistoryTransaction]
         let coordinator: PersistentStoreCoordinator
         do {
             coordinator = try PersistentStoreCoordinator.openCoreDataStore(
                 model: model.checked(), url: url, options: CoreDataStoreOptions(readOnly: true))
-            let token = after.map { PersistentHistoryToken(storeUUID: coordinator.storeUUID, transactionNumber: $0) }
+            // A token of another store is refused by the fetch, as in the API.
+            let token = after.map { PersistentHistoryToken(storeUUID: $0.store ?? coordinator.storeUUID, transactionNumber: $0.number) }
             transactions = try coordinator.execute(.fetchHistory(after: token)).transactions
         } catch {
             throw InspectError("cannot read the history of '\(path)': \(error)")

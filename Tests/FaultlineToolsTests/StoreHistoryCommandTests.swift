@@ -63,6 +63,14 @@ struct StoreHistoryCommandTests {
         let bad = run(["history", path, "--after", "soon"])
         #expect(bad.status == 2)
         #expect(bad.output.contains("--after takes a transaction number"))
+        for value in [":5", "5:", "-1", "A:B:"] {
+            let malformed = run(["history", path, "--after", value])
+            #expect(malformed.status == 2 && malformed.output.contains("--after takes a transaction number"), "\(value)")
+        }
+        // A token names its store: another store's is refused, never read as this one's number.
+        let foreign = run(["history", path, "--after", "00000000-0000-0000-0000-000000000000:5"])
+        #expect(foreign.status == 2, "\(foreign.output.prefix(300))")
+        #expect(foreign.output.contains("00000000-0000-0000-0000-000000000000"))
         let missing = run(["history", directory.appendingPathComponent("none.sqlite").path])
         #expect(missing.status == 2)
         #expect(missing.output.contains("no store at"))
@@ -71,5 +79,27 @@ struct StoreHistoryCommandTests {
         let none = run(["history", plain])
         #expect(none.status == 2, "\(none.output)")
         #expect(none.output.contains("records no persistent history"))
+    }
+
+    @Test("A token as printed continues after its transaction")
+    func tokenAsPrinted() throws {
+        let (directory, path) = try InspectFixtures.writableCopy(Self.notes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let all = run(["history", path, "--json"])
+        let first = try #require(all.output.split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        let token = try #require(object["token"] as? String)
+        let later = run(["history", path, "--after", token, "--json"])
+        #expect(later.status == 0, "\(later.output.prefix(300))")
+        #expect(later.output.split(separator: "\n").count == all.output.split(separator: "\n").count - 1)
+    }
+
+    @Test("A store whose model names the app's value transformers: its history reads without them")
+    func unregisteredTransformers() throws {
+        let (directory, path) = try InspectFixtures.writableCopy("alemar11__CoreDataPlus/SampleModel2_V1.sqlite")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = run(["history", path, "--json"])
+        #expect(result.status == 0, "\(result.output.prefix(400))")
+        #expect(result.output.split(separator: "\n").count > 0)
     }
 }
