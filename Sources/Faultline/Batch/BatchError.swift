@@ -19,6 +19,9 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
     case missingValue(row: Int, key: String)
     /// Row `row` duplicates a stored row (or an earlier row) on a uniqueness constraint.
     case uniquenessViolation(row: Int, entity: String, constraint: [String])
+    /// A batch update would give two rows of `entity` the same values on a
+    /// uniqueness constraint; nothing was written.
+    case updateViolatesUniqueness(entity: String, constraint: [String])
     /// A handle made for another entity or request.
     case foreignHandle(row: Int, key: String)
     /// A to-one was given an object ID of the wrong entity or store.
@@ -47,6 +50,9 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
         case .missingValue(let row, let key): return "row \(row): required '\(key)' has no value"
         case .uniquenessViolation(let row, let entity, let constraint):
             return "row \(row): duplicates an existing \(entity) on uniqueness constraint (\(constraint.joined(separator: ", ")))"
+        case .updateViolatesUniqueness(let entity, let constraint):
+            return "the update would give two \(entity) rows the same values on uniqueness constraint ("
+                + constraint.joined(separator: ", ") + "); nothing was written"
         case .foreignHandle(let row, let key): return "row \(row): the handle for '\(key)' belongs to another entity"
         case .foreignObjectID(let row, let key, let id): return "row \(row): '\(key)' cannot refer to \(id)"
         case .notAUniqueKey(let entity, let attribute):

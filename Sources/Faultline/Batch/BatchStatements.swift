@@ -59,6 +59,18 @@ enum BatchStatements {
             + "WHERE Z_PK IN (\(rows)) RETURNING Z_PK, Z_ENT"
     }
 
+    /// `(Z_PK, Z_ENT)` of the rows `column` of the rows selected by `rows`
+    /// points at: a to-one's destinations before a batch update moves it.
+    static func destinations(through column: String, of table: String, rows: String, destinationTable: String) -> String {
+        "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(table) "
+            + "WHERE Z_PK IN (\(rows)) AND \(column) IS NOT NULL)"
+    }
+
+    /// `(Z_PK, Z_ENT)` of the row of `table` with the bound key, if it exists.
+    static func row(in table: String) -> String {
+        "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK = ?"
+    }
+
     // MARK: Delete (one bound JSON key list each)
 
     /// `(Z_PK, Z_ENT)` of the rows of `table` with the listed keys.

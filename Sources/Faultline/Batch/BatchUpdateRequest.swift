@@ -61,24 +61,71 @@ extension BatchExecutor {
             store: store)
         let sql = BatchStatements.update(mapping.table, assignments: assignments, rows: rows.sql)
         let storeIdentifier = store.identifier
-        return try run(resultType: request.resultType) { connection in
-            var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
-            for pair in try connection.keyPairs(sql, bindings + rows.bindings, entityCount: model.entities.count) {
-                outcome.changes.updatedObjectIDs.append(
-                    ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: pair.entityIndex, primaryKey: pair.key))
-                outcome.touchedEntities.insert(pair.entityIndex)
+        do {
+            return try run(resultType: request.resultType) { connection in
+                var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
+                let relinked = try relinkedDestinations(request, entity: entity, mapping: mapping, rows: rows, on: connection)
+                for pair in try connection.keyPairs(sql, bindings + rows.bindings, entityCount: model.entities.count) {
+                    outcome.changes.updatedObjectIDs.append(
+                        ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: pair.entityIndex, primaryKey: pair.key))
+                    outcome.touchedEntities.insert(pair.entityIndex)
+                }
+                outcome.count = outcome.changes.updatedObjectIDs.count
+                outcome.counters.rowsUpdated = outcome.count
+                outcome.objectIDs = outcome.changes.updatedObjectIDs
+                let updated = outcome.changes.updatedObjectIDs
+                outcome.historyTransaction = try store.recordHistory(on: connection) { history in
+                    HistoryCommit(author: author, contextName: contextName, updated: updated.map { id in
+                        (id, history.layouts[id.entityIndex].slots(named: request.propertiesToUpdate.keys, in: model.entities[id.entityIndex]))
+                    })
+                }
+                // Merged as updated, so their to-manys are read again; not counted.
+                let listed = Set(updated)
+                outcome.changes.updatedObjectIDs += relinked.filter { !listed.contains($0) }
+                return outcome
             }
-            outcome.count = outcome.changes.updatedObjectIDs.count
-            outcome.counters.rowsUpdated = outcome.count
-            outcome.objectIDs = outcome.changes.updatedObjectIDs
-            let updated = outcome.changes.updatedObjectIDs
-            outcome.historyTransaction = try store.recordHistory(on: connection) { history in
-                HistoryCommit(author: author, contextName: contextName, updated: updated.map { id in
-                    (id, history.layouts[id.entityIndex].slots(named: request.propertiesToUpdate.keys, in: model.entities[id.entityIndex]))
-                })
-            }
-            return outcome
+        } catch let error as SQLiteError where error.code == .constraint && error.message.hasPrefix("UNIQUE") {
+            throw BatchError.updateViolatesUniqueness(entity: entity.name, constraint: uniqueness(named: error.message, in: entity, mapping))
         }
+    }
+
+    /// The attributes of the unique index SQLite names (`… failed: ZAUTHOR.ZKEY`).
+    private func uniqueness(named message: String, in entity: CheckedEntity, _ mapping: EntityMapping) -> [String] {
+        guard let range = message.range(of: "failed: ") else { return [] }
+        return message[range.upperBound...].split(separator: ",").map { part in
+            let column = part.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init) ?? ""
+            return entity.attributes.first { mapping.column(forAttributeAt: $0.index) == column }?.name ?? column
+        }
+    }
+
+    /// For each to-one the request sets: the new destination must be a row
+    /// of the store (the ID of a deleted object would leave a dangling key);
+    /// where the inverse is a to-many, the destinations before and after,
+    /// whose members change — a merge refreshes them as updated objects.
+    private func relinkedDestinations(
+        _ request: BatchUpdateRequest, entity: CheckedEntity, mapping: EntityMapping,
+        rows: (sql: String, bindings: [SQLValue]), on connection: Connection
+    ) throws -> [ManagedObjectID] {
+        var destinations: [ManagedObjectID] = []
+        for key in request.propertiesToUpdate.keys.sorted() {
+            guard let relationship = entity.relationship(named: key), !relationship.isToMany,
+                  case .foreignKey(let column, _) = mapping.relationships[relationship.index] else { continue }
+            let destinationTable = store.schema.entities[relationship.destinationEntityIndex].table
+            if case .object(let id?) = request.propertiesToUpdate[key] {
+                let found = try connection.keyPairs(
+                    BatchStatements.row(in: destinationTable), [.integer(id.primaryKey)], entityCount: store.model.entities.count)
+                guard found.contains(where: { $0.entityIndex == id.entityIndex }) else {
+                    throw BatchError.foreignObjectID(row: -1, key: key, id: id.description)
+                }
+                if relationship.inverseIsToMany == true { destinations.append(id) }
+            }
+            guard relationship.inverseIsToMany == true else { continue }
+            let sql = BatchStatements.destinations(through: column, of: mapping.table, rows: rows.sql, destinationTable: destinationTable)
+            for pair in try connection.keyPairs(sql, rows.bindings, entityCount: store.model.entities.count) {
+                destinations.append(ManagedObjectID(storeIdentifier: store.identifier, entityIndex: pair.entityIndex, primaryKey: pair.key))
+            }
+        }
+        return destinations
     }
 
     /// `COLUMN = ?` (or an expression) for one property, with its bindings.

@@ -32,6 +32,55 @@ struct BatchUpdateTests {
         #expect(try BatchModel.rows(container, "SELECT ZARTICLESCOUNT, ZTOTALVIEWS FROM ZCATEGORY") == [[3, 74]])
     }
 
+    @Test("Moving articles to another category: the merge refreshes both categories' articles; a deleted category's ID is refused")
+    func moveBetweenCategories() throws {
+        let (container, url) = try BatchModel.container()
+        defer { LibraryModel.remove(url) }
+        let categories = try BatchModel.categories(["News", "Sport", "Gone"], in: container)
+        let objects: [[String: Any]] = (1...3).map { ["title": "a\($0)", "category": categories[0]] }
+        try container.coordinator.execute(try BatchInsertRequest(entityName: "Article", in: container.model, objects: objects))
+        let context = container.newBackgroundContext()
+        func titles(_ id: ManagedObjectID) throws -> [String] {
+            try context.existingObject(with: id).value(forKey: "articles").map { ($0 as? [ManagedObject]) ?? [] }?
+                .compactMap { $0.value(forKey: "title") as? String }.sorted() ?? []
+        }
+        try context.performAndWait { () throws in
+            #expect(try titles(categories[0]) == ["a1", "a2", "a3"])
+            #expect(try titles(categories[1]) == [])
+        }
+        var move = BatchUpdateRequest(entityName: "Article", predicate: try FetchPredicate(format: "title != %@", "a3"))
+        move.propertiesToUpdate = ["category": .object(categories[1])]
+        move.resultType = .objectIDs
+        let result = try container.coordinator.execute(move)
+        #expect(result.objectIDs.count == 2)
+        #expect(Set(result.changes.updatedObjectIDs).isSuperset(of: [categories[0], categories[1]]))
+        try context.performAndWait { () throws in
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [context])
+            #expect(try titles(categories[0]) == ["a3"])
+            #expect(try titles(categories[1]) == ["a1", "a2"])
+        }
+        try container.coordinator.execute(BatchDeleteRequest(entityName: "Category", predicate: try FetchPredicate(format: "name == %@", "Gone")))
+        var dangling = BatchUpdateRequest(entityName: "Article")
+        dangling.propertiesToUpdate = ["category": .object(categories[2])]
+        #expect(throws: BatchError.foreignObjectID(row: -1, key: "category", id: categories[2].description)) {
+            try container.coordinator.execute(dangling)
+        }
+        #expect(try BatchModel.scalar(container, "SELECT COUNT(*) FROM ZARTICLE WHERE ZCATEGORY = ?", [.integer(categories[1].primaryKey)]) == .integer(2))
+    }
+
+    @Test("An update giving two rows one unique value is a typed error and writes nothing")
+    func uniqueness() throws {
+        let (container, url) = try BatchModel.container()
+        defer { LibraryModel.remove(url) }
+        let objects: [[String: Any]] = (1...3).map { ["title": "a\($0)", "slug": "s\($0)"] }
+        try container.coordinator.execute(try BatchInsertRequest(entityName: "Article", in: container.model, objects: objects))
+        let request = BatchUpdateRequest(entityName: "Article", propertiesToUpdate: ["slug": .value(.string("same"))])
+        #expect(throws: BatchError.updateViolatesUniqueness(entity: "Article", constraint: ["slug"])) {
+            try container.coordinator.execute(request)
+        }
+        #expect(try BatchModel.rows(container, "SELECT ZSLUG FROM ZARTICLE ORDER BY Z_PK") == [["s1"], ["s2"], ["s3"]])
+    }
+
     @Test("Expressions accept only numbers, the entity's numeric attributes and + - * /")
     func expressionGrammar() throws {
         let (container, url) = try BatchModel.container()
