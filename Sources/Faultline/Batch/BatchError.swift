@@ -49,7 +49,7 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
         case .validationFailed(let row, let key, let failure): return "row \(row): '\(key)' failed \(failure)"
         case .missingValue(let row, let key): return "row \(row): required '\(key)' has no value"
         case .uniquenessViolation(let row, let entity, let constraint):
-            return "row \(row): duplicates an existing \(entity) on uniqueness constraint (\(constraint.joined(separator: ", ")))"
+            return "row \(row): duplicates a stored or earlier \(entity) row on uniqueness constraint (\(constraint.joined(separator: ", ")))"
         case .updateViolatesUniqueness(let entity, let constraint):
             return "the update would give two \(entity) rows the same values on uniqueness constraint ("
                 + constraint.joined(separator: ", ") + "); nothing was written"
