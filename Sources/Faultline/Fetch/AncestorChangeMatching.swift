@@ -9,13 +9,20 @@ extension ManagedObjectContext {
         -> [ManagedObject]
     {
         guard !pending.changed.isEmpty || !pending.deleted.isEmpty else { return objects }
+        let changed = objectsShowingAncestors(pending.changed)
+        return try matching(changed, into: objects.filter { !pending.deleted.contains($0.objectID) }, request)
+    }
+
+    /// This child's objects for IDs its ancestors changed, filled with the
+    /// ancestors' values.
+    func objectsShowingAncestors(_ ids: [ManagedObjectID]) -> [ManagedObject] {
         var changed: [ManagedObject] = []
-        for id in pending.changed {
+        for id in ids {
             let object = self.object(owned: id)
             // Read here from the store, it shows the ancestors' values instead.
             if !object.hasChanges, !object.isFaultStorage { refresh(object, mergeChanges: false) }
             if fulfill(object) { changed.append(object) }
         }
-        return try matching(changed, into: objects.filter { !pending.deleted.contains($0.objectID) }, request)
+        return changed
     }
 }

@@ -163,14 +163,20 @@ public final class FetchedResultsController: @unchecked Sendable {
         let count = sort.descriptors.count
         // With unsaved changes, the window is taken after they are laid over
         // the rows (PendingChangeWindow.swift).
-        let widened = context.widenedForPendingChanges(fetchRequest, try context.fetchedEntity(fetchRequest), ancestors: nil)
+        let entity = try context.fetchedEntity(fetchRequest)
+        // A child's results start from its ancestors' unsaved changes, as its fetches do.
+        let ancestors = context.ancestorChanges(fetchRequest, entity)
+        let widened = context.widenedForPendingChanges(fetchRequest, entity, ancestors: ancestors)
         var entries: [(id: ManagedObjectID, keys: [PredicateValue], section: String)] = []
         for (id, values) in try context.fetchKeyedValues(widened ?? fetchRequest, keyPaths: keyPaths)
-        where context.registeredObject(for: id)?.isDeletedStorage != true {
+        where context.registeredObject(for: id)?.isDeletedStorage != true && ancestors?.deleted.contains(id) != true {
             entries.append((id, Array(values[..<count]), sectionNameKeyPath == nil ? "" : Self.sectionText(values[count])))
         }
         var state = FetchedResultsState(sort: sort, entries: entries)
         unsaved = [:]
+        if let ancestors, !ancestors.changed.isEmpty {
+            execute(try decide(changed: context.objectsShowingAncestors(ancestors.changed), deleted: [], in: state), on: &state)
+        }
         if fetchRequest.includesPendingChanges {
             let pending = context.changedInOrder.filter { hierarchy.contains($0.entityIndex) }
             execute(try decide(changed: pending, deleted: [], in: state), on: &state)

@@ -189,6 +189,29 @@ struct ChildContextTests {
         _ = container
     }
 
+    @Test("A child's controller starts from its parent's unsaved changes, with or without a batch size", arguments: [0, 2])
+    func controllerOverParentChanges(batchSize: Int) throws {
+        let (container, url, parent) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        try parent.performAndWait {
+            try parent.insertNewObject(forEntityName: "Author").setValue("Cy", forKey: "name")
+            parent.delete(try Self.author("Bob", in: parent))
+            try Self.author("Ann", in: parent).setValue("Zoe", forKey: "name")
+        }
+        let child = parent.newChildContext()
+        var request = FetchRequest(entityName: "Author")
+        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        request.fetchBatchSize = batchSize
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: child)
+        try child.performAndWait { () throws in
+            try controller.performFetch()
+            let held = controller.fetchedObjects.map(Array.init) ?? []
+            #expect(held.compactMap { $0.value(forKey: "name") as? String } == ["Cy", "Zoe"])
+            #expect(try child.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["Cy", "Zoe"])
+        }
+        _ = container
+    }
+
     @Test("A merging child's controller keeps one entry per object when the parent saves what the child inserted")
     func controllerAfterParentSave() throws {
         let (container, url, parent) = try Self.seeded()
