@@ -186,6 +186,18 @@ struct BatchDeleter {
         return try connection.keyPairs(sql, [jsonKeyList(keys)], entityCount: model.entities.count)
     }
 
+    /// The join rows of the listed keys through `relationship`; for one that
+    /// is its own inverse, those naming them as members too (each direction
+    /// of a link is a row).
+    private func deleteJoinRows(
+        of relationship: CheckedRelationship, _ table: String, _ sourceColumn: String, _ destinationColumn: String, _ list: SQLValue
+    ) throws {
+        try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: sourceColumn), [list])
+        if model.isOwnInverse(relationship) {
+            try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: destinationColumn), [list])
+        }
+    }
+
     /// Nullify: clears keys pointing at deleted rows (bumping `Z_OPT`) and
     /// deletes join rows; every other many-to-many's join rows go too. Then
     /// deletes the rows themselves, one statement per table.
@@ -215,12 +227,12 @@ struct BatchDeleter {
                         .entities[relationship.destinationEntityIndex].relationships.dropFirst(inverse).first {
                         clears = (store.schema.entities[relationship.destinationEntityIndex].table, column, entityColumn, nil)
                     }
-                case .joinTable(let table, let sourceColumn, _, _):
+                case .joinTable(let table, let sourceColumn, let destinationColumn, _):
                     let members = try destinations(of: entityIndex, relationship: relationship.index, keys: keys)
                         .map { ManagedObjectID(storeIdentifier: store.identifier, entityIndex: $0.entityIndex, primaryKey: $0.key) }
                     noteNullified(members, inverseOf: relationship)
                     updated += members
-                    try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: sourceColumn), [list])
+                    try deleteJoinRows(of: relationship, table, sourceColumn, destinationColumn, list)
                 case .transient:
                     break
                 }
@@ -237,8 +249,8 @@ struct BatchDeleter {
             }
             // Join rows of every other many-to-many go too: they are the relationship itself.
             for relationship in entity.relationships where relationship.deleteRule != .nullifyDeleteRule {
-                if case .joinTable(let table, let sourceColumn, _, _) = mapping.relationships[relationship.index] {
-                    try connection.execute(BatchStatements.deleteJoinRows(table, sourceColumn: sourceColumn), [list])
+                if case .joinTable(let table, let sourceColumn, let destinationColumn, _) = mapping.relationships[relationship.index] {
+                    try deleteJoinRows(of: relationship, table, sourceColumn, destinationColumn, list)
                 }
             }
         }

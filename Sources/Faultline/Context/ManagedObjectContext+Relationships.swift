@@ -81,6 +81,12 @@ extension ManagedObjectContext {
         case let .joinRow(table, sourceFirst, _, _):
             links.recordJoinRow(table: table, sourceFirst: sourceFirst, entityIndex: source.entityIndex, relationship: index,
                                 source: source, member: member, added: added)
+            // A relationship that is its own inverse reads its members from one
+            // column: each direction of a link is a row, so both objects read it.
+            if member !== source, coordinator.model.isOwnInverse(coordinator.model.entities[source.entityIndex].relationships[index]) {
+                links.recordJoinRow(table: table, sourceFirst: sourceFirst, entityIndex: source.entityIndex, relationship: index,
+                                    source: member, member: source, added: added)
+            }
         case .hiddenKey:
             links.recordHiddenKey(member: member, entityIndex: source.entityIndex, relationship: index, owner: added ? source : nil)
             noteChange(member)

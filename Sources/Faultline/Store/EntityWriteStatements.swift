@@ -88,6 +88,10 @@ struct EntityWriteStatements: Sendable {
                     .joinRow("UPDATE \(joinTable) SET \($0) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?")
                 } ?? .unordered)
                 joinRowDeletes.append("DELETE FROM \(joinTable) WHERE \(sourceColumn) = ?")
+                // Its own inverse: the rows naming the object as a member go too.
+                if schema.model.isOwnInverse(relationship) {
+                    joinRowDeletes.append("DELETE FROM \(joinTable) WHERE \(destinationColumn) = ?")
+                }
             case let .destinationKey(destinationTable, column, order, isHidden):
                 if relationship.deleteRule == .nullifyDeleteRule || relationship.deleteRule == .cascadeDeleteRule {
                     remainingReferences.append("SELECT 1 FROM \(destinationTable) WHERE \(column) = ? LIMIT 1")

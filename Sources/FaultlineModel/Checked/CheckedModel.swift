@@ -60,3 +60,13 @@ public enum PropertyReference: Hashable, Sendable {
     /// `entity.composites[index]`.
     case composite(Int)
 }
+
+extension CheckedModel {
+    /// Whether `relationship` is its own inverse (a symmetric `friends`):
+    /// adding B to A's adds A to B's through the same relationship.
+    public func isOwnInverse(_ relationship: CheckedRelationship) -> Bool {
+        guard let inverseIndex = relationship.inverseIndex else { return false }
+        let inverse = entities[relationship.destinationEntityIndex].relationships[inverseIndex]
+        return inverse.declaringEntityIndex == relationship.declaringEntityIndex && inverse.name == relationship.name
+    }
+}
