@@ -55,8 +55,37 @@ extension ManagedObjectContext: UndoCheckpointObserver {
     func registerPendingUndo() {
         guard let undoManager, !undoCapture.isEmpty else { return }
         try? propagateDeletes()
-        let states = undoCapture.take()
+        let states = undoCapture.take().map(endingStep)
         undoManager.registerUndo(withTarget: self) { $0.restore(states) }
+    }
+
+    /// `state` with what its step changed on the object, now that the step ends.
+    private func endingStep(_ state: UndoObjectState) -> UndoObjectState {
+        let object = state.object
+        guard state.exists, isAttached(object), !object.isDeletedStorage else { return state }
+        var ending = state
+        var attributes = ChangeMask()
+        for index in object.values.indices where index >= state.values.count || object.values[index] != state.values[index] {
+            attributes[index] = true
+        }
+        var toOnes = ChangeMask()
+        for index in state.toOne.indices where !object.runtime.isToMany[index] {
+            if destinationID(state.toOne[index], of: object, at: index) != destinationID(object.toOneState(at: index), of: object, at: index) {
+                toOnes[index] = true
+            }
+        }
+        ending.stepAttributes = attributes
+        ending.stepToOnes = toOnes
+        for (index, kept) in state.toMany where kept != nil { ending.membersAtStepEnd[index] = object.members(at: index) }
+        return ending
+    }
+
+    private func destinationID(_ state: ToOneState, of object: ManagedObject, at index: Int) -> ManagedObjectID? {
+        switch state {
+        case .object(let destination): destination?.objectID
+        case .id(let id): id
+        case .committed: object.committedDestination(at: index)
+        }
     }
 
     /// Drops every undo step (a rollback or reset, as in Core Data).
@@ -139,9 +168,15 @@ extension ManagedObjectContext: UndoCheckpointObserver {
 
     /// Puts every object of `targets` back in its state there, registering
     /// their current states as the inverse.
-    private func restore(_ targets: [UndoObjectState]) {
+    private func restore(_ steps: [UndoObjectState]) {
+        let targets = steps.map(keepingMembersSinceStep)
         let current = targets.map { target in
             var state = undoState(of: target.object)
+            // The redo puts back what this undo changes, and nothing else.
+            if target.exists, state.exists {
+                state.stepAttributes = target.stepAttributes
+                state.stepToOnes = target.stepToOnes
+            }
             // An object entering or leaving the context takes all its to-manys:
             // nothing else holds those without an inverse.
             let indexes = state.exists != target.exists
@@ -164,7 +199,13 @@ extension ManagedObjectContext: UndoCheckpointObserver {
                 object.isDeletedStorage = false
                 pendingDeletes.removeAll { $0 === object }
             }
-            object.values = target.values
+            if let attributes = target.stepAttributes, !reattached.contains(ObjectIdentifier(object)) {
+                for index in object.values.indices where attributes[index] && index < target.values.count {
+                    object.values[index] = target.values[index]
+                }
+            } else {
+                object.values = target.values
+            }
             noteChange(object)
         }
         for target in targets where target.exists { restoreToOnes(target) }
@@ -175,9 +216,28 @@ extension ManagedObjectContext: UndoCheckpointObserver {
         }
     }
 
+    /// `target` with each to-many whose members changed since its step (a
+    /// merge moved an object in or out) put back by the step's own changes
+    /// alone: what the step added leaves, what it removed returns, the rest
+    /// stays as it is now. Read before anything is restored.
+    private func keepingMembersSinceStep(_ target: UndoObjectState) -> UndoObjectState {
+        guard target.exists, !target.membersAtStepEnd.isEmpty, isAttached(target.object) else { return target }
+        var adjusted = target
+        for (index, atStepEnd) in target.membersAtStepEnd {
+            guard let kept = target.toMany[index] ?? nil else { continue }
+            let now = target.object.members(at: index)
+            let endSet = Set(atStepEnd.map(ObjectIdentifier.init)), nowSet = Set(now.map(ObjectIdentifier.init))
+            guard nowSet != endSet else { continue }
+            let added = endSet.subtracting(kept.map(ObjectIdentifier.init))
+            adjusted.toMany[index] = .some(now.filter { !added.contains(ObjectIdentifier($0)) }
+                + kept.filter { !endSet.contains(ObjectIdentifier($0)) && !nowSet.contains(ObjectIdentifier($0)) })
+        }
+        return adjusted
+    }
+
     private func restoreToOnes(_ target: UndoObjectState) {
         let object = target.object
-        for index in target.toOne.indices where !object.runtime.isToMany[index] {
+        for index in target.toOne.indices where !object.runtime.isToMany[index] && target.stepToOnes?[index] != false {
             var wanted: ManagedObject?
             switch target.toOne[index] {
             case .object(let destination): wanted = destination
@@ -240,9 +300,16 @@ extension ManagedObjectContext: UndoCheckpointObserver {
     /// between, else what differs from the store now.
     private func settleChanges(of target: UndoObjectState, reattached: Bool) {
         let object = target.object
-        if target.saveCount == saveCount, !reattached {
+        if target.saveCount == saveCount, !reattached, target.stepAttributes == nil {
             object.changedAttributes = target.changedAttributes
             object.changedRelationships = target.changedRelationships
+        } else if target.saveCount == saveCount, !reattached, let attributes = target.stepAttributes {
+            for index in object.values.indices where attributes[index] {
+                object.changedAttributes[index] = target.changedAttributes[index]
+            }
+            for index in object.toOne.indices where target.stepToOnes?[index] == true || target.toMany.keys.contains(index) {
+                object.changedRelationships[index] = target.changedRelationships[index]
+            }
         } else {
             for index in object.values.indices {
                 let committedValue = object.committed.map { index < $0.values.count ? $0.values[index] : .null } ?? .null

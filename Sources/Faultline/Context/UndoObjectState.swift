@@ -22,6 +22,15 @@ struct UndoObjectState {
     /// The context's save count then: masks taken before a save no longer
     /// describe what differs from the store.
     let saveCount: Int
+    /// What the step changed, found when it ends (`endingStep(of:)`): the
+    /// attributes and to-ones whose values differ from the state's, and each
+    /// taken to-many's members then. Undoing puts back those alone, so what a
+    /// merge or refresh brought in since (another context's save) stays, as
+    /// Core Data's undo reverts only the step's own changes. Nil: all of them
+    /// (an object entering or leaving the context, or a redo's state).
+    var stepAttributes: ChangeMask?
+    var stepToOnes: ChangeMask?
+    var membersAtStepEnd: [Int: [ManagedObject]] = [:]
 
     /// The state of an object that is not in the context (not inserted yet,
     /// deleted, or gone).
