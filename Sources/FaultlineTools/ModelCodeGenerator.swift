@@ -67,6 +67,13 @@ struct ModelCodeGenerator {
             if let other = owners[name] {
                 throw Refusal(description: "entities \(other) and \(entity.name) both name the class \(name)")
             }
+            // The generated code names every type through its module (`Swift.String`).
+            guard !["Swift", "Foundation", "Faultline"].contains(name) else {
+                throw Refusal(description: "entity \(entity.name): a class named \(name) would hide the module the generated code names types through")
+            }
+            guard name != Self.typeName(self.name) + "Model" else {
+                throw Refusal(description: "entity \(entity.name): the class name \(name) is the registration type's (the model's name + Model)")
+            }
             owners[name] = entity.name
             names.append(name)
         }
@@ -190,7 +197,8 @@ struct ModelCodeGenerator {
     static func swiftType(_ type: AttributeType) -> String? {
         switch type {
         // Qualified: an entity may be named `Date` or `Data`.
-        case .stringAttributeType, .URIAttributeType: "Swift.String"
+        case .stringAttributeType: "Swift.String"
+        case .URIAttributeType: "Foundation.URL"
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: "Swift.Int64"
         case .booleanAttributeType: "Swift.Bool"
         case .doubleAttributeType, .floatAttributeType: "Swift.Double"

@@ -62,7 +62,7 @@ struct ModelGenerateTests {
             book[Product.default] = "yes"
             let ebook = try writer.insertObject(DigitalProduct.self)
             ebook[DigitalProduct.title] = "E-book"
-            ebook[DigitalProduct.link] = "https://example.com/e"
+            ebook[DigitalProduct.link] = URL(string: "https://example.com/e")
             for product in [book, ebook] {
                 let line = try writer.insertObject(LineItem.self)
                 line[LineItem.quantity] = 2
@@ -88,7 +88,8 @@ struct ModelGenerateTests {
             #expect(try reader.fetch(LineItem.fetchRequest()).count == 2)
             #expect(try reader.fetch(Product.fetchRequest()).count == 2)
             let digital = try reader.fetch(DigitalProduct.fetchRequest())
-            #expect(digital.compactMap { ($0 as? DigitalProduct)?[DigitalProduct.link] } == ["https://example.com/e"])
+            #expect(digital.compactMap { ($0 as? DigitalProduct)?[DigitalProduct.link]?.absoluteString } == ["https://example.com/e"])
+            #expect(digital.first?.value(forKey: "link") as? URL == URL(string: "https://example.com/e"))
         }
     }
 
@@ -142,7 +143,7 @@ struct ModelGenerateTests {
         #expect(output.hasPrefix("error: cannot read model") && output.contains("cannot read the store"), "\(output)")
     }
 
-    @Test("A class or property name that is not a Swift identifier is refused with the name, never mangled")
+    @Test("A class or property name that is not a Swift identifier, or that would hide a module or the registration type, is refused with the name")
     func refusals() throws {
         let model = ManagedObjectModel {
             Entity("Ticket") { Attribute("fetchRequest", .string) }
@@ -151,6 +152,15 @@ struct ModelGenerateTests {
             try ModelCodeGenerator(model: model.checked(), name: "T", source: "test").files()
         } throws: { error in
             "\(error)".contains("Ticket.fetchRequest") && "\(error)".contains("collides")
+        }
+        // The generated code names types through these modules, and the registration type is `<name>Model`.
+        for entity in ["Foundation", "Swift", "Faultline", "TModel"] {
+            let model = ManagedObjectModel { Entity(entity) { Attribute("title", .string) } }
+            #expect {
+                try ModelCodeGenerator(model: model.checked(), name: "T", source: "test").files()
+            } throws: { error in
+                "\(error)".contains("entity \(entity)")
+            }
         }
         let renamed = ManagedObjectModel { Entity("Ticket") { Attribute("title", .string) } }
         renamed.entitiesByName["Ticket"]?.managedObjectClassName = "My-Ticket"

@@ -32,7 +32,7 @@ struct RoundTripHarness {
         case .stringAttributeType:
             let candidates = ["Sample \(salt)", "sample\(salt)", "S\(salt)", "\(salt)", "a\(salt)@example.com", "https://example.com/\(salt)"]
             return candidates.first { text in rules.allSatisfy { accepts($0, text: text) } }.map(ModelCodeGenerator.literal)
-        case .URIAttributeType: return ModelCodeGenerator.literal("https://example.com/\(salt)")
+        case .URIAttributeType: return "Foundation.URL(string: \(ModelCodeGenerator.literal("https://example.com/\(salt)")))"
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             return integer(rules, salt: salt).map { "Swift.Int64(\($0))" }
         case .doubleAttributeType, .floatAttributeType:

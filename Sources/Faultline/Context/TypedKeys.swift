@@ -32,12 +32,17 @@ extension Data {
 }
 extension UUID { public static var acceptedAttributeTypes: Set<AttributeType>? { [.UUIDAttributeType] } }
 extension Decimal { public static var acceptedAttributeTypes: Set<AttributeType>? { [.decimalAttributeType] } }
+extension URL { public static var acceptedAttributeTypes: Set<AttributeType>? { [.URIAttributeType] } }
 
 extension String: AttributeConvertible {
     @inlinable
     public init?(attributeValue: AttributeValue) {
-        guard case .string(let value) = attributeValue else { return nil }
-        self = value
+        switch attributeValue {
+        case .string(let value): self = value
+        // A URI attribute read as text: the text it is stored as.
+        case .uri(let value): self = value.absoluteString
+        default: return nil
+        }
     }
     @inlinable
     public var attributeValue: AttributeValue { .string(self) }
@@ -124,6 +129,19 @@ extension Decimal: AttributeConvertible {
     }
     @inlinable
     public var attributeValue: AttributeValue { .decimal(self) }
+}
+
+extension URL: AttributeConvertible {
+    @inlinable
+    public init?(attributeValue: AttributeValue) {
+        switch attributeValue {
+        case .uri(let value): self = value
+        case .string(let text): guard let value = URL(string: text) else { return nil }; self = value
+        default: return nil
+        }
+    }
+    @inlinable
+    public var attributeValue: AttributeValue { .uri(self) }
 }
 
 extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {

@@ -5,7 +5,7 @@ import Foundation
 
 /// The `DigitalProduct` entity.
 public final class DigitalProduct: Product {
-    public static let link = Faultline.AttributeKey<Swift.String?>("link")
+    public static let link = Faultline.AttributeKey<Foundation.URL?>("link")
 
     override public class var typedKeys: [any Faultline.TypedPropertyKey] { super.typedKeys + [DigitalProduct.link] }
 
