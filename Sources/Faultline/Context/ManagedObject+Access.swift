@@ -227,8 +227,6 @@ extension ManagedObject {
             guard let context = managedObjectContext else { return TransformableCoding(attribute).decode(data) }
             return context.transformedValues.value(of: data, in: self, attribute: attribute)
         }
-        // Text a typed `String` key wrote into a URI attribute reads as the URL it is.
-        if attribute.attributeType == .URIAttributeType, case .string(let text) = stored { return URL(string: text) }
         return stored.anyValue
     }
 

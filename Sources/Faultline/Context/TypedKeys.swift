@@ -17,7 +17,9 @@ extension AttributeConvertible {
     public static var acceptedAttributeTypes: Set<AttributeType>? { nil }
 }
 
-extension String { public static var acceptedAttributeTypes: Set<AttributeType>? { [.stringAttributeType, .URIAttributeType] } }
+// A URI attribute holds a URL (`URL` keys): a `String` key read every stored
+// URI as nil, and accepting both in one read cost each string read a retain.
+extension String { public static var acceptedAttributeTypes: Set<AttributeType>? { [.stringAttributeType] } }
 extension Int64 {
     public static var acceptedAttributeTypes: Set<AttributeType>? {
         [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType]
@@ -37,12 +39,8 @@ extension URL { public static var acceptedAttributeTypes: Set<AttributeType>? { 
 extension String: AttributeConvertible {
     @inlinable
     public init?(attributeValue: AttributeValue) {
-        switch attributeValue {
-        case .string(let value): self = value
-        // A URI attribute read as text: the text it is stored as.
-        case .uri(let value): self = value.absoluteString
-        default: return nil
-        }
+        guard case .string(let value) = attributeValue else { return nil }
+        self = value
     }
     @inlinable
     public var attributeValue: AttributeValue { .string(self) }
@@ -134,11 +132,8 @@ extension Decimal: AttributeConvertible {
 extension URL: AttributeConvertible {
     @inlinable
     public init?(attributeValue: AttributeValue) {
-        switch attributeValue {
-        case .uri(let value): self = value
-        case .string(let text): guard let value = URL(string: text) else { return nil }; self = value
-        default: return nil
-        }
+        guard case .uri(let value) = attributeValue else { return nil }
+        self = value
     }
     @inlinable
     public var attributeValue: AttributeValue { .uri(self) }
