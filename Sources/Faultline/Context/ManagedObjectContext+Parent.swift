@@ -16,7 +16,8 @@ import Foundation
 extension ManagedObjectContext {
     /// A new context, on a queue of its own, whose parent is this context.
     public func newChildContext(name: String? = "child") -> ManagedObjectContext {
-        ManagedObjectContext(coordinator: coordinator, classes: classes, queue: DispatchQueue(label: "faultline.child"),
+        hasChildren.store(true, ordering: .relaxed)
+        return ManagedObjectContext(coordinator: coordinator, classes: classes, queue: DispatchQueue(label: "faultline.child"),
                              name: name, parent: self)
     }
 

@@ -124,6 +124,7 @@ extension ManagedObjectContext {
 
     func buildRequest() -> (SaveRequest, SavedObjects) {
         var request = SaveRequest()
+        request.sharesPromotions = hasChildren.load(ordering: .relaxed)
         let recordsHistory = coordinator.history != nil
         if recordsHistory {
             request.author = transactionAuthor

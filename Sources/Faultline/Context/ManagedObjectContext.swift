@@ -25,6 +25,9 @@ public struct ObjectGraphCounters: Sendable, Equatable {
 /// contract above is what keeps it safe, as Core Data's is.
 public final class ManagedObjectContext: @unchecked Sendable {
     public let coordinator: PersistentStoreCoordinator
+    /// Whether a child context was made of this one: its store saves then
+    /// pass the inserts' permanent IDs on (ManagedObjectContext+Parent.swift).
+    let hasChildren = Atomic<Bool>(false)
     /// The queue the context's work runs on.
     public let queue: DispatchQueue
     private let isMainQueue: Bool

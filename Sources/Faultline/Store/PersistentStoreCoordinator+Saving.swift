@@ -353,7 +353,7 @@ extension PersistentStoreCoordinator {
         var committed = CommittedChanges(changes: StoreChanges(source: source))
         committed.changes.historyTransaction = result.historyTransaction
         committed.changes.inserted = result.insertedIDs
-        if !request.inserts.isEmpty { committed.changes.promoted = result.promoted }
+        if request.sharesPromotions, !request.inserts.isEmpty { committed.changes.promoted = result.promoted }
         committed.changes.updated = request.updates.map(\.id)
         for update in request.updates { committed.changes.touch(update.id.entityIndex) }
 

@@ -75,6 +75,10 @@ struct SaveRequest: Sendable {
     }
 
     var inserts: [Insert] = []
+    /// Whether the committed changes carry the inserts' permanent IDs: only
+    /// a context with children needs them (they adopt the IDs before merging),
+    /// and carrying them kept the request's buffers from being reused.
+    var sharesPromotions = false
     var updates: [Update] = []
     var deletes: [Delete] = []
     var joinInserts: [JoinRow] = []
