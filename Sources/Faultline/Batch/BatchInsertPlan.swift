@@ -178,11 +178,16 @@ struct BatchInsertPlan {
 
     /// The constraint a `UNIQUE constraint failed: T.A, T.B` message names.
     func constraint(named message: String) -> [String] {
+        let columns = Self.uniqueColumns(in: message)
+        return constraints.first { $0.columns == columns }?.names ?? columns
+    }
+
+    /// The columns a `UNIQUE constraint failed: T.A, T.B` message names (A, B).
+    static func uniqueColumns(in message: String) -> [String] {
         guard let range = message.range(of: "failed: ") else { return [] }
-        let columns = message[range.upperBound...].split(separator: ",").map { part -> String in
+        return message[range.upperBound...].split(separator: ",").map { part -> String in
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             return trimmed.split(separator: ".").last.map(String.init) ?? trimmed
         }
-        return constraints.first { $0.columns == columns }?.names ?? columns
     }
 }

@@ -91,10 +91,8 @@ extension BatchExecutor {
 
     /// The attributes of the unique index SQLite names (`… failed: ZAUTHOR.ZKEY`).
     private func uniqueness(named message: String, in entity: CheckedEntity, _ mapping: EntityMapping) -> [String] {
-        guard let range = message.range(of: "failed: ") else { return [] }
-        return message[range.upperBound...].split(separator: ",").map { part in
-            let column = part.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init) ?? ""
-            return entity.attributes.first { mapping.column(forAttributeAt: $0.index) == column }?.name ?? column
+        BatchInsertPlan.uniqueColumns(in: message).map { column in
+            entity.attributes.first { mapping.column(forAttributeAt: $0.index) == column }?.name ?? column
         }
     }
 
