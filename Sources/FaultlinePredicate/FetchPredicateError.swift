@@ -68,6 +68,11 @@ public enum FetchPredicateError: Error, Hashable, Sendable {
     case modifierNeedsCollection(modifier: String, found: String)
     /// An aggregate (`@count`, `@sum`, …) over a to-one or a scalar.
     case aggregateNeedsCollection(aggregate: String, found: String)
+    /// `@sum`, `@avg`, `@min` or `@max` of a to-many's objects themselves
+    /// (`items.@sum`): it needs one of their attributes after it (`items.@sum.price`).
+    case aggregateNeedsAttribute(aggregate: String)
+    /// An aggregate of values it cannot combine (`items.@sum.name` with a string name).
+    case aggregateValueKind(aggregate: String, expected: String, found: String)
     /// `@sum` or `@avg` of integers beyond `Int64`.
     case arithmeticOverflow(aggregate: String)
     /// A function given the wrong number of arguments.
@@ -159,6 +164,10 @@ extension FetchPredicateError: CustomStringConvertible {
             "\(modifier) needs a to-many key path, not a \(found)"
         case .aggregateNeedsCollection(let aggregate, let found):
             "\(aggregate) needs a to-many key path, not a \(found)"
+        case .aggregateNeedsAttribute(let aggregate):
+            "\(aggregate) needs an attribute of the to-many's objects after it (items.\(aggregate).price), not the objects"
+        case .aggregateValueKind(let aggregate, let expected, let found):
+            "\(aggregate) needs \(expected), not a \(found)"
         case .arithmeticOverflow(let aggregate):
             "\(aggregate) overflows a 64-bit integer"
         case .functionArity(let function, let expected, let found):

@@ -34,7 +34,7 @@ extension PredicateEvaluator {
                     values.append(value)
                     paths.append(PredicateCollection.multiplying(elementPaths, itemPaths))
                 case .object, .collection:
-                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: item.kindName, right: "number")
+                    throw FetchPredicateError.aggregateNeedsAttribute(aggregate: aggregate.rawValue)
                 }
             }
         }
@@ -68,7 +68,7 @@ extension PredicateEvaluator {
         var numbers: [PredicateNumber] = []
         for value in values {
             guard let number = PredicateNumber(value) else {
-                throw FetchPredicateError.typeMismatch(operator: "@sum", left: value.kindName, right: "number")
+                throw FetchPredicateError.aggregateValueKind(aggregate: aggregate.rawValue, expected: "numbers", found: value.kindName)
             }
             numbers.append(number)
         }
@@ -119,7 +119,8 @@ extension PredicateEvaluator {
                 continue
             }
             guard let order = PredicateValue.order(value, best, []) else {
-                throw FetchPredicateError.typeMismatch(operator: operation, left: value.kindName, right: best.kindName)
+                throw FetchPredicateError.aggregateValueKind(
+                    aggregate: operation, expected: "values of one ordered kind", found: "\(value.kindName) among \(best.kindName)s")
             }
             if order == (largest ? .orderedDescending : .orderedAscending) { best = value }
         }

@@ -153,19 +153,20 @@ extension PredicateSQLBuilder {
         var kind = PredicateSQLKind.number, kindName = "integer"
         if aggregate != .count {
             guard case .expression(let value, let elementKind, let elementName, _, _) = flat.element else {
-                throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: flat.element.kindName, right: "number")
+                throw FetchPredicateError.aggregateNeedsAttribute(aggregate: aggregate.rawValue)
             }
             switch aggregate {
             case .sum, .avg:
                 guard elementKind.isNumeric else {
-                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: elementName, right: "number")
+                    throw FetchPredicateError.aggregateValueKind(aggregate: aggregate.rawValue, expected: "numbers", found: elementName)
                 }
                 selected = aggregate == .sum ? "COALESCE(SUM(" + value + "), 0)" : "AVG(" + value + ")"
                 kind = elementKind
                 kindName = aggregate == .avg ? "double" : elementName
             default:
                 guard elementKind.isOrdered else {
-                    throw FetchPredicateError.typeMismatch(operator: aggregate.rawValue, left: elementName, right: "number")
+                    throw FetchPredicateError.aggregateValueKind(
+                        aggregate: aggregate.rawValue, expected: "ordered values (numbers, strings, dates)", found: elementName)
                 }
                 selected = (aggregate == .min ? "MIN(" : "MAX(") + value + ")"
                 (kind, kindName) = (elementKind, elementName)

@@ -53,6 +53,12 @@ struct FetchErrorTests {
         #expect(throws: FetchPredicateError.aggregateNeedsCollection(aggregate: "@sum", found: "to-one object")) {
             try fetch(try FetchRequest(entityName: "Book", format: "author.@sum.age > 1"))
         }
+        #expect(throws: FetchPredicateError.aggregateNeedsAttribute(aggregate: "@sum")) {
+            try fetch(try FetchRequest(entityName: "Author", format: "books.@sum > 1"))
+        }
+        #expect(throws: FetchPredicateError.aggregateValueKind(aggregate: "@avg", expected: "numbers", found: "string")) {
+            try fetch(try FetchRequest(entityName: "Author", format: "books.@avg.title > 1"))
+        }
         #expect(throws: FetchPredicateError.unsubstitutedVariable(name: "X")) {
             try fetch(try FetchRequest(entityName: "Book", format: "title == $X"))
         }

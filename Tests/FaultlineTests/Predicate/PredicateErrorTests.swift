@@ -118,6 +118,12 @@ struct PredicateErrorTests {
         #expect(throws: FetchPredicateError.aggregateNeedsCollection(aggregate: "@count", found: "to-one object")) {
             try FetchPredicate(format: "author.@count == 1").evaluate(with: book)
         }
+        #expect(throws: FetchPredicateError.aggregateNeedsAttribute(aggregate: "@max")) {
+            try FetchPredicate(format: "books.@max > 1").evaluate(with: Library.authors[0])
+        }
+        #expect(throws: FetchPredicateError.aggregateValueKind(aggregate: "@sum", expected: "numbers", found: "string")) {
+            try FetchPredicate(format: "books.@sum.title > 1").evaluate(with: Library.authors[0])
+        }
         let overflow = DictionarySubject("Shelf", ["items": .many([
             DictionarySubject("Item", ["n": .value(.int(.max))]), DictionarySubject("Item", ["n": 1]),
         ])])

@@ -235,7 +235,7 @@ enum PredicateTable {
         evaluationError(.authors, "ANY name == \"Ana\"", "modifierNeedsCollection"),
         evaluationError(.authors, "name.@count > 1", "aggregateNeedsCollection"),
         evaluationError(.authors, "publisher.@count > 0", "aggregateNeedsCollection"),
-        evaluationError(.authors, "books.@sum.title > 0", "typeMismatch"),
+        evaluationError(.authors, "books.@sum.title > 0", "aggregateValueKind"),
     ]
 }
 
