@@ -199,6 +199,22 @@ extension ManagedObjectContext {
             object.releaseStorage()
             deleted.append(object)
         }
+        if !deleted.isEmpty { dropFromRelationships(deleted) }
         return (updated, deleted, unregisteredUpdates, unregisteredDeletes)
+    }
+
+    /// Objects another save deleted leave this context's to-manys and the join
+    /// rows its next save would write: a link to a row that is gone would be
+    /// written, or listed, otherwise.
+    private func dropFromRelationships(_ gone: [ManagedObject]) {
+        let keys = Set(gone.map(ObjectKey.init))
+        for object in gone { links.replace(object, with: nil) }
+        for object in registered.values {
+            for state in object.toMany {
+                guard let state else { continue }
+                for member in state.members ?? [] where keys.contains(ObjectKey(member)) { state.remove(member) }
+                for member in state.pendingAdds where keys.contains(ObjectKey(member)) { state.remove(member) }
+            }
+        }
     }
 }

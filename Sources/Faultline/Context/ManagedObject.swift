@@ -186,6 +186,10 @@ final class ToManyState {
     @exclusivity(unchecked) var pendingAdds: [ManagedObject] = []
     @exclusivity(unchecked) private var pendingAddSet = Set<ObjectKey>()
     @exclusivity(unchecked) var pendingRemoves = Set<ObjectKey>()
+    /// The members the store listed when the relationship loaded: what this
+    /// context's own additions and removals are told apart by when another
+    /// save changes the relationship underneath them (`rebased()`).
+    @exclusivity(unchecked) private var storedMembers: [ManagedObject] = []
 
     var isLoaded: Bool { members != nil }
 
@@ -210,9 +214,36 @@ final class ToManyState {
             memberSetStorage = set
         }
         members = list
+        storedMembers = stored
         pendingAdds = []
         pendingAddSet = []
         pendingRemoves = []
+    }
+
+    /// This context's additions and removals since the relationship loaded,
+    /// waiting to be laid over what the store lists when it loads again; nil
+    /// when it is not loaded (its changes are pending already).
+    func rebased() -> ToManyState? {
+        guard let members else { return nil }
+        let rebased = ToManyState()
+        let before = Set(storedMembers.map(ObjectKey.init))
+        let now = withMemberSet { $0 }
+        for object in members where !before.contains(ObjectKey(object)) { rebased.add(object) }
+        for object in storedMembers where !now.contains(ObjectKey(object)) { rebased.remove(object) }
+        return rebased
+    }
+
+    /// `current` in the order `preferred` gives its members, followed by those
+    /// `preferred` lacks in their order in `current`: a context's order for
+    /// an ordered to-many, kept over members another context changed.
+    static func order(_ current: [ManagedObject], preferring preferred: [ManagedObject]) -> [ManagedObject] {
+        let present = Set(current.map(ObjectKey.init))
+        var placed = Set<ObjectKey>()
+        var order: [ManagedObject] = []
+        for member in preferred where present.contains(ObjectKey(member)) {
+            if placed.insert(ObjectKey(member)).inserted { order.append(member) }
+        }
+        return order + current.filter { !placed.contains(ObjectKey($0)) }
     }
 
     /// Puts the loaded members in `order`, which holds exactly the same

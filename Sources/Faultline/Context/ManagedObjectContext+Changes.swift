@@ -185,8 +185,26 @@ extension ManagedObjectContext {
         for index in object.toOne.indices where !object.changedRelationships[index] {
             object.toOne[index] = .id(index < row.toOne.count ? row.toOne[index] : nil)
         }
-        for index in object.toMany.indices where !object.changedRelationships[index] { object.toMany[index] = nil }
         object.committed = row
+        rebaseToManys(of: object)
+    }
+
+    /// After the store's row replaced `object`'s baseline: its unchanged
+    /// to-manys load again; a changed one keeps this context's additions and
+    /// removals (and order) over the members the store lists now, as Core
+    /// Data's merge does.
+    func rebaseToManys(of object: ManagedObject) {
+        for index in object.toMany.indices {
+            guard object.changedRelationships[index] else {
+                object.toMany[index] = nil
+                continue
+            }
+            guard let state = object.toMany[index], let order = state.members, let rebased = state.rebased() else { continue }
+            object.toMany[index] = rebased
+            if object.runtime.entity.relationships[index].isOrdered, let fresh = object.loadedToMany(at: index) {
+                fresh.reorder(ToManyState.order(fresh.members ?? [], preferring: order))
+            }
+        }
     }
 
     /// Refreshes every registered object keeping its unsaved changes

@@ -64,6 +64,7 @@ extension ManagedObjectContext {
         }
         object.pinCommittedToOnes()
         object.committed = row
+        rebaseToManys(of: object)
         recomputeChangeFlags(object, against: row)
         if object.isDeletedStorage, mergePolicy == .mergeByPropertyStoreTrump {
             refresh(object, mergeChanges: false)

@@ -116,18 +116,60 @@ extension ManagedObjectContext {
                 }
                 let relationships = object.runtime.entity.relationships
                 for (index, relationship) in relationships.enumerated() where isNew || object.changedRelationships[index] {
-                    if relationship.isToMany {
-                        // Its to-one inverse carries the change, without loading this side.
-                        if relationship.inverseIndex != nil, relationship.inverseIsToMany == false { continue }
-                        try target.replaceMembers(object.members(at: index).map(counterpart), at: index)
-                    } else {
+                    guard relationship.isToMany else {
                         try target.setDestination(object.destination(at: index).map(counterpart), at: index)
+                        continue
+                    }
+                    switch coordinator.plans[object.entityIndex].writes.membership[index] {
+                    // Its to-one inverse carries the change, without loading this side;
+                    // a many-to-many's join rows carry it (below): both combine with
+                    // what the parent changed meanwhile instead of replacing it.
+                    case .inRows, .joinRow: continue
+                    case .hiddenKey: try target.replaceMembers(object.members(at: index).map(counterpart), at: index)
                     }
                 }
             }
+            try pushJoinRows(into: parent, counterpart: counterpart)
+            try pushOrder(of: inserted + updated, into: parent, counterpart: counterpart)
             for object in deleted { parent.delete(counterpart(object)) }
         }
         finishSaveIntoParent(inserted: inserted, updated: updated, deleted: deleted + discarded)
+    }
+
+    /// This context's many-to-many additions and removals, applied to the
+    /// parent's members as they are now: a pair the child did not touch keeps
+    /// whatever the parent did to it. Pairs with an object deleted here are
+    /// left to the deletion.
+    private func pushJoinRows(into parent: ManagedObjectContext, counterpart: (ManagedObject) -> ManagedObject) throws {
+        for (rows, added) in [(links.joinDeletes.values, false), (links.joinInserts.values, true)] {
+            for row in rows where !row.first.isDeletedStorage && !row.second.isDeletedStorage {
+                guard case .joinRow(_, let sourceFirst, _, _) = coordinator.plans[row.entityIndex].writes.membership[row.relationship]
+                else { continue }
+                let (source, member) = sourceFirst ? (row.first, row.second) : (row.second, row.first)
+                if added {
+                    parent.addMember(counterpart(member), to: counterpart(source), at: row.relationship)
+                } else {
+                    parent.removeMember(counterpart(member), from: counterpart(source), at: row.relationship)
+                }
+            }
+        }
+    }
+
+    /// An ordered to-many this context changed takes its order here in the
+    /// parent, once the members are pushed: the child's members first, in the
+    /// child's order, then those only the parent has, in the parent's.
+    private func pushOrder(
+        of objects: [ManagedObject], into parent: ManagedObjectContext, counterpart: (ManagedObject) -> ManagedObject
+    ) throws {
+        for object in objects {
+            for (index, relationship) in object.runtime.entity.relationships.enumerated()
+            where relationship.isOrdered && (object.isInsertedStorage || object.changedRelationships[index]) {
+                guard let order = object.toManyState(at: index)?.members else { continue }
+                let target = counterpart(object)
+                try target.replaceMembers(
+                    ToManyState.order(target.members(at: index), preferring: order.map(counterpart)), at: index)
+            }
+        }
     }
 
     /// The pushed objects' values become this context's baseline; deleted ones
