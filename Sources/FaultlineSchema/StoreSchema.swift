@@ -98,9 +98,18 @@ public struct StoreIndex: Sendable, Hashable {
     public var isUnique: Bool { kind == .uniqueness }
 
     public var createStatement: String {
-        var sql = "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(terms.joined(separator: ", ")))"
+        var sql = "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(Self.sqlName(name)) ON \(table) (\(terms.joined(separator: ", ")))"
         if let whereClause { sql += " WHERE \(whereClause)" }
         return sql
+    }
+
+    /// The name as SQL: quoted when it is not a plain identifier — a
+    /// constraint on a composite's element names it `login.email`, and a
+    /// model file's fetch index may be named anything.
+    static func sqlName(_ name: String) -> String {
+        let plain = name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            && name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return plain ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

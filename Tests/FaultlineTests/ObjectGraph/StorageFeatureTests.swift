@@ -34,6 +34,31 @@ struct StorageFeatureTests {
         }
     }
 
+    @Test("A uniqueness constraint on a composite's element makes its unique index and holds")
+    func compositeElementConstraint() throws {
+        let model = ManagedObjectModel {
+            Entity("Customer") {
+                Attribute("name", .string)
+                Composite("login") { Attribute("email", .string).unique() }
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let index = try container.coordinator.withReader {
+            try $0.rows("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ZCUSTOMER' AND sql IS NOT NULL")
+        }
+        #expect(index == [[.text("CREATE UNIQUE INDEX \"Z_Customer_UNIQUE_login.email\" ON ZCUSTOMER (ZLOGIN_EMAIL COLLATE BINARY ASC)")]])
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for name in ["a", "b"] {
+                let customer = try context.insertNewObject(forEntityName: "Customer")
+                try customer.setValue(name, forKey: "name")
+                try customer.setValue(["email": "x@example.com"], forKey: "login")
+            }
+            #expect(throws: SaveError.self) { try context.save() }
+        }
+    }
+
     @Test("Every attribute type round-trips through the store with Core Data's encodings; a URL argument finds a URI attribute")
     func encodings() throws {
         let model = ManagedObjectModel {
