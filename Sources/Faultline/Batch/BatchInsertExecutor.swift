@@ -178,12 +178,18 @@ struct BatchInserter {
         outcome.count = outcome.counters.rowsInserted + outcome.counters.rowsUpdated
     }
 
-    private func setDictionary(_ values: [String: Any], row index: Int) throws {
+    /// `prefix`: the composite whose elements `values` holds (`login.`).
+    private func setDictionary(_ values: [String: Any], row index: Int, prefix: String = "") throws {
         for (key, value) in values {
-            guard let slot = plan.slotByName[key] else {
-                throw BatchError.unknownProperty(entity: plan.entityName, key: key)
+            let name = prefix.isEmpty ? key : prefix + key
+            if let slot = plan.slotByName[name] {
+                row.setAny(value, slot: slot)
+            } else if plan.compositeNames.contains(name), let elements = value as? [String: Any] {
+                // A composite given whole, as `setValue(_:forKey:)` takes it.
+                try setDictionary(elements, row: index, prefix: name + ".")
+            } else {
+                throw BatchError.unknownProperty(entity: plan.entityName, key: name)
             }
-            row.setAny(value, slot: slot)
         }
     }
 

@@ -38,6 +38,9 @@ struct BatchInsertPlan {
     let slotOfRelationship: [Int32]
     /// Slot by property name, for the dictionary forms.
     let slotByName: [String: Int]
+    /// The entity's composites by name (dotted when nested): a dictionary
+    /// form may give one whole, as `[element: value]`.
+    let compositeNames: Set<String>
     let sql: String
     let isUpsert: Bool
     /// Per slot, which entity indexes a to-one by ID accepts (its destination's hierarchy).
@@ -148,6 +151,7 @@ struct BatchInsertPlan {
         self.slotOfAttribute = slotOfAttribute
         self.slotOfRelationship = slotOfRelationship
         self.slotByName = byName
+        self.compositeNames = Set(entity.composites.map(\.name))
         self.sql = isUpsert || !request.lookups.isEmpty ? sql : plan.insertSQL
         self.isUpsert = isUpsert
         self.constraints = constraints

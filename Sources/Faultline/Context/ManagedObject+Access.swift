@@ -60,7 +60,8 @@ extension ManagedObject {
         return dictionary
     }
 
-    private static func insert(_ value: Any, at path: ArraySlice<String>, into dictionary: inout [String: Any]) {
+    /// `value` at `path` in nested dictionaries (a composite's element).
+    static func insert(_ value: Any, at path: ArraySlice<String>, into dictionary: inout [String: Any]) {
         guard let first = path.first else { return }
         if path.count == 1 {
             dictionary[first] = value

@@ -15,9 +15,26 @@ extension ManagedObjectContext {
         if keyPaths.isEmpty, request.expressionsToFetch.isEmpty {
             keyPaths = coordinator.storedAttributeNames(ofEntityAt: entity.index)
         }
+        // A composite asked for whole is read as its elements' columns.
+        let composites = keyPaths.compactMap { name in entity.composites.first { $0.name == name } }
+        if !composites.isEmpty {
+            let requested = Set(keyPaths)
+            keyPaths = keyPaths.flatMap { name in
+                composites.first { $0.name == name }.map { composite in
+                    composite.leafAttributeIndexes.map { entity.attributes[$0].name }.filter { !requested.contains($0) }
+                } ?? [name]
+            }
+        }
         let (fetch, _) = try compiledFetch(request, selecting: keyPaths, computing: true)
         keyPaths += request.expressionsToFetch.map(\.name)
         let rows = try coordinator.fetchColumns(fetch)
+        let dictionaries = Self.dictionaries(rows, keyPaths: keyPaths)
+        guard !composites.isEmpty else { return dictionaries }
+        return dictionaries.map { Self.nesting(composites, in: $0, of: entity, requested: request.propertiesToFetch) }
+    }
+
+    /// The row's columns by key path.
+    private static func dictionaries(_ rows: [[SelectedValue]], keyPaths: [String]) -> [[String: Any]] {
         // Each key's position, hashed once: a row without nils maps this table's
         // values in place (`mapValues` keeps the hash table), where inserting
         // key by key hashed every key string again for every row. A key listed
@@ -31,6 +48,27 @@ extension ManagedObjectContext {
             }
             return dictionary
         }
+    }
+
+    /// Each composite asked for whole as one dictionary of its elements, as an
+    /// object's `value(forKey:)` gives it (nested composites nested); its
+    /// elements' own keys stay only where they were asked for too. A composite
+    /// whose elements are all nil is left out, as nil values are.
+    private static func nesting(
+        _ composites: [CheckedComposite], in row: [String: Any], of entity: CheckedEntity, requested: [String]
+    ) -> [String: Any] {
+        var row = row
+        for composite in composites {
+            var value: [String: Any] = [:]
+            for leaf in composite.leafAttributeIndexes {
+                let name = entity.attributes[leaf].name
+                guard let element = requested.contains(name) ? row[name] : row.removeValue(forKey: name) else { continue }
+                let path = name.dropFirst(composite.name.count + 1).split(separator: ".").map(String.init)
+                ManagedObject.insert(element, at: path[...], into: &value)
+            }
+            if !value.isEmpty { row[composite.name] = value }
+        }
+        return row
     }
 
     /// Core Data leaves nil values out of dictionary results.

@@ -43,10 +43,30 @@ extension PredicateSQLBuilder {
             guard let type = attributeType(along: keys) else { throw unknown }
             return SelectedColumn(keyPath: keyPath, expression: sql.sql, kind: .attribute(type))
         case .object(let key, let destination) where !keys.isEmpty:
-            return SelectedColumn(keyPath: keyPath, expression: key.sql, kind: .object(destination))
+            return try objectColumn(keyPath, key: key.sql, entityIndex: destination, lastHop: keys)
         default:
             throw unknown
         }
+    }
+
+    /// An object's ID as a column — a to-one's key, or the object's own
+    /// `Z_PK` — with the entity number the row records beside it when the
+    /// entity has sub-entities, so the ID names the object's own entity.
+    /// `lastHop`: the key path whose last key is the to-one (none: the object
+    /// itself, or a to-one whose entity column cannot be told).
+    private func objectColumn(_ name: String, key: String, entityIndex: Int, lastHop keys: [String]) throws -> SelectedColumn {
+        let plain = SelectedColumn(keyPath: name, expression: key, kind: .object(entityIndex))
+        guard model.entities[entityIndex].hierarchyIndexes.count > 1, let dot = key.firstIndex(of: ".") else { return plain }
+        let alias = key[..<dot]
+        if key.hasSuffix(".Z_PK") {
+            return SelectedColumn(keyPath: name, expression: "\(key), \(alias).Z_ENT", kind: .objectOfEntity(entityIndex))
+        }
+        guard let last = keys.last,
+              case .object(_, let source) = try resolve(keys.dropLast(), scope: root, alias: root.alias, entityIndex: root.entityIndex),
+              case .relationship(let index)? = model.entities[source].propertyByName[last],
+              case .foreignKey(_, let entityColumn?) = schema.entities[source].relationships[index]
+        else { return plain }
+        return SelectedColumn(keyPath: name, expression: "\(key), \(alias).\(entityColumn)", kind: .objectOfEntity(entityIndex))
     }
 
     /// An aggregate of a grouped fetch's rows: `COUNT(x)`, `SUM(x)`, `AVG(x)`,
@@ -75,7 +95,14 @@ extension PredicateSQLBuilder {
     /// A computed column of a dictionary fetch: its SQL with its bindings,
     /// read back as the description's result type.
     func expressionColumn(_ description: ExpressionDescription) throws -> (column: SelectedColumn, sql: SQLFragment) {
-        guard let sql = scalar(try resolve(description.expression))?.sql else {
+        let resolved = try resolve(description.expression)
+        // An object's ID, as Core Data's `SELF` (the evaluated object) with
+        // the object-ID result type; a key path to a to-one is a property to fetch.
+        if description.resultType == .objectIDAttributeType, case .object(let key, let entityIndex) = resolved,
+           key.bindings.isEmpty, key.sql.hasSuffix(".Z_PK") {
+            return (try objectColumn(description.name, key: key.sql, entityIndex: entityIndex, lastHop: []), key)
+        }
+        guard let sql = scalar(resolved)?.sql else {
             throw FetchError.unsupportedPredicate(
                 "\(description.expression) as the computed column \(description.name): it is not one value per row or group")
         }

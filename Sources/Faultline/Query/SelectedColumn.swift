@@ -6,6 +6,16 @@ struct SelectedColumn: Sendable {
         case attribute(AttributeType)
         /// A to-one key, read as the ID of an object of this entity.
         case object(Int)
+        /// A key of an entity with sub-entities, then the entity number the
+        /// row records for it (`expression` selects both): read as the ID of an
+        /// object of that entity — of this one when the number names none of
+        /// its hierarchy.
+        case objectOfEntity(Int)
+    }
+
+    /// How many result columns `expression` selects.
+    var width: Int32 {
+        if case .objectOfEntity = kind { 2 } else { 1 }
     }
 
     let keyPath: String

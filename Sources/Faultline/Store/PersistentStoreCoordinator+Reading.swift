@@ -246,15 +246,21 @@ extension PersistentStoreCoordinator {
     private func selectedValues(_ statement: Statement, _ columns: [SelectedColumn], from offset: Int32) -> [SelectedValue] {
         var row: [SelectedValue] = []
         row.reserveCapacity(columns.count)
-        for (position, column) in columns.enumerated() {
-            let index = offset + Int32(position)
+        var index = offset
+        for column in columns {
             switch column.kind {
             case .attribute(let type):
                 row.append(.value(ValueCoding.read(statement, at: index, as: type)))
             case .object(let destination):
                 row.append(.object(statement.isNull(at: index) ? nil : ManagedObjectID(
                     storeIdentifier: identifier, entityIndex: destination, primaryKey: statement.int64(at: index))))
+            case .objectOfEntity(let declared):
+                let recorded = statement.int(at: index + 1) - 1
+                let entityIndex = model.entities[declared].hierarchyIndexes.contains(recorded) ? recorded : declared
+                row.append(.object(statement.isNull(at: index) ? nil : ManagedObjectID(
+                    storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: index))))
             }
+            index += column.width
         }
         return row
     }
