@@ -4,7 +4,8 @@
 // Rules (Core Data's `NSMappingModel.inferredMappingModel` is the reference):
 //  - A new entity comes from the old entity named by its renaming identifier,
 //    else from the old entity of the same name; a new property likewise,
-//    within the matched entity (composite leaves by key path).
+//    within the matched entity (composite leaves by key path; a renamed
+//    composite's leaves come from the same leaves under its old name).
 //  - Attribute types may stay or widen: integer 16 → 32 → 64, any integer to
 //    float, double or decimal, float to double, float or double to decimal.
 //    Any other type change is refused (`unsupportedChange`). Core Data also

@@ -58,7 +58,7 @@ public struct ModelVersion: Sendable, Hashable {
         for entity in model.entities {
             guard let name = entity.name else { continue }
             for property in entity.properties {
-                Self.collect(property, path: [], into: &renames[name, default: [:]])
+                Self.collect(property, path: [], oldPath: [], into: &renames[name, default: [:]])
             }
         }
         self.model = checked
@@ -66,13 +66,21 @@ public struct ModelVersion: Sendable, Hashable {
         self.label = label ?? checked.versionChecksum
     }
 
-    private static func collect(_ property: PropertyDescription, path: [String], into renames: inout [String: String]) {
+    /// Records `property`'s rename under its new key path. `oldPath` is the
+    /// key path its enclosing composite had in the old model: a leaf is
+    /// migrated by its own key path, so a renamed composite must also rename
+    /// every element under it (`size.w` comes from `dims.w`), or its leaves
+    /// would match nothing and lose their values.
+    private static func collect(_ property: PropertyDescription, path: [String], oldPath: [String],
+                                into renames: inout [String: String]) {
         let keyPath = path + [property.name]
-        if let old = property.renamingIdentifier, !old.isEmpty, old != property.name {
-            renames[keyPath.joined(separator: ".")] = (path + [old]).joined(separator: ".")
+        let renamed = property.renamingIdentifier.flatMap { $0.isEmpty ? nil : $0 } ?? property.name
+        let oldKeyPath = oldPath + [renamed]
+        if oldKeyPath != keyPath {
+            renames[keyPath.joined(separator: ".")] = oldKeyPath.joined(separator: ".")
         }
         if let composite = property as? CompositeAttributeDescription {
-            for element in composite.elements { collect(element, path: keyPath, into: &renames) }
+            for element in composite.elements { collect(element, path: keyPath, oldPath: oldKeyPath, into: &renames) }
         }
     }
 

@@ -114,9 +114,18 @@ struct HistoryEntityLayout: Sendable {
         }
     }
 
-    /// The slots of the properties named `names` (names the entity lacks are skipped).
+    /// The slots of the properties named `names` (names the entity lacks are
+    /// skipped). A composite's name stands for its leaves' shared slot: a
+    /// migration names an update's properties by their top-level names, and
+    /// dropping the composite there would lose it from the change.
     func slots(named names: some Sequence<String>, in entity: CheckedEntity) -> [Int] {
-        names.compactMap { entity.propertyByName[$0].flatMap(slot(of:)) }.sorted()
+        names.compactMap { name in
+            switch entity.propertyByName[name] {
+            case .composite(let index)?: entity.composites[index].leafAttributeIndexes.first.map { attributeSlots[$0] }
+            case let property?: slot(of: property)
+            case nil: nil
+            }
+        }.sorted()
     }
 
     /// The mask of `slots`, Core Data's `ZCOLUMNS` bytes.

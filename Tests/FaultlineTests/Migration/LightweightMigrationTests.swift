@@ -119,6 +119,59 @@ struct LightweightMigrationTests {
         try S.expectReadAndSave(container, entity: "Company", key: "title", value: .string("New"))
     }
 
+    @Test("A renamed composite keeps its elements' values, an element renamed inside it too, and history updates still name it")
+    func renamedComposite() throws {
+        let url = S.temporaryStore()
+        defer { S.remove(url) }
+        let v1 = S.model {
+            Entity("Item") {
+                Composite("dims") { Attribute("w", .double); Attribute("h", .double) }
+                Composite("box") { Attribute("w", .double) }
+            }
+        }
+        do {
+            let container = try PersistentContainer(model: v1, location: .file(url), persistentHistoryTracking: true)
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(["w": 9.0, "h": 2.0], forKey: "dims")
+                try item.setValue(["w": 4.0], forKey: "box")
+                try context.save()
+                try item.setValue(["w": 10.0, "h": 2.0], forKey: "dims")
+                try context.save()
+                try item.setValue(["w": 5.0], forKey: "box")
+                try context.save()
+            }
+        }
+        // dims becomes size (its elements keep their names); box becomes
+        // frame and its element w becomes width.
+        let v2 = S.model({ model in
+            S.rename(model, entity: "Item", property: "size", from: "dims")
+            S.rename(model, entity: "Item", property: "frame", from: "box")
+            let frame = model.entitiesByName["Item"]?.properties.first { $0.name == "frame" } as? CompositeAttributeDescription
+            frame?.elements.first { $0.name == "width" }?.renamingIdentifier = "w"
+        }) {
+            Entity("Item") {
+                Composite("size") { Attribute("w", .double); Attribute("h", .double) }
+                Composite("frame") { Attribute("width", .double) }
+            }
+        }
+        let container = try PersistentContainer(
+            model: v2, location: .file(url), migration: MigrationOptions(path: .lightweight([try ModelVersion(v1)])))
+        try S.expectMigrated(url, to: v2)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let item = try #require(try context.fetch(FetchRequest(entityName: "Item")).first)
+            #expect(item.value(forKey: "size.w") as? Double == 10.0)
+            #expect(item.value(forKey: "size.h") as? Double == 2.0)
+            #expect(item.value(forKey: "frame.width") as? Double == 5.0)
+        }
+        // The updates named the composites by their old names; they name the new ones.
+        let transactions = try container.coordinator.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        #expect(transactions.allSatisfy { $0.unreadableChangeCount == 0 })
+        #expect(transactions.dropFirst().map { $0.changes.map(\.updatedProperties) } == [[["size"]], [["frame"]]])
+    }
+
     @Test("An added attribute at the end of the table uses ALTER TABLE ADD COLUMN and keeps rows in place")
     func addColumnInPlace() throws {
         let url = S.temporaryStore()
