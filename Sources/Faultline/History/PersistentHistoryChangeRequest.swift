@@ -54,11 +54,17 @@ public struct PersistentHistoryResult: Sendable {
 public enum PersistentHistoryError: Error, Equatable, CustomStringConvertible {
     /// The token belongs to another store.
     case foreignToken(tokenStore: String, store: String)
+    /// Transactions after the token's were deleted (`deleteHistory`): what
+    /// changed since cannot be read, so the reader must fetch again instead
+    /// of merging history (Core Data's `NSPersistentHistoryTokenExpiredError`, 134301).
+    case expiredToken(transactionNumber: Int64)
 
     public var description: String {
         switch self {
         case .foreignToken(let tokenStore, let store):
             return "the history token is of store \(tokenStore), not of this store (\(store))"
+        case .expiredToken(let number):
+            return "the history after transaction \(number) was deleted: fetch the objects again instead of merging history"
         }
     }
 }
@@ -115,7 +121,10 @@ extension PersistentStoreCoordinator {
         case .transaction(let key): afterKey = key
         }
         return try withReader { connection in
-            try historyTransactions(afterKey: afterKey, afterTime: afterTime, predicate: predicate, on: connection)
+            if case .token(let token?) = bound, try HistoryStatements.transactionsDeleted(after: token.transactionNumber, on: connection) {
+                throw PersistentHistoryError.expiredToken(transactionNumber: token.transactionNumber)
+            }
+            return try historyTransactions(afterKey: afterKey, afterTime: afterTime, predicate: predicate, on: connection)
         }
     }
 }

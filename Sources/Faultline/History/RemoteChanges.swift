@@ -90,6 +90,17 @@ final class RemoteChangeObserver: @unchecked Sendable {
             coordinator.changes.dropRowsChangedElsewhere()
             return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
         }
+        // History this check had not read was deleted: unless every skipped
+        // transaction was this coordinator's own, what another process changed
+        // is unknown, so the change is announced without a transaction.
+        if try HistoryStatements.transactionsDeleted(after: after, on: connection) {
+            let latest = try HistoryStatements.latestTransaction(on: connection)
+            lastTransaction = latest
+            let local = coordinator.changes.takeLocalTransactions(through: latest)
+            guard !(after + 1...max(after + 1, latest)).allSatisfy(local.contains) else { return [] }
+            coordinator.changes.dropRowsChangedElsewhere()
+            return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
+        }
         let transactions = try coordinator.historyTransactions(afterKey: after, on: connection)
         guard let newest = transactions.last?.transactionNumber else { return [] }
         lastTransaction = newest

@@ -339,6 +339,16 @@ enum HistoryStatements {
         return key
     }
 
+    /// Whether transactions after `key` were deleted (`deleteHistory`): the
+    /// oldest one kept is later than the next after `key`, or none is kept
+    /// though later ones were committed. Reading after `key` would skip them.
+    static func transactionsDeleted(after key: Int64, on connection: Connection) throws -> Bool {
+        guard case .integer(let oldest)? = try connection.scalar("SELECT min(Z_PK) FROM ATRANSACTION") else {
+            return try latestTransaction(on: connection) > key
+        }
+        return oldest > key + 1
+    }
+
     /// The key of the store's latest transaction: the larger of the
     /// transaction counter and the largest row (0 for none).
     static func latestTransaction(on connection: Connection) throws -> Int64 {

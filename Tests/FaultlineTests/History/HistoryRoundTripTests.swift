@@ -190,11 +190,19 @@ struct HistoryRoundTripTests {
         let deleted = try context.execute(.deleteHistory(before: all[2].token))
         #expect(deleted.deletedTransactionCount == 3)
         #expect(try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions.map(\.transactionNumber) == [4, 5])
+        // A token older than what was deleted would skip transaction 2 and 3 unseen.
+        #expect(throws: PersistentHistoryError.expiredToken(transactionNumber: 1)) {
+            try context.execute(.fetchHistory(after: all[0].token))
+        }
         let raw = try Self.raw(url)
         #expect(try raw.scalar("SELECT count(*) FROM ACHANGE") == .integer(2))
 
         _ = try context.execute(.deleteHistory(before: all[4].token))
         #expect(try raw.scalar("SELECT count(*) FROM ATRANSACTION") == .integer(0))
+        #expect(throws: PersistentHistoryError.expiredToken(transactionNumber: 4)) {
+            try context.execute(.fetchHistory(after: all[3].token))
+        }
+        #expect(try context.execute(.fetchHistory(after: all[4].token)).transactions.isEmpty)
         try context.performAndWait {
             let book = try context.insertNewObject(forEntityName: "Book")
             try book.setValue("After", forKey: "title")

@@ -71,6 +71,41 @@ struct RemoteChangeTests {
         #expect(try coordinator.checkForRemoteChanges() == 0)
     }
 
+    @Test("History another coordinator deleted before this one read it is announced once, without a transaction; its own deleted history is not")
+    func deletedHistory() throws {
+        let (container, url) = try HistoryRoundTripTests.container()
+        defer { HistoryRoundTripTests.remove(url) }
+        let coordinator = container.coordinator
+        let other = try PersistentContainer(model: HistoryRoundTripTests.model(), location: .file(url))
+        let mine = container.newBackgroundContext(), theirs = other.newBackgroundContext()
+        func save(_ context: ManagedObjectContext, _ title: String) throws {
+            try context.performAndWait {
+                try context.insertNewObject(forEntityName: "Book").setValue(title, forKey: "title")
+                try context.save()
+            }
+        }
+        try save(mine, "First")
+        #expect(try coordinator.checkForRemoteChanges() == 0, "the first check only notes where the store is")
+        let changes = Locked<[PersistentStoreRemoteChange?]>([])
+        let observer = NotificationCenter.default.addObserver(forName: .persistentStoreRemoteChange, object: coordinator, queue: nil) { note in
+            changes.withLock { $0.append(note.userInfo?[PersistentStoreRemoteChange.userInfoKey] as? PersistentStoreRemoteChange) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        try save(mine, "Mine")
+        let token = try #require(try other.coordinator.currentPersistentHistoryToken())
+        _ = try theirs.execute(.deleteHistory(before: token))
+        #expect(try coordinator.checkForRemoteChanges() == 0, "the deleted transaction was this coordinator's own")
+
+        try save(theirs, "Theirs")
+        _ = try theirs.execute(.deleteHistory(before: try #require(try other.coordinator.currentPersistentHistoryToken())))
+        #expect(try coordinator.checkForRemoteChanges() == 1)
+        #expect(changes.withLock { $0.count == 1 && $0[0] != nil && $0[0]?.historyToken == nil && $0[0]?.transaction == nil })
+        try save(theirs, "Later")
+        #expect(try coordinator.checkForRemoteChanges() == 1, "checks after it read history again")
+        #expect(changes.withLock { $0.last??.historyToken?.transactionNumber } == 4)
+    }
+
     @Test("Observing polls on its own: a save through another coordinator is announced without a call")
     func polling() throws {
         let (container, url) = try HistoryRoundTripTests.container()
