@@ -122,6 +122,10 @@ final class PredicateSQLBuilder {
             if groupsRows, keyPath.isEmpty, case .expression(let sql, let kind, let name, _, _) = target {
                 return rowAggregate(aggregate, of: sql, kind: kind, kindName: name)
             }
+            // `count:(author)`: the rows whose to-one is set.
+            if groupsRows, keyPath.isEmpty, aggregate == .count, case .object(let key, _) = target {
+                return rowAggregate(.count, of: key, kind: .number, kindName: "integer")
+            }
             return try self.aggregate(aggregate, of: target, keyPath: keyPath)
         case .subquery(let collection, let variable, let predicate):
             guard case .collection(var target) = try resolve(collection) else {

@@ -98,7 +98,7 @@ struct GroupedFetchTests {
         #expect(rows.map { $0["oldest"] as? Int64 } == [40, 25])
     }
 
-    @Test("Without grouping, aggregates run over every matching row: one row")
+    @Test("Without grouping, aggregates run over every matching row: one row; count:(a to-one) counts the rows that have one")
     func whole() throws {
         let container = try FetchLibraryStore.make(at: .inMemory)
         let context = container.newBackgroundContext()
@@ -107,9 +107,14 @@ struct GroupedFetchTests {
             try Self.expression("count", "count:(title)", .integer64AttributeType),
             try Self.expression("views", "sum:(views)", .integer64AttributeType),
             try Self.expression("first", "min:(published)", .dateAttributeType),
+            try Self.expression("authored", "count:(author)", .integer64AttributeType),
         ]
         let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        let authored = try context.performAndWait {
+            try context.fetch(FetchRequest(entityName: "Book")).filter { $0.value(forKey: "author") != nil }.count
+        }
         #expect(rows.count == 1)
+        #expect(rows.first?["authored"] as? Int64 == Int64(authored))
         #expect(rows.first?["count"] as? Int64 == 6)
         #expect(rows.first?["views"] as? Int64 == 185)
         #expect(rows.first?["first"] as? Date == Library.day("2018-01-01"))
