@@ -17,8 +17,10 @@ extension ManagedObjectContext {
     /// A new context, on a queue of its own, whose parent is this context.
     public func newChildContext(name: String? = "child") -> ManagedObjectContext {
         hasChildren.store(true, ordering: .relaxed)
-        return ManagedObjectContext(coordinator: coordinator, classes: classes, queue: DispatchQueue(label: "faultline.child"),
-                             name: name, parent: self)
+        let child = ManagedObjectContext(coordinator: coordinator, classes: classes, queue: DispatchQueue(label: "faultline.child"),
+                                         name: name, parent: self)
+        child.inheritGeneration(generation.adopt(child))
+        return child
     }
 
     /// What a parent knows of an object: nothing (read the store), that it is

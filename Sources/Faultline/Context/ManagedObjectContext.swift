@@ -86,8 +86,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var undoCapture = UndoCapture()
     /// Saves so far: undo states taken before a save restore as new changes.
     var saveCount = 0
-    /// The query generation the context reads, if pinned (QueryGenerations.swift).
-    var pinnedGeneration: PinnedReader?
+    /// The query generation the context reads, if pinned, itself or through
+    /// its parent (QueryGenerations.swift).
+    let generation = ReadGeneration()
     /// A child's observations: the saves its siblings push into its parent,
     /// and its ancestors' saves (for the permanent IDs of their inserts).
     var siblingSaves: NSObjectProtocol?
@@ -173,7 +174,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         for object in registered.values { object.releaseStorage() }
         // The main queue outlives its context: it must not keep the generation.
-        if pinnedGeneration != nil { queue.setSpecific(key: PinnedReader.key, value: nil) }
+        if generation.isPinned.load(ordering: .relaxed) { queue.setSpecific(key: PinnedReader.key, value: nil) }
         if let siblingSaves { NotificationCenter.default.removeObserver(siblingSaves) }
         for observer in ancestorSaves { NotificationCenter.default.removeObserver(observer) }
     }
@@ -358,7 +359,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
             defer { batch.afterFiring?(self, members) }
             for member in batch.objects where member.isFaultStorage {
                 member.batch = nil
-                if pinnedGeneration == nil, let snapshot = coordinator.rowCache.snapshot(for: member.objectID, maximumAge: maximumAge) {
+                if !generation.isPinned.load(ordering: .relaxed),
+                   let snapshot = coordinator.rowCache.snapshot(for: member.objectID, maximumAge: maximumAge) {
                     materialize(member, from: snapshot)
                 } else {
                     missing.append(member)
@@ -388,7 +390,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             return !object.isFaultStorage
         }
-        if pinnedGeneration == nil, let snapshot = coordinator.rowCache.snapshot(for: object.objectID, maximumAge: maximumAge) {
+        if !generation.isPinned.load(ordering: .relaxed),
+           let snapshot = coordinator.rowCache.snapshot(for: object.objectID, maximumAge: maximumAge) {
             counters.faultsFulfilledFromCache += 1
             materialize(object, from: snapshot)
             return true

@@ -27,14 +27,16 @@ public struct QueryGenerationToken: Sendable, Equatable {
 /// generation ends. A pinned context's faults bypass the row cache (whose rows
 /// may be newer), and what it reads is never cached for others.
 extension ManagedObjectContext {
-    /// The generation this context reads, or nil when it reads the newest.
+    /// The generation this context reads — its own, or its parent's for a
+    /// child — or nil when it reads the newest.
     public var queryGenerationToken: QueryGenerationToken? {
-        pinnedGeneration.map { QueryGenerationToken(reader: $0) }
+        generation.effective.map { QueryGenerationToken(reader: $0) }
     }
 
     /// Pins the context's reads to `token`'s generation (`.current`: the store
-    /// now), or, with nil, unpins them. Throws for an in-memory store and for
-    /// another store's token.
+    /// now), or, with nil, unpins them: a child then reads its parent's
+    /// generation again. Its children follow it. Throws for an in-memory
+    /// store and for another store's token.
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         guard let token else { return pin(nil) }
         guard coordinator.supportsQueryGenerations else {
@@ -49,15 +51,29 @@ extension ManagedObjectContext {
     }
 
     private func pin(_ reader: PinnedReader?) {
-        pinnedGeneration = reader
-        queue.setSpecific(key: PinnedReader.key, value: reader)
+        let (effective, children) = generation.pin(reader)
+        read(effective, passingTo: children)
     }
 
-    /// A save, a reset or a merge moves a pinned context to the current
-    /// generation, as Core Data's does; if no new one can be opened, the
-    /// context reads unpinned.
+    /// The parent's generation, read unless the context pinned its own.
+    func inheritGeneration(_ reader: PinnedReader?) {
+        guard let (effective, children) = generation.inherit(reader) else { return }
+        read(effective, passingTo: children)
+    }
+
+    /// Every read on the context's queue goes to `reader` (nil: the newest
+    /// store), and its children's too unless they pinned their own.
+    private func read(_ reader: PinnedReader?, passingTo children: [ManagedObjectContext]) {
+        generation.isPinned.store(reader != nil, ordering: .relaxed)
+        queue.setSpecific(key: PinnedReader.key, value: reader)
+        for child in children { child.inheritGeneration(reader) }
+    }
+
+    /// A save, a reset or a merge moves a context pinned itself to the
+    /// current generation, as Core Data's does (its children follow); if no
+    /// new one can be opened, the context reads unpinned.
     func advanceQueryGeneration() {
-        guard pinnedGeneration != nil else { return }
+        guard generation.isPinned.load(ordering: .relaxed), generation.own != nil else { return }
         pin(try? PinnedReader(coordinator: coordinator))
     }
 }

@@ -59,6 +59,48 @@ struct QueryGenerationTests {
         }
     }
 
+    @Test("A child reads its parent's generation, made before or after the pin, and follows it when the parent moves on; its own pin wins")
+    func childrenReadTheParentsGeneration() throws {
+        let (container, url, ann) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        let parent = container.newBackgroundContext()
+        let early = parent.newChildContext()
+        let writer = container.newBackgroundContext()
+        try parent.performAndWait { try parent.setQueryGenerationFrom(.current) }
+        let late = parent.newChildContext()
+        try writer.performAndWait {
+            try writer.existingObject(with: ann).setValue("Anna", forKey: "name")
+            try writer.insertNewObject(forEntityName: "Author").setValue("Dan", forKey: "name")
+            try writer.save()
+        }
+        let token = parent.performAndWait { parent.queryGenerationToken }
+        for child in [early, late] {
+            try child.performAndWait { () throws in
+                #expect(child.queryGenerationToken == token)
+                #expect(try Self.names(child) == ["Ann", "Bob", "Cid"])
+                #expect(try child.count(for: FetchRequest(entityName: "Author")) == 3)
+                #expect(try child.existingObject(with: ann).value(forKey: "name") as? String == "Ann", "a fault skips the row cache")
+            }
+        }
+        // The child's own pin wins over its parent's; unpinned, it reads the parent's again.
+        try early.performAndWait { () throws in
+            try early.setQueryGenerationFrom(.current)
+            #expect(early.queryGenerationToken != token)
+            early.reset()
+            #expect(try Self.names(early) == ["Anna", "Bob", "Cid", "Dan"])
+            try early.setQueryGenerationFrom(nil)
+            #expect(early.queryGenerationToken == token)
+        }
+        parent.performAndWait { parent.reset() }
+        try late.performAndWait { () throws in
+            late.reset()
+            #expect(late.queryGenerationToken != nil && late.queryGenerationToken != token)
+            #expect(try Self.names(late) == ["Anna", "Bob", "Cid", "Dan"], "the parent moved on, and the child with it")
+        }
+        try parent.performAndWait { try parent.setQueryGenerationFrom(nil) }
+        late.performAndWait { #expect(late.queryGenerationToken == nil) }
+    }
+
     @Test("Faults of a pinned context skip the row cache's newer rows, and what it reads is not cached for others")
     func faultsBypassTheCache() throws {
         let (container, url, ann) = try Self.seeded()
