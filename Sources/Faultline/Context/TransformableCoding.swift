@@ -37,11 +37,11 @@ enum TransformableCoding {
     }
 
     /// The bytes to store for `value`; nil when it cannot be encoded. A
-    /// registered transformer is skipped for `Data`, taken as already encoded.
+    /// registered transformer encodes every value, `Data` too (an encrypting
+    /// transformer's plaintext), as Core Data's `transformedValue` does.
     func encode(_ value: Any) -> Data? {
         switch self {
         case .registered(let transformer):
-            if let data = value as? Data { return data }
             return try? transformer.encode(value)
         case .keyedArchive:
             // What a read gave as bytes (an archive of an app's class) goes back as it was.

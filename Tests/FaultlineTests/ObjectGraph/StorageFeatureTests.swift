@@ -59,6 +59,46 @@ struct StorageFeatureTests {
         }
     }
 
+    /// Flips every bit: stored bytes differ from the value's.
+    struct InvertingTransformer: AttributeValueTransformer {
+        struct NotData: Error {}
+        func encode(_ value: Any) throws -> Data {
+            guard let data = value as? Data else { throw NotData() }
+            return Data(data.map { ~$0 })
+        }
+        func decode(_ data: Data) throws -> Any { Data(data.map { ~$0 }) }
+    }
+
+    @Test("A registered transformer encodes Data values too: an encrypting transformer's plaintext never reaches the file")
+    func transformerEncodesData() throws {
+        let name = "FaultlineTests.Inverting.\(UUID().uuidString)"
+        ValueTransformerRegistry.register(InvertingTransformer(), forName: name)
+        let codable = "FaultlineTests.CodableData.\(UUID().uuidString)"
+        ValueTransformerRegistry.register(CodableValueTransformer<Data>(), forName: codable)
+        let model = ManagedObjectModel {
+            Entity("Secret") {
+                Attribute("payload", .transformable).transformer(name)
+                Attribute("blob", .transformable).transformer(codable)
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let secret = try context.insertNewObject(forEntityName: "Secret")
+            try secret.setValue(Data([1, 2, 3, 4]), forKey: "payload")
+            try secret.setValue(Data("hello".utf8), forKey: "blob")
+            #expect(secret.value(forKey: "blob") as? Data == Data("hello".utf8))
+            try context.save()
+            context.reset()
+            let read = try #require(try context.fetch(FetchRequest(entityName: "Secret")).first)
+            #expect(read.value(forKey: "payload") as? Data == Data([1, 2, 3, 4]))
+            #expect(read.value(forKey: "blob") as? Data == Data("hello".utf8))
+        }
+        let stored = try container.coordinator.withReader { try $0.rows("SELECT ZPAYLOAD FROM ZSECRET") }
+        #expect(stored == [[.blob(Data([254, 253, 252, 251]))]])
+    }
+
     @Test("Every attribute type round-trips through the store with Core Data's encodings; a URL argument finds a URI attribute")
     func encodings() throws {
         let model = ManagedObjectModel {
