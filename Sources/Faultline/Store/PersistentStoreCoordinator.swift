@@ -90,12 +90,7 @@ public final class PersistentStoreCoordinator: Sendable {
                             persistentHistoryTracking: Bool? = nil) throws {
         let schema = try StoreSchema(compiling: model)
         if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) {
-            do {
-                let inspection = try Connection(.file(url.path), configuration: .inspecting(url.path))
-                _ = try Self.checkStore(schema: schema, on: inspection)
-            } catch let error as SQLiteError where error.code == .notADatabase {
-                throw StoreError.notAStore("not a SQLite database")
-            }
+            try Self.inspect(url, schema: schema)
         }
         let connection = try Self.open(location, busyTimeout: busyTimeout)
         try Self.prepareStore(schema: schema, on: connection)
@@ -210,6 +205,35 @@ public final class PersistentStoreCoordinator: Sendable {
         return connection
     }
 
+    /// Refuses a file that is not a store of `schema`'s model before anything
+    /// opens it for writing (which would switch another app's database to WAL).
+    ///
+    /// An immutable inspection reads without SQLite's locks: another
+    /// connection's checkpoint writing the file meanwhile (one closing the
+    /// store as this one opens it) shows it torn. A refusal is asked twice
+    /// more, a moment apart — under the locks once a `-wal` shows the store in
+    /// use — before it stands; a file that is not a store is refused each time.
+    private static func inspect(_ url: URL, schema: StoreSchema) throws {
+        var attempt = 0
+        while true {
+            let configuration = Connection.Configuration.inspecting(url.path)
+            do {
+                return try check(url, schema: schema, configuration)
+            } catch where configuration.immutable && attempt < 2 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.002 * Double(attempt))
+            }
+        }
+    }
+
+    private static func check(_ url: URL, schema: StoreSchema, _ configuration: Connection.Configuration) throws {
+        do {
+            _ = try checkStore(schema: schema, on: Connection(.file(url.path), configuration: configuration))
+        } catch let error as SQLiteError where error.code == .notADatabase {
+            throw StoreError.notAStore("not a SQLite database")
+        }
+    }
+
     /// Checks the store and, when it is empty, bootstraps it through a writer.
     /// An empty store is checked again inside the writer's IMMEDIATE
     /// transaction, so two processes creating the same store cannot both
@@ -229,6 +253,15 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Whether the database is empty (a new store) or a store of `schema`'s
     /// model; throws for anything else. Reads only.
     static func checkStore(schema: StoreSchema, on connection: Connection) throws -> StoreState {
+        // One read snapshot: another connection bootstrapping the file between
+        // two of these reads would show it half made ("tables but no Z_METADATA").
+        guard connection.isAutocommit else { return try checkSnapshot(schema: schema, on: connection) }
+        try connection.beginReadSnapshot()
+        defer { connection.endReadSnapshot() }
+        return try checkSnapshot(schema: schema, on: connection)
+    }
+
+    private static func checkSnapshot(schema: StoreSchema, on connection: Connection) throws -> StoreState {
         if try !connection.hasTable(named: "Z_METADATA") {
             guard try connection.schemaObjectNames(ofType: "table").isEmpty else {
                 throw StoreError.notAStore("it has tables but no Z_METADATA")
