@@ -36,8 +36,9 @@ public enum FetchedResultsError: Error, Equatable, CustomStringConvertible {
 /// to-many, a quantifier, an aggregate or a subquery is asked of the store
 /// for the changed objects alone, in one statement; a change that names no
 /// objects (a batch request without IDs, derived values rewritten by
-/// triggers), a `fetchOffset`, or a `fetchLimit` left short re-reads the
-/// keys of the whole result, in one statement. Confined, like its context,
+/// triggers), a `fetchOffset`, or a `fetchLimit` whose window is left short
+/// or gains an entry at its end (where the store's rows past the window may
+/// come first) re-reads the keys of the whole result, in one statement. Confined, like its context,
 /// to the context's queue: create it, fetch and read it there.
 public final class FetchedResultsController: @unchecked Sendable {
     /// How the controller kept up: deterministic, for tests and benchmarks.
@@ -267,8 +268,9 @@ public final class FetchedResultsController: @unchecked Sendable {
             let old = next
             execute(decisions, on: &next)
             while next.count > fetchRequest.fetchLimit, let last = next.ids.last { unsaved[last] = nil; next.remove(last) }
-            if next.count < fetchRequest.fetchLimit, old.count >= fetchRequest.fetchLimit {
-                // Rows past the old limit may now belong: only the store knows.
+            // Rows past a full old window may now belong: only the store knows.
+            if old.count >= fetchRequest.fetchLimit,
+               next.count < fetchRequest.fetchLimit || placesAtWindowEnd(decisions, old: old, new: next) {
                 return requery(known: known, reportsUpdates: reportsUpdates)
             }
             changes = FetchedResultsChanges(old: old, new: next, updated: decisions.changedInPlace)
@@ -278,6 +280,21 @@ public final class FetchedResultsController: @unchecked Sendable {
         }
         state = next
         report(changes, known: known, reportsUpdates: reportsUpdates)
+    }
+
+    /// Whether an entry the change placed stays in the window with keys not
+    /// below those of the old window's last entry. The store's rows past the
+    /// old window, which memory does not hold, sort at or after that entry:
+    /// one of them may come before the placed entry, or tie with it in an
+    /// order only the store knows. An entry placed before it, or pushed out,
+    /// leaves them where they were.
+    private func placesAtWindowEnd(_ decisions: Decisions, old: FetchedResultsState, new: FetchedResultsState) -> Bool {
+        guard let last = old.ids.last, let end = old.placement(of: last)?.keys else { return false }
+        func reachesEnd(_ id: ManagedObjectID, _ keys: [PredicateValue]) -> Bool {
+            new.contains(id) && old.sort.compare(keys[...], end) != .orderedAscending
+        }
+        return decisions.insertions.contains { reachesEnd($0.object.objectID, $0.keys) }
+            || decisions.replacements.contains { reachesEnd($0.id, $0.keys) }
     }
 
     /// Reads the whole result again (keys only) and reports the difference;
