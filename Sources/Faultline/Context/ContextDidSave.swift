@@ -52,7 +52,8 @@ extension ManagedObjectContext: StoreChangeSubscriber {
 /// `managedObjectContextObjectsDidChange`, Core Data's
 /// `NSManagedObjectContextObjectsDidChange`. Posted after a merge of other
 /// saves and, while `reportsUnsavedChanges` is on, for the context's own
-/// changes at each `processPendingChanges()`.
+/// changes and refreshes at each `processPendingChanges()` (and at once by
+/// `rollback()` and `refreshAllObjects()`).
 public struct ContextObjectsDidChange {
     /// Registered objects that changed: by this context, or by another save
     /// (they then show its values).
@@ -69,6 +70,11 @@ public struct ContextObjectsDidChange {
     /// such IDs).
     public let updatedObjectIDs: Set<ManagedObjectID>
     public let deletedObjectIDs: Set<ManagedObjectID>
+    /// Objects `refresh(_:mergeChanges:)` or `refreshAllObjects()` read again
+    /// from the store (Core Data's `NSRefreshedObjectsKey`): their values,
+    /// and a pending deletion a refresh discarded, may have changed. A
+    /// merge's own refreshes are reported as updates instead.
+    public let refreshedObjects: Set<ManagedObject>
     /// Entities whose rows changed without a list of which (a batch request
     /// that returned no IDs, derived values rewritten by the store): Core
     /// Data's `NSInvalidatedAllObjectsKey`, by entity index.
@@ -77,20 +83,21 @@ public struct ContextObjectsDidChange {
     init(updatedObjects: Set<ManagedObject> = [], deletedObjects: Set<ManagedObject> = [],
          insertedObjects: Set<ManagedObject> = [], insertedObjectIDs: Set<ManagedObjectID> = [],
          updatedObjectIDs: Set<ManagedObjectID> = [], deletedObjectIDs: Set<ManagedObjectID> = [],
-         invalidatedEntities: Set<Int> = []) {
+         refreshedObjects: Set<ManagedObject> = [], invalidatedEntities: Set<Int> = []) {
         self.updatedObjects = updatedObjects
         self.deletedObjects = deletedObjects
         self.insertedObjects = insertedObjects
         self.insertedObjectIDs = insertedObjectIDs
         self.updatedObjectIDs = updatedObjectIDs
         self.deletedObjectIDs = deletedObjectIDs
+        self.refreshedObjects = refreshedObjects
         self.invalidatedEntities = invalidatedEntities
     }
 
     public static let userInfoKey = "changes"
     var isEmpty: Bool {
         updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjects.isEmpty && insertedObjectIDs.isEmpty
-            && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && invalidatedEntities.isEmpty
+            && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && refreshedObjects.isEmpty && invalidatedEntities.isEmpty
     }
 }
 
@@ -179,12 +186,12 @@ extension ManagedObjectContext {
                 unregisteredUpdates.append(id)
                 continue
             }
-            refresh(object, mergeChanges: true)
+            refreshUnannounced(object, mergeChanges: true)
             updated.append(object)
         }
         if !changes.staleEntities.isEmpty {
             for object in registered.objects(ofEntities: changes.staleEntities) {
-                refresh(object, mergeChanges: true)
+                refreshUnannounced(object, mergeChanges: true)
                 updated.append(object)
             }
         }

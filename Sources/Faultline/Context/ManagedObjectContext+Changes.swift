@@ -164,8 +164,21 @@ extension ManagedObjectContext {
     /// Turns `object` back into a fault, discarding its changes — a pending
     /// deletion too, whose delete rules then never run — (`mergeChanges:
     /// false`), or re-reads it keeping its changed values and its deletion
-    /// (`mergeChanges: true`). Inserted objects are left alone.
+    /// (`mergeChanges: true`). Inserted objects are left alone. While
+    /// `reportsUnsavedChanges` is on, the next `processPendingChanges()`
+    /// reports it among the refreshed objects, as Core Data does, so a
+    /// fetched-results controller places it again.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.contextHandle === handle, !object.isInsertedStorage else { return }
+        refreshUnannounced(object, mergeChanges: mergeChanges)
+        if handle.recordsChanges { unannouncedRefreshes.insert(object) }
+    }
+
+    /// `refresh(_:mergeChanges:)` for the context's own bookkeeping — merges,
+    /// rollbacks, conflicts, saves — which reports its changes itself (or
+    /// not at all): no refresh is recorded, and nothing is paid per object
+    /// for it.
+    func refreshUnannounced(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
         let keepsChanges = mergeChanges && (object.hasChangedProperties || object.isDeletedStorage)
         if !keepsChanges {
@@ -209,9 +222,13 @@ extension ManagedObjectContext {
 
     /// Refreshes every registered object keeping its unsaved changes
     /// (`refresh(_:mergeChanges: true)`): unchanged objects turn back into
-    /// faults, deletions stay pending.
+    /// faults, deletions stay pending. Like `rollback()`, it reports what it
+    /// did at once, the objects among the refreshed ones.
     public func refreshAllObjects() {
-        for object in registered.values { refresh(object, mergeChanges: true) }
+        for object in registered.values { refreshUnannounced(object, mergeChanges: true) }
+        guard handle.recordsChanges else { return }
+        for object in registered.values where !object.isInsertedStorage { unannouncedRefreshes.insert(object) }
+        announceUnsavedChanges()
     }
 
     /// Discards every unsaved change: inserted objects leave, deleted ones come
@@ -227,7 +244,7 @@ extension ManagedObjectContext {
                 object.releaseStorage()
                 object.managedObjectContext = nil
             } else {
-                refresh(object, mergeChanges: false)
+                refreshUnannounced(object, mergeChanges: false)
             }
         }
         forgetAllChanges()
@@ -248,6 +265,7 @@ extension ManagedObjectContext {
         registered.removeAll()
         for object in unannounced { object.isAwaitingAnnouncement = false }
         unannounced.removeAll()
+        unannouncedRefreshes.removeAll()
         forgetAllChanges()
         pendingDeletes.removeAll()
         links.removeAll()

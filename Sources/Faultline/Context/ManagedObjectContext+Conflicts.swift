@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         case .error:
             return
         case .rollback:
-            refresh(object, mergeChanges: false)
+            refreshUnannounced(object, mergeChanges: false)
             return
         case .mergeByPropertyStoreTrump:
             for index in object.values.indices where object.changedAttributes[index] {
@@ -67,7 +67,7 @@ extension ManagedObjectContext {
         rebaseToManys(of: object)
         recomputeChangeFlags(object, against: row)
         if object.isDeletedStorage, mergePolicy == .mergeByPropertyStoreTrump {
-            refresh(object, mergeChanges: false)
+            refreshUnannounced(object, mergeChanges: false)
         }
     }
 

@@ -298,7 +298,7 @@ extension ManagedObjectContext {
             let savedSet = savedObjects.count > 8 ? Set(savedObjects.map(ObjectKey.init)) : nil
             for object in registered.objects(ofEntities: stale) where !object.hasChangedProperties {
                 let wasSaved = savedSet?.contains(ObjectKey(object)) ?? savedObjects.contains { $0 === object }
-                if !wasSaved { refresh(object, mergeChanges: false) }
+                if !wasSaved { refreshUnannounced(object, mergeChanges: false) }
             }
         }
         for object in saved.inserted { object.didSave() }

@@ -3,7 +3,7 @@ import Foundation
 /// A context's own changes as they happen: while someone follows them, each
 /// `processPendingChanges()` — which ends every `perform` and
 /// `performAndWait` block and starts every save, as in Core Data — posts the
-/// objects inserted, changed and deleted since the last one in
+/// objects inserted, changed, deleted and refreshed since the last one in
 /// `managedObjectContextObjectsDidChange`.
 ///
 /// Recording is off until asked for (a fetched-results controller, an
@@ -45,9 +45,11 @@ extension ManagedObjectContext {
 
     /// Posts the changes recorded since the last notification, if any.
     func announceUnsavedChanges() {
-        guard !unannounced.isEmpty else { return }
+        guard !unannounced.isEmpty || !unannouncedRefreshes.isEmpty else { return }
         let objects = unannounced
         unannounced = []
+        let refreshed = unannouncedRefreshes
+        unannouncedRefreshes = []
         var inserted = Set<ManagedObject>(), updated = Set<ManagedObject>(), deleted = Set<ManagedObject>()
         for object in objects {
             object.isAwaitingAnnouncement = false
@@ -62,6 +64,6 @@ extension ManagedObjectContext {
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange, object: self,
             userInfo: [ContextObjectsDidChange.userInfoKey: ContextObjectsDidChange(
-                updatedObjects: updated, deletedObjects: deleted, insertedObjects: inserted)])
+                updatedObjects: updated, deletedObjects: deleted, insertedObjects: inserted, refreshedObjects: refreshed)])
     }
 }

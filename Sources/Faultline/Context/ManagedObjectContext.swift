@@ -77,6 +77,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Objects changed since the last objects-did-change notification, while
     /// `reportsUnsavedChanges` is on (ManagedObjectContext+UnsavedChanges.swift).
     var unannounced: [ManagedObject] = []
+    /// Objects refreshed since then, by `refresh(_:mergeChanges:)` or
+    /// `refreshAllObjects()`, while `reportsUnsavedChanges` is on.
+    var unannouncedRefreshes = Set<ManagedObject>()
     /// Fetched-results controllers following this context.
     var followers = 0
     var reportsUnsavedChangesByRequest = false

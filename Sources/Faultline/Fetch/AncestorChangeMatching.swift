@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         for id in ids {
             let object = self.object(owned: id)
             // Read here from the store, it shows the ancestors' values instead.
-            if !object.hasChanges, !object.isFaultStorage { refresh(object, mergeChanges: false) }
+            if !object.hasChanges, !object.isFaultStorage { refreshUnannounced(object, mergeChanges: false) }
             if fulfill(object) { changed.append(object) }
         }
         return changed

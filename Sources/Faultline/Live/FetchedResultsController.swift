@@ -28,7 +28,8 @@ public enum FetchedResultsError: Error, Equatable, CustomStringConvertible {
 /// only keys. A change arrives as the objects inserted, updated and deleted —
 /// the context's own as they happen (at each `processPendingChanges()`), its
 /// saves, merges of other contexts' saves, of batch requests and of other
-/// processes' history. Each changed object is decided in memory: the
+/// processes' history, and its refreshes (as updated objects, Core Data's
+/// `NSRefreshedObjectsKey`). Each changed object is decided in memory: the
 /// predicate evaluator says whether it belongs, a binary search on the kept
 /// keys where; no statement runs (reading a merged object's new values fires
 /// its fault, from the row cache the other save filled). Only what memory
@@ -218,9 +219,30 @@ public final class FetchedResultsController: @unchecked Sendable {
             for id in change.insertedObjectIDs.union(change.updatedObjectIDs) where self.hierarchy.contains(id.entityIndex) {
                 changed.append(context.object(owned: id))
             }
-            self.apply(changed: changed, deleted: Array(change.deletedObjects), deletedIDs: change.deletedObjectIDs,
-                       invalidated: !change.invalidatedEntities.isDisjoint(with: self.hierarchy))
+            let refreshed = self.readRefreshed(change.refreshedObjects)
+            changed += refreshed.changed
+            self.apply(changed: changed, deleted: Array(change.deletedObjects), deletedIDs: change.deletedObjectIDs.union(refreshed.gone),
+                       invalidated: refreshed.rereads || !change.invalidatedEntities.isDisjoint(with: self.hierarchy))
         })
+    }
+
+    /// Refreshed objects of the fetch's entities, to be decided as changed
+    /// ones: a refresh may have moved an object (its values, or a related
+    /// object's, read again) or brought back one whose deletion it discarded.
+    /// Those it turned into faults are filled together, one statement for
+    /// the rows the row cache lacks; `gone`, those whose row no longer
+    /// exists. When they outnumber the results (`refreshAllObjects()` over a
+    /// large context), reading the results' keys again is cheaper than
+    /// filling them all: `rereads`.
+    private func readRefreshed(_ objects: Set<ManagedObject>) -> (changed: [ManagedObject], gone: Set<ManagedObjectID>, rereads: Bool) {
+        guard !objects.isEmpty else { return ([], [], false) }
+        let changed = objects.filter { hierarchy.contains($0.entityIndex) }
+        let faults = Array(changed.filter(\.isFaultStorage))
+        if faults.count > (state?.count ?? 0) { return (Array(changed), [], true) }
+        let context = managedObjectContext
+        context.attach(faults, prefetching: [])
+        let gone = Set(faults.filter { !context.fulfill($0) }.map(\.objectID))
+        return (Array(changed.filter { !gone.contains($0.objectID) }), gone, false)
     }
 
     /// Unsaved objects' entries take the permanent IDs a save or
