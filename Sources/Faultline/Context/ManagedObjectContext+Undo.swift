@@ -297,12 +297,16 @@ extension ManagedObjectContext: UndoCheckpointObserver {
     }
 
     /// The change masks after a restore: the step's own when no save came
-    /// between, else what differs from the store now.
+    /// between, else what differs from the store now. A restored attribute of
+    /// a saved object is changed when it differs from the committed value:
+    /// a merge since the step may have moved that value, and the step's mask
+    /// would then call a value the store does not hold unchanged.
     private func settleChanges(of target: UndoObjectState, reattached: Bool) {
         let object = target.object
         if target.saveCount == saveCount, !reattached, target.stepAttributes == nil {
             object.changedAttributes = target.changedAttributes
             object.changedRelationships = target.changedRelationships
+            if object.committed != nil { compareWithCommitted(object, attributes: nil) }
         } else if target.saveCount == saveCount, !reattached, let attributes = target.stepAttributes {
             for index in object.values.indices where attributes[index] {
                 object.changedAttributes[index] = target.changedAttributes[index]
@@ -310,12 +314,18 @@ extension ManagedObjectContext: UndoCheckpointObserver {
             for index in object.toOne.indices where target.stepToOnes?[index] == true || target.toMany.keys.contains(index) {
                 object.changedRelationships[index] = target.changedRelationships[index]
             }
+            if object.committed != nil { compareWithCommitted(object, attributes: attributes) }
         } else {
-            for index in object.values.indices {
-                let committedValue = object.committed.map { index < $0.values.count ? $0.values[index] : .null } ?? .null
-                object.changedAttributes[index] = object.values[index] != committedValue
-            }
+            compareWithCommitted(object, attributes: nil)
         }
         if object.hasChanges { track(object) } else { forgetChanges(of: object) }
+    }
+
+    /// Each attribute (of `attributes`; nil: all) is changed when it differs from the committed value.
+    private func compareWithCommitted(_ object: ManagedObject, attributes: ChangeMask?) {
+        for index in object.values.indices where attributes?[index] ?? true {
+            let committedValue = object.committed.map { index < $0.values.count ? $0.values[index] : .null } ?? .null
+            object.changedAttributes[index] = object.values[index] != committedValue
+        }
     }
 }

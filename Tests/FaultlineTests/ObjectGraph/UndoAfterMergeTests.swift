@@ -36,6 +36,30 @@ struct UndoAfterMergeTests {
         try #require(try context.fetch(FetchRequest(entityName: "Author", format: "name == %@", name)).first)
     }
 
+    @Test("Undoing a change to an attribute a merge then changed in the store puts the step's old value back as a change the save writes")
+    func undoOverMergedSameAttribute() throws {
+        let (container, url, editor) = try Self.library()
+        defer { LibraryModel.remove(url) }
+        try editor.performAndWait { try Self.book(editor).setValue(50, forKey: "pages") }
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            try Self.book(other).setValue(7, forKey: "pages")
+            try other.save()
+        }
+        try editor.performAndWait { () throws in
+            editor.processPendingChanges()
+            let book = try Self.book(editor)
+            #expect(book.value(forKey: "pages") as? Int64 == 50, "the editor's own change stays over the merge")
+            editor.undo()
+            #expect(book.value(forKey: "pages") as? Int64 == 300)
+            #expect(editor.hasChanges)
+            #expect(book.changedValues()["pages"] as? Int64 == 300)
+            try editor.save()
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait { () throws in #expect(try Self.book(reader).value(forKey: "pages") as? Int64 == 300) }
+    }
+
     @Test("An attribute and a to-one another context saved after the step survive its undo and the next save")
     func mergedValuesStay() throws {
         let (container, url, editor) = try Self.library()
