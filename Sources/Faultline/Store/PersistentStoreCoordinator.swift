@@ -89,7 +89,9 @@ public final class PersistentStoreCoordinator: Sendable {
                             busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout,
                             persistentHistoryTracking: Bool? = nil) throws {
         let schema = try StoreSchema(compiling: model)
-        if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) {
+        var isDirectory: ObjCBool = false
+        if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw StoreError.notAStore("it is a directory") }
             try Self.inspect(url, schema: schema)
         }
         let connection = try Self.open(location, busyTimeout: busyTimeout)
@@ -265,6 +267,11 @@ public final class PersistentStoreCoordinator: Sendable {
         if try !connection.hasTable(named: "Z_METADATA") {
             guard try connection.schemaObjectNames(ofType: "table").isEmpty else {
                 throw StoreError.notAStore("it has tables but no Z_METADATA")
+            }
+            // Views or triggers alone are another database's too: never a new store.
+            guard try connection.schemaObjectNames(ofType: "view").isEmpty,
+                  try connection.schemaObjectNames(ofType: "trigger").isEmpty else {
+                throw StoreError.notAStore("it has views or triggers but no Z_METADATA")
             }
             return .empty
         }
