@@ -13,7 +13,19 @@ extension ManagedObjectContext {
         let widened = widenedForPendingChanges(request, entity, ancestors: ancestors)
         let (fetch, _) = try compiledFetch(widened ?? request)
         var objects: [ManagedObject] = []
-        if request.fetchBatchSize > 0 {
+        if !request.includesPropertyValues {
+            // IDs only: each fault reads its row when it fires.
+            try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
+            for id in try coordinator.fetchIDs(fetch) {
+                let object = self.object(owned: id)
+                if object.isDeletedStorage { continue }
+                if request.shouldRefreshRefetchedObjects { refetched(object) }
+                objects.append(object)
+            }
+            if !request.relationshipKeyPathsForPrefetching.isEmpty {
+                try prefetch(request.relationshipKeyPathsForPrefetching, for: objects, entity: entity)
+            }
+        } else if request.fetchBatchSize > 0 {
             // Checked now: with batches the prefetch runs later, when a fault fires.
             try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
             let ids = try coordinator.fetchIDs(fetch)
@@ -22,6 +34,7 @@ extension ManagedObjectContext {
             for id in ids {
                 let object = self.object(owned: id)
                 if object.isDeletedStorage { continue }
+                if request.shouldRefreshRefetchedObjects { refetched(object) }
                 objects.append(object)
                 if object.isFaultStorage { batch.append(object) }
                 if batch.count == request.fetchBatchSize {
@@ -39,6 +52,7 @@ extension ManagedObjectContext {
                 for position in rows.chunks[chunk].indices {
                     let object = self.object(owned: rows.id(chunk: chunk, position: position))
                     if object.isDeletedStorage { continue }
+                    if request.shouldRefreshRefetchedObjects { refetched(object) }
                     if materializes, object.isFaultStorage {
                         materialize(object, from: rows.takeSnapshot(chunk: chunk, position: position))
                     }
@@ -58,6 +72,15 @@ extension ManagedObjectContext {
                 batchSize: request.fetchBatchSize, objects: objects)
         }
         return objects
+    }
+
+    /// `shouldRefreshRefetchedObjects`: a registered object fetched again
+    /// shows the store's values. One without changes turns back into a fault,
+    /// filled from the row just fetched (or its batch); a changed one is read
+    /// again keeping its changes.
+    private func refetched(_ object: ManagedObject) {
+        guard !object.isFaultStorage, !object.isInsertedStorage else { return }
+        refresh(object, mergeChanges: object.hasChangedProperties)
     }
 
     /// The IDs of the matching objects: one statement reading only keys.

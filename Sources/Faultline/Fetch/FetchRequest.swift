@@ -27,6 +27,15 @@ public struct FetchRequest: Sendable {
     /// When false, objects come back materialised; when true (the default) as
     /// faults whose rows wait in the row cache, so firing them costs no SQL.
     public var returnsObjectsAsFaults = true
+    /// When false, only the matching objects' IDs are read: they come back as
+    /// faults that read their rows one by one when fired (Core Data's
+    /// `includesPropertyValues`; prefetching still reads its destinations).
+    public var includesPropertyValues = true
+    /// When true, objects already registered take the values just fetched —
+    /// those without unsaved changes are read again; changed ones keep their
+    /// changes over the new values — and are reported as refreshed (Core
+    /// Data's `shouldRefreshRefetchedObjects`; off by default, as there).
+    public var shouldRefreshRefetchedObjects = false
     /// Whether unsaved inserted and changed objects of the context that match
     /// (evaluated in memory) are included, and changed ones that no longer
     /// match left out, as Core Data does (and, as there, on by default).

@@ -134,4 +134,51 @@ struct FetchRequestOptionsTests {
             #expect(try context.fetch(request).map(FetchLibraryStore.label) == ["Café", "CAFE", "café", "Naïve Art"])
         }
     }
+
+    @Test("shouldRefreshRefetchedObjects: a refetch shows another context's saved values, keeping this context's changes; off, registered objects keep theirs")
+    func refreshRefetched() throws {
+        let (container, url) = try FetchLibraryStore.make()
+        defer { FetchLibraryStore.remove(url) }
+        let context = container.newBackgroundContext(), other = container.newBackgroundContext()
+        let request = try FetchRequest(entityName: "Book", format: "title == 'Tea'")
+        let tea = try context.performAndWait { () throws -> ManagedObject in
+            let tea = try #require(try context.fetch(request).first)
+            #expect(tea.value(forKey: "views") as? Int64 != 999)
+            try tea.setValue(5.5, forKey: "price")
+            return tea
+        }
+        try other.performAndWait {
+            let book = try #require(try other.fetch(request).first)
+            try book.setValue(Int64(999), forKey: "views")
+            try other.save()
+        }
+        try context.performAndWait { () throws in
+            #expect(try context.fetch(request).first?.value(forKey: "views") as? Int64 != 999, "Core Data's default keeps registered values")
+            var refreshing = request
+            refreshing.shouldRefreshRefetchedObjects = true
+            for batchSize in [0, 5] {
+                refreshing.fetchBatchSize = batchSize
+                let fetched = try #require(try context.fetch(refreshing).first)
+                #expect(fetched === tea)
+                #expect(tea.value(forKey: "views") as? Int64 == 999)
+                #expect(tea.value(forKey: "price") as? Double == 5.5, "the unsaved change stays")
+            }
+        }
+    }
+
+    @Test("includesPropertyValues = false reads only IDs: the objects are faults that read their rows when fired")
+    func withoutPropertyValues() throws {
+        try withLibrary { container, context in
+            var request = FetchRequest(entityName: "Book")
+            request.sortDescriptors = [FetchSortDescriptor(key: "views")]
+            let expected = try context.fetch(request).map(FetchLibraryStore.label)
+            context.reset()
+            request.includesPropertyValues = false
+            let before = container.coordinator.sqlCounters.rowsReturned
+            let books = try context.fetch(request)
+            #expect(books.allSatisfy { $0.isFault })
+            #expect(container.coordinator.sqlCounters.rowsReturned - before == books.count)
+            #expect(books.map(FetchLibraryStore.label) == expected)
+        }
+    }
 }
