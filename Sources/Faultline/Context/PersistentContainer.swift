@@ -10,13 +10,15 @@ public final class PersistentContainer: Sendable {
     /// Checks `model` and opens (or creates) its store. `busyTimeout`: how long
     /// a write waits for another process's write before `StoreError.busy`.
     /// `persistentHistoryTracking`: Core Data's `NSPersistentHistoryTrackingKey`
-    /// (see `PersistentStoreCoordinator.init`).
+    /// (see `PersistentStoreCoordinator.init`). `readOnly`: Core Data's
+    /// `NSReadOnlyPersistentStoreOption` for an existing store; every write is
+    /// refused with `StoreError.openedReadOnly`.
     public init(model: ManagedObjectModel, location: StoreLocation = .inMemory, rowCacheCapacity: Int = 100_000,
                 busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout,
-                persistentHistoryTracking: Bool? = nil) throws {
+                persistentHistoryTracking: Bool? = nil, readOnly: Bool = false) throws {
         coordinator = try PersistentStoreCoordinator(
             model: model.checked(), location: location, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout,
-            persistentHistoryTracking: persistentHistoryTracking)
+            persistentHistoryTracking: persistentHistoryTracking, readOnly: readOnly)
     }
 
     /// A container over an already opened coordinator (CoreDataStore/ opens

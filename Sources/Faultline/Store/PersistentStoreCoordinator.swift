@@ -85,20 +85,38 @@ public final class PersistentStoreCoordinator: Sendable {
     /// when missing; nil (the default) records when the store has them; false
     /// on a store that has them refuses writes, as Core Data opens such a
     /// store read-only.
+    ///
+    /// `readOnly` (Core Data's `NSReadOnlyPersistentStoreOption`): an existing
+    /// store of the model is opened as `store inspect` opens one — never
+    /// switched to WAL, created or written (a file in a read-only directory, a
+    /// seed shipped with a service), immutable when no `-wal` is beside it, so
+    /// nothing else may write it meanwhile — and every save or batch request
+    /// is refused with `StoreError.openedReadOnly`.
     public convenience init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000,
                             busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout,
-                            persistentHistoryTracking: Bool? = nil) throws {
+                            persistentHistoryTracking: Bool? = nil, readOnly: Bool = false) throws {
         let schema = try StoreSchema(compiling: model)
         var isDirectory: ObjCBool = false
         if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else { throw StoreError.notAStore("it is a directory") }
             try Self.inspect(url, schema: schema)
+        } else if readOnly {
+            throw StoreError.notAStore(location == .inMemory ? "an in-memory store cannot be opened read-only"
+                                                             : "no file to open read-only")
         }
-        let connection = try Self.open(location, busyTimeout: busyTimeout)
-        try Self.prepareStore(schema: schema, on: connection)
+        let connection = try Self.open(location, busyTimeout: busyTimeout, readOnly: readOnly)
+        var writeRefusal: (any Error & Sendable)?
+        if readOnly, case .file(let url) = location {
+            guard try Self.checkStore(schema: schema, on: connection) == .matching else {
+                throw StoreError.notAStore("it is empty, and a store opened read-only is never created")
+            }
+            writeRefusal = StoreError.openedReadOnly(path: url.path)
+        } else {
+            try Self.prepareStore(schema: schema, on: connection)
+        }
         try self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
             reads: location == .inMemory ? .onWriter : .pooled, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout,
-            history: HistoryMode(persistentHistoryTracking)))
+            writeRefusal: writeRefusal, readOnly: readOnly, history: HistoryMode(persistentHistoryTracking)))
     }
 
     /// Core Data stores only (CoreDataStore/): a coordinator over a store the

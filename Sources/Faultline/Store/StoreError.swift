@@ -28,6 +28,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case persistentHistoryTrackingOff(path: String)
     /// The store has no persistent-history tables to read.
     case noPersistentHistory(path: String)
+    /// The store was opened with `readOnly: true`: every write is refused.
+    case openedReadOnly(path: String)
     /// Query generations need a store file read through its own connections
     /// (write-ahead logging); an in-memory store has one connection.
     case queryGenerationsUnavailable(reason: String)
@@ -60,6 +62,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "write refused: \(path) records persistent history (ATRANSACTION, ACHANGE) but was opened with "
                 + "persistentHistoryTracking: false, so this change would be missing from its history; nothing was "
                 + "written. Open it with persistentHistoryTracking nil (the default) or true"
+        case .openedReadOnly(let path):
+            return "write refused: \(path) was opened read-only; nothing was written"
         case .noPersistentHistory(let path):
             return "\(path) records no persistent history; open it with persistentHistoryTracking: true to record it"
         case .queryGenerationsUnavailable(let reason):
