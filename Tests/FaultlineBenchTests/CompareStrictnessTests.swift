@@ -28,6 +28,17 @@ struct CompareStrictnessTests {
         #expect(run([base, current, "--metric", "wallTime,throughput"]).status == 0)
     }
 
+    @Test("Reports of different suites exit 2 naming both: their lines may share a name and measure different work")
+    func differentSuites() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(["a": 100], folder, "base.json")
+        var report = Fixtures.report(medians: ["a": 100])
+        report.suite = "Other"
+        let other = folder.path("other.json")
+        try ReportFile.write(report, to: other)
+        expectRefused(run([base, other]), naming: "compare reports of the same suite")
+    }
+
     @Test("Reports that share no benchmark exit 2 naming both")
     func nothingInCommon() throws {
         let folder = try TemporaryFolder()

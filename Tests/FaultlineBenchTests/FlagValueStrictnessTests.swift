@@ -58,6 +58,7 @@ struct FlagValueStrictnessTests {
         (["--warmup", "-1"], "--warmup needs an integer ≥ 0, got '-1'"),
         (["--max-seconds", "0"], "--max-seconds needs a number > 0, got '0'"),
         (["--max-seconds", "inf"], "got 'inf'"),
+        (["--max-seconds", "1e11"], "--max-seconds needs a number ≤ 1000000000"),
         (["--json", "--quiet"], "--json needs a value, got the option '--quiet'"),
         (["--report-dir", "--list"], "--report-dir needs a value, got the option '--list'"),
         (["--profile", "Quick"], "--profile must be one of quick, standard, full, got 'Quick'"),

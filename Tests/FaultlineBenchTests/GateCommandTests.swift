@@ -150,6 +150,30 @@ extension GateCommandTests {
         #expect(result.output.contains("no benchmark in common"), "\(result.output)")
     }
 
+    @Test("Reports whose benchmarks record nothing to check exit 2 instead of passing having compared nothing")
+    func nothingToCheck() throws {
+        let folder = try TemporaryFolder()
+        var bare = GateFixtures.report(GateFixtures.Run(seed: 2))
+        for index in bare.benchmarks.indices { (bare.benchmarks[index].metrics, bare.benchmarks[index].queryPlans) = ([:], nil) }
+        let base = try write(GateFixtures.report(GateFixtures.Run(seed: 1)), folder, "base.json")
+        let result = run([base, try write(bare, folder, "bare.json")])
+        #expect(result.status == 2)
+        #expect(result.output.contains("gate compared nothing"), "\(result.output)")
+    }
+
+    @Test("An improvement beside an advisory regression exits 0 without advising a refresh, which would lock the regression in")
+    func noRefreshOverRegression() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.report(GateFixtures.Run(seed: 1, extraStatementsPerFault: 1)), folder, "base.json")
+        let improved = try write(GateFixtures.report(GateFixtures.Run(seed: 2)), folder, "improved.json")
+        #expect(run([base, improved]).status == 3)
+        let mixed = try write(GateFixtures.report(GateFixtures.Run(seed: 2, insertSlowdown: 1.3)), folder, "mixed.json")
+        let result = run([base, mixed, "--advisory", "time"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ADVISORY [time]"), "\(result.output)")
+        #expect(!result.output.contains("refresh the baseline"), "\(result.output)")
+    }
+
     @Test("--advisory time: a 30% slower insert is printed as ADVISORY and passes; a counter regression still fails")
     func advisoryTimes() throws {
         let folder = try TemporaryFolder()

@@ -35,6 +35,12 @@ public enum CompareCommand {
         do { pair = try ReportPair.read(baseline: files[0], current: files[1]) } catch {
             return CommandFailure.report(error, write: write)
         }
+        // Lines of two suites can share a name (raw.fetch) and measure different work.
+        guard pair.baseline.suite == pair.current.suite else {
+            return CommandFailure.report(UsageError(
+                "\(files[0]) is suite '\(pair.baseline.suite)' but \(files[1]) is suite '\(pair.current.suite)'; "
+                    + "compare reports of the same suite"), write: write)
+        }
         let chosen = metrics.isEmpty ? [Metric.wallTime] : metrics
         let shared = pair.sharedMetrics
         // A misspelt metric would be "missing on one side" for every benchmark

@@ -10,6 +10,8 @@ public struct RunOptions {
     /// Per-benchmark budget: no new iteration starts once this has elapsed
     /// (at least one measured iteration always runs).
     public var maxSeconds = 10.0
+    /// The largest `--max-seconds`.
+    static let longestBudget = 1e9
     public var jsonPath: String?
     /// Where `latest-<suite>.json`, `report.md` and `report.html` go: by
     /// default `Results` when no `--json` is given, and nowhere when one is.
@@ -65,7 +67,12 @@ public struct RunOptions {
             case "--list": options.list = true
             case "--warmup": options.warmupIterations = try scanner.integer(for: argument, atLeast: 0)
             case "--iterations": options.iterations = try scanner.integer(for: argument, atLeast: 1)
-            case "--max-seconds": options.maxSeconds = try scanner.number(for: argument, minimum: 0, inclusive: false)
+            case "--max-seconds":
+                options.maxSeconds = try scanner.number(for: argument, minimum: 0, inclusive: false)
+                // The budget is counted in UInt64 nanoseconds.
+                guard options.maxSeconds <= Self.longestBudget else {
+                    throw UsageError("--max-seconds needs a number ≤ \(Int(Self.longestBudget)) (about 31 years), got \(options.maxSeconds)")
+                }
             case "--json": options.jsonPath = try scanner.value(for: argument)
             case "--report-dir": options.reportDirectory = try scanner.value(for: argument)
             case "--quiet": options.quiet = true

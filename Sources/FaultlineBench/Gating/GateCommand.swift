@@ -18,7 +18,8 @@ public enum GateCommand {
         \(CommandLineHelp.usageLine)
         exit status: 0 pass, 1 regression, 2 bad input (reports, thresholds file, a
         thresholds file naming a benchmark or metric the reports lack, or reports with
-        no benchmark in common), 3 passed with counters improved (refresh the baseline)
+        no benchmark in common, or nothing to check in common), 3 passed with no
+        regression and counters improved (refresh the baseline)
         """
 
     /// Runs the command; returns the exit status.
@@ -65,6 +66,12 @@ public enum GateCommand {
         let gate = RegressionGate(
             baseline: baseline, current: current, thresholds: thresholds,
             baselineName: files[0], currentName: files[1], advisory: advisory)
+        guard gate.checksMade > 0 || gate.untestedTimes > 0 else {
+            // A gate that compared nothing must not pass a CI run.
+            return CommandFailure.report(UsageError(
+                "gate compared nothing: \(files[0]) and \(files[1]) have no counter, time, plan, budget or growth "
+                    + "to check in common" + (gate.notes.isEmpty ? "" : " (\(gate.notes.joined(separator: "; ")))")), write: write)
+        }
         write(gate.render(format, suite: current.suite) + "\n")
         return gate.exitStatus
     }

@@ -103,7 +103,7 @@ extension RegressionGate {
         for finding in improvements {
             let title = "\(suite) improved: \(finding.benchmark)"
             lines.append("::notice title=\(Self.property(title))::"
-                         + Self.data("\(finding.subject) \(finding.before) → \(finding.after): refresh the baseline"))
+                         + Self.data("\(finding.subject) \(finding.before) → \(finding.after)" + (refreshes ? ": refresh the baseline" : "")))
         }
         lines.append("\(suite): \(verdict)")
         return lines.joined(separator: "\n")

@@ -70,8 +70,16 @@ public struct RegressionGate: Sendable {
     public var passed: Bool { failing.isEmpty }
 
     /// The command's exit status: 1 on a failing regression, 3 when it passed
-    /// and counters improved (refresh the baseline), else 0.
-    public var exitStatus: Int32 { !passed ? 1 : improvements.isEmpty ? 0 : 3 }
+    /// with no regression at all and counters improved (refresh the
+    /// baseline), else 0. An advisory regression beside an improvement is no
+    /// time to refresh: the refresh would lock the regression in.
+    public var exitStatus: Int32 { !passed ? 1 : refreshes ? 3 : 0 }
+
+    /// Whether the baseline should be refreshed to lock improvements in.
+    var refreshes: Bool { regressions.isEmpty && !improvements.isEmpty }
+
+    /// Checks made of every kind: none means the reports gave the gate nothing to compare.
+    public var checksMade: Int { checked.values.reduce(0, +) }
 
     public init(baseline: Report, current: Report, thresholds: GateThresholds = GateThresholds(),
                 baselineName: String = "baseline", currentName: String = "current",
@@ -160,7 +168,8 @@ public struct RegressionGate: Sendable {
         }
         lines += passes.map { "ok " + $0 }
         lines += improvements.map {
-            "note: \($0.benchmark): counter \($0.subject) improved, \($0.before) -> \($0.after); refresh the baseline to lock it in"
+            "note: \($0.benchmark): counter \($0.subject) improved, \($0.before) -> \($0.after)"
+                + (refreshes ? "; refresh the baseline to lock it in" : "")
         }
         lines += notes.map { "note: " + $0 }
         lines.append(verdict)
@@ -184,7 +193,9 @@ public struct RegressionGate: Sendable {
         }
         let advisories = regressions.filter { advisory.contains($0.kind) }
         let advised = advisories.isEmpty ? "" : "; \(advisories.count) advisory (\(byKind(advisories))) not failed"
-        let improved = improvements.isEmpty ? "" : "; \(improvements.count) counter(s) improved: refresh the baseline"
+        let improved = improvements.isEmpty ? ""
+            : refreshes ? "; \(improvements.count) counter(s) improved: refresh the baseline"
+            : "; \(improvements.count) counter(s) improved (no refresh while a regression stands)"
         if regressions.isEmpty {
             return "gate passed: no regression (\(counts))\(improved)"
         } else if failing.isEmpty {

@@ -44,7 +44,7 @@ struct BenchmarkRunner {
         }
         var samples = Samples()
         let budgetStart = ProcessClock.wallNanoseconds()
-        let budget = UInt64(options.maxSeconds * 1e9)
+        let budget = UInt64(min(max(options.maxSeconds, 0), RunOptions.longestBudget) * 1e9)
         var measured = 0
         // Verification is not the line's work: it spends none of its budget,
         // so checking a line never costs it measured iterations.
