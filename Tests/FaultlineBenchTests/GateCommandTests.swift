@@ -150,6 +150,20 @@ extension GateCommandTests {
         #expect(result.output.contains("no benchmark in common"), "\(result.output)")
     }
 
+    @Test("A folder where a report or a thresholds file should be exits 2 saying so")
+    func foldersRefused() throws {
+        let folder = try TemporaryFolder()
+        let base = try write(GateFixtures.report(GateFixtures.Run(seed: 1)), folder, "base.json")
+        let directory = folder.path("adir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let asReport = run([directory, base])
+        #expect(asReport.status == 2)
+        #expect(asReport.output.contains("it is a folder"), "\(asReport.output)")
+        let asThresholds = run([base, base, "--thresholds", directory])
+        #expect(asThresholds.status == 2)
+        #expect(asThresholds.output.contains("cannot read: it is a folder"), "\(asThresholds.output)")
+    }
+
     @Test("Reports whose benchmarks record nothing to check exit 2 instead of passing having compared nothing")
     func nothingToCheck() throws {
         let folder = try TemporaryFolder()

@@ -58,6 +58,10 @@ public struct BenchmarkSuite {
         let path = options.jsonPath ?? defaultReportPath(in: folder ?? "Results")
         do {
             if let folder {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    throw UsageError("--report-dir \(folder): it is a file, not a folder")
+                }
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try ReportFile.checkWritable(ReportFolder.latestPath(suite: name, in: folder))
             }

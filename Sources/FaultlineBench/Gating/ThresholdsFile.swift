@@ -13,8 +13,9 @@ extension GateThresholds {
     /// that do not compile are refused with the key path named.
     public static func load(_ path: String) throws(ThresholdsFileError) -> GateThresholds {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ThresholdsFileError(path: path, problem: "cannot read: \((error as NSError).localizedDescription)")
+        do { data = try ReportFile.contents(of: path) } catch {
+            if case .unreadable(_, let reason) = error { throw ThresholdsFileError(path: path, problem: "cannot read: \(reason)") }
+            throw ThresholdsFileError(path: path, problem: "cannot read: \(error)")
         }
         return try parse(data, path: path)
     }

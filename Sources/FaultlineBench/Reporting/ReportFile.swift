@@ -50,11 +50,20 @@ public enum ReportFile {
     /// Reads a report of any readable schema version (1 or 2), refusing other
     /// versions with a message naming the file.
     public static func read(_ path: String) throws(ReportFileError) -> Report {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        try parse(try contents(of: path), path: path)
+    }
+
+    /// The bytes of the file at `path`, or why there are none in one line
+    /// (Foundation's errors name a folder as "error 256").
+    static func contents(of path: String) throws(ReportFileError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .unreadable(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a folder") }
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        return try parse(data, path: path)
     }
 
     /// Reads a report from `data`; `path` names it in errors.
