@@ -76,10 +76,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let inbox = Locked<[StoreChanges]>([])
     /// Objects changed since the last objects-did-change notification, while
     /// `reportsUnsavedChanges` is on (ManagedObjectContext+UnsavedChanges.swift).
-    var unannounced: [ManagedObject] = []
+    @exclusivity(unchecked) var unannounced: [ManagedObject] = []
     /// Objects refreshed since then, by `refresh(_:mergeChanges:)` or
     /// `refreshAllObjects()`, while `reportsUnsavedChanges` is on.
-    var unannouncedRefreshes = Set<ManagedObject>()
+    @exclusivity(unchecked) var unannouncedRefreshes = Set<ManagedObject>()
     /// Fetched-results controllers following this context.
     var followers = 0
     var reportsUnsavedChangesByRequest = false
