@@ -49,10 +49,16 @@ final class ReadGeneration: Sendable {
     /// Registers a new child; returns what it inherits.
     func adopt(_ child: ManagedObjectContext) -> PinnedReader? {
         state.withLock { state in
+            // A parent that makes a child per request and never repins would
+            // otherwise keep every dead child's entry.
+            state.children.removeAll { $0.context == nil }
             state.children.append(WeakContext(context: child))
             return state.effective
         }
     }
+
+    /// Entries kept, dead children's included.
+    var entryCount: Int { state.withLock { $0.children.count } }
 
     private static func live(_ children: inout [WeakContext]) -> [ManagedObjectContext] {
         children.removeAll { $0.context == nil }

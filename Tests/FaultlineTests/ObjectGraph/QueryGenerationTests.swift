@@ -101,6 +101,18 @@ struct QueryGenerationTests {
         late.performAndWait { #expect(late.queryGenerationToken == nil) }
     }
 
+    @Test("A parent making a child per request keeps no entry for the children dropped since")
+    func droppedChildrenLeaveNothing() throws {
+        let (container, url, _) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        let parent = container.newBackgroundContext()
+        for _ in 0..<1_000 {
+            let child = parent.newChildContext()
+            child.performAndWait {}
+        }
+        #expect(parent.generation.entryCount <= 1)
+    }
+
     @Test("Faults of a pinned context skip the row cache's newer rows, and what it reads is not cached for others")
     func faultsBypassTheCache() throws {
         let (container, url, ann) = try Self.seeded()
