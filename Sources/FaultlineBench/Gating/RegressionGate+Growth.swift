@@ -7,13 +7,18 @@ extension RegressionGate {
     mutating func checkGrowth(_ report: Report, _ thresholds: GateThresholds) {
         guard (thresholds.benchmarks ?? []).contains(where: { $0.maximumGrowth != nil }) else { return }
         let growths = CostGrowth.all(in: report)
-        for result in report.benchmarks where thresholds.maximumGrowth(for: result.id) != nil {
-            guard !growths.contains(where: { $0.line == CostGrowth.lineName(result) }) else { continue }
-            note("\(result.id): a cost growth bound applies but the line ran at one size only (not checked)")
+        let lines = CostGrowth.lines(in: report)
+        for (line, results) in lines where !growths.contains(where: { $0.line == line }) {
+            let items = Set(results.map(\.items))
+            for result in results where thresholds.maximumGrowth(for: result.id) != nil {
+                note(results.count > 1 && items.count == 1
+                     ? "\(result.id): a cost growth bound applies but its line keeps \(result.items) items at every size (not checked)"
+                     : "\(result.id): a cost growth bound applies but the line ran at one size only (not checked)")
+            }
         }
         var checkedLines = Set<String>()
         for growth in growths {
-            let results = report.benchmarks.filter { CostGrowth.lineName($0) == growth.line }
+            let results = lines.first { $0.line == growth.line }?.results ?? []
             let bounds = results.compactMap { thresholds.maximumGrowth(for: $0.id) }
             guard let bound = bounds.min() else { continue }
             checkedLines.insert(growth.line)

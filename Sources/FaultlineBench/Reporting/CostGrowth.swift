@@ -7,7 +7,8 @@ import Foundation
 /// bites at a million rows. Fitted on deterministic counters only (VM steps,
 /// allocations, instructions, bytes written), so the exponent does not jitter.
 public struct CostGrowth: Equatable, Sendable {
-    /// The line without its sizes: its name and non-numeric parameters.
+    /// The line without its sizes: its name and every parameter but the ones
+    /// that set its items (`SizeParameters`).
     public var line: String
     public var metric: String
     /// Items per iteration at each size, ascending.
@@ -39,11 +40,8 @@ public struct CostGrowth: Equatable, Sendable {
 
     /// Every line of `report` measured at two or more sizes, per metric it has.
     public static func all(in report: Report) -> [CostGrowth] {
-        var groups: [String: [BenchmarkResult]] = [:]
-        for result in report.benchmarks { groups[lineName(result), default: []].append(result) }
         var growths: [CostGrowth] = []
-        for line in groups.keys.sorted() {
-            guard let results = groups[line], Set(results.map(\.items)).count >= 2 else { continue }
+        for (line, results) in lines(in: report) where Set(results.map(\.items)).count >= 2 {
             for metric in metrics {
                 let points = results.compactMap { result -> (size: Double, cost: Double)? in
                     guard let median = result.median(metric) else { return nil }
@@ -57,11 +55,18 @@ public struct CostGrowth: Equatable, Sendable {
         return growths
     }
 
-    /// A line's name and its non-numeric parameters, e.g. `prefetch strategy=lazy`.
-    static func lineName(_ result: BenchmarkResult) -> String {
+    /// The report's results by line, sorted by line name.
+    static func lines(in report: Report) -> [(line: String, results: [BenchmarkResult])] {
+        let sizes = SizeParameters.of(report.benchmarks)
+        let grouped = Dictionary(grouping: report.benchmarks) { lineName($0, sizes: sizes[$0.name] ?? []) }
+        return grouped.keys.sorted().compactMap { line in grouped[line].map { (line, $0) } }
+    }
+
+    /// A line's name and the parameters that do not set its items, e.g.
+    /// `raw.sort index=unindexed limit=100`.
+    static func lineName(_ result: BenchmarkResult, sizes: Set<String>) -> String {
         let named = result.parameters.sorted { $0.key < $1.key }.compactMap { key, value -> String? in
-            if case .string(let text) = value { return "\(key)=\(text)" }
-            return nil
+            sizes.contains(key) ? nil : "\(key)=\(value)"
         }
         return ([result.name] + named).joined(separator: " ")
     }
