@@ -5,10 +5,13 @@ import Foundation
 /// `objects` objects of the tree's root entity, and along every key path
 /// `fanOut` destinations per to-many and one per to-one, each with every
 /// stored attribute set (its default when it has one, else a value of its
-/// type derived from the object's number). Inserted through contexts and saved
-/// every 1,000 root objects, so validation and inverses apply as in an app.
-/// A required relationship that is not on the key paths cannot be made up and
-/// fails the save, with the store's own validation message.
+/// type derived from the object's number). An attribute under a uniqueness
+/// constraint gets the object's number even when it has a default: a default
+/// is the same on every object, so the second one would conflict. Inserted
+/// through contexts and saved every 1,000 root objects, so validation and
+/// inverses apply as in an app. A required relationship that is not on the
+/// key paths cannot be made up and fails the save, summarised
+/// (`SyntheticSaveFailure`).
 public struct SyntheticModelData: Sendable {
     public let tree: KeyPathTree
     public let objects: Int
@@ -29,28 +32,46 @@ public struct SyntheticModelData: Sendable {
         let context = container.newBackgroundContext()
         let model = container.model
         try context.performAndWait {
-            var serial = 0
+            var serial = Serials()
             for index in 0..<objects {
                 _ = try make(tree.root, model, in: context, serial: &serial)
-                if index % 1_000 == 999 {
-                    try context.save()
-                    context.reset()
-                }
+                if index % 1_000 == 999 { try save(context, model) }
             }
-            try context.save()
-            context.reset()
+            try save(context, model)
         }
     }
 
+    /// Object numbers: of every object inserted, and of those whose entity has a
+    /// uniqueness constraint — a count of its own so that a 16-bit attribute
+    /// stays unique over 32,767 constrained objects however many others there
+    /// are, and objects of sibling entities sharing a constraint still differ.
+    private struct Serials {
+        var any = 0
+        var constrained = 0
+    }
+
+    private func save(_ context: ManagedObjectContext, _ model: CheckedModel) throws {
+        do {
+            try context.save()
+        } catch let error as SaveError {
+            throw SyntheticSaveFailure(error, entity: tree.root.entity, model: model)
+        }
+        context.reset()
+    }
+
     private func make(_ node: KeyPathTree.Node, _ model: CheckedModel, in context: ManagedObjectContext,
-                      serial: inout Int) throws -> ManagedObject {
+                      serial: inout Serials) throws -> ManagedObject {
         let object = try context.insertNewObject(forEntityName: node.entity)
-        serial += 1
+        serial.any += 1
         guard let entity = model.entity(named: node.entity) else {
             throw ObjectGraphInputError("the model has no entity '\(node.entity)'")
         }
-        for attribute in entity.attributes where attribute.isStored && !attribute.isDerived && attribute.compositeIndex == nil {
-            if let value = Self.value(for: attribute, serial: serial) {
+        let unique = Self.uniqueAttributes(of: entity)
+        if !unique.isEmpty { serial.constrained += 1 }
+        for (index, attribute) in entity.attributes.enumerated()
+        where attribute.isStored && !attribute.isDerived && attribute.compositeIndex == nil {
+            let isUnique = unique.contains(index)
+            if let value = Self.value(for: attribute, serial: isUnique ? serial.constrained : serial.any, unique: isUnique) {
                 try object.setValue(value, forKey: attribute.name)
             }
         }
@@ -66,10 +87,20 @@ public struct SyntheticModelData: Sendable {
         return object
     }
 
+    /// The indexes in `entity.attributes` of the attributes some uniqueness
+    /// constraint (own or inherited) names.
+    static func uniqueAttributes(of entity: CheckedEntity) -> Set<Int> {
+        Set(entity.uniquenessConstraints.joined().compactMap { reference -> Int? in
+            if case .attribute(let index) = reference { return index }
+            return nil
+        })
+    }
+
     /// A value of the attribute's type; nil leaves the attribute as inserted
     /// (its default, or nil for a transformable, whose type only the app knows).
-    static func value(for attribute: CheckedAttribute, serial: Int) -> Any? {
-        if attribute.defaultValue != nil { return nil }
+    /// A `unique` attribute takes the object's number over its default.
+    static func value(for attribute: CheckedAttribute, serial: Int, unique: Bool = false) -> Any? {
+        if attribute.defaultValue != nil && !unique { return nil }
         switch attribute.attributeType {
         case .integer16AttributeType: return Int64(serial % Int(Int16.max))
         case .integer32AttributeType, .integer64AttributeType: return Int64(serial)
