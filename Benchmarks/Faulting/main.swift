@@ -49,7 +49,7 @@ do {
 
 let reportPrefix = "report written to "
 var reportPath: String?
-let status = BenchmarkSuite("Faulting", benchmarks: benchmarks).run(
+let status = BenchmarkSuite("Faulting", benchmarks: benchmarks, suiteArguments: profilerArguments.own).run(
     arguments: profilerArguments.remaining, interactive: isatty(STDOUT_FILENO) != 0
 ) { text in
     for line in text.split(separator: "\n") where line.hasPrefix(reportPrefix) {

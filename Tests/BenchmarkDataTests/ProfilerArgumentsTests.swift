@@ -3,13 +3,15 @@ import Testing
 
 @Suite("The Faulting suite's command line")
 struct ProfilerArgumentsTests {
-    @Test("Profiler flags are taken off; the rest goes to the harness")
+    @Test("Profiler flags are taken off and kept as given; the rest goes to the harness")
     func strips() throws {
         let parsed = try ProfilerArguments(parsing: [
             "--iterations", "5", "--graph", "1000x100x10", "--touch=0.2", "--keypaths", "books,books.chapters",
             "--order", "sequential", "--quiet",
         ])
         #expect(parsed.remaining == ["--iterations", "5", "--quiet"])
+        // What the --instructions child gets again, as given.
+        #expect(parsed.own == ["--graph", "1000x100x10", "--touch=0.2", "--keypaths", "books,books.chapters", "--order", "sequential"])
         let profile = try #require(parsed.profiles.first)
         #expect(parsed.profiles.count == 1)
         #expect(profile.shape == (try GraphShape(parsing: "1000x100x10")))

@@ -24,6 +24,9 @@ public struct ProfilerArguments: Equatable {
     public let modelProfile: ModelProfileRequest?
     /// The arguments left for `BenchmarkSuite.run`.
     public let remaining: [String]
+    /// The profiler's own flags as given: what a child running the suite again
+    /// (`--instructions`) needs to declare the same lines.
+    public let own: [String]
 
     public static let usage = """
         Faulting flags: --graph PARENTSxFANOUT[xFANOUT] (e.g. 1000x100x10), --touch FRACTION (0, 1]
@@ -39,6 +42,7 @@ public struct ProfilerArguments: Equatable {
     public init(parsing arguments: [String]) throws(ObjectGraphInputError) {
         var values: [String: String] = [:]
         var remaining: [String] = []
+        var own: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -50,16 +54,19 @@ public struct ProfilerArguments: Equatable {
             }
             if flag != argument {
                 values[flag] = String(argument.dropFirst(flag.count + 1))
+                own.append(argument)
                 index += 1
             } else {
                 guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
                     throw ObjectGraphInputError("\(flag) needs a value")
                 }
                 values[flag] = arguments[index + 1]
+                own += [argument, arguments[index + 1]]
                 index += 2
             }
         }
         self.remaining = remaining
+        self.own = own
         if values["--model"] != nil || values["--store"] != nil {
             guard !(values["--touch"] ?? "").contains(",") else {
                 // One copy of the user's store (or one synthetic data set) per run; a sweep would need one per fraction.

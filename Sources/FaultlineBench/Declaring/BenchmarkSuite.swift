@@ -7,10 +7,16 @@ import Foundation
 public struct BenchmarkSuite {
     public let name: String
     public let benchmarks: [Benchmark]
+    /// The suite's own flags, taken off the command line before `run` (the
+    /// Faulting profiler's `--graph`, `--model`…): they decide which lines are
+    /// declared, so the child that `--instructions` starts gets them too, or it
+    /// would declare the default lines and find none of these.
+    public let suiteArguments: [String]
 
-    public init(_ name: String, benchmarks: [Benchmark]) {
+    public init(_ name: String, benchmarks: [Benchmark], suiteArguments: [String] = []) {
         self.name = name
         self.benchmarks = benchmarks
+        self.suiteArguments = suiteArguments
     }
 
     /// Runs the suite as the process's main program and exits with its status:
@@ -127,7 +133,8 @@ public struct BenchmarkSuite {
         defer { counter.remove() }
         for index in results.indices {
             if !options.quiet { write("counting instructions: \(results[index].id)\n") }
-            let (count, profile) = try counter.count(line: results[index].id, profile: options.profile)
+            let (count, profile) = try counter.count(line: results[index].id, profile: options.profile,
+                                                          suiteArguments: suiteArguments)
             let items = Double(max(results[index].items, 1))
             results[index].metrics[Metric.instructions] = MetricResult(unit: "count", direction: .lowerIsBetter, samples: [count])
             results[index].metrics[Metric.instructionsPerItem] = MetricResult(

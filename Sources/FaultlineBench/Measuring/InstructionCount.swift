@@ -48,14 +48,17 @@ enum InstructionCount {
         func remove() { try? FileManager.default.removeItem(at: folder) }
 
         /// The instructions of `id`'s one measured iteration, in total and by
-        /// the functions that executed them.
-        func count(line id: String, profile: SuiteProfile) throws(InstructionCountError) -> (total: Double, profile: CallgrindProfile) {
+        /// the functions that executed them; `suiteArguments` are the suite's
+        /// own flags (`BenchmarkSuite.suiteArguments`).
+        func count(line id: String, profile: SuiteProfile,
+                   suiteArguments: [String] = []) throws(InstructionCountError) -> (total: Double, profile: CallgrindProfile) {
             let output = folder.appendingPathComponent("callgrind.out").path
             try? FileManager.default.removeItem(atPath: output)
             let pattern = "^" + NSRegularExpression.escapedPattern(for: id) + "$"
-            let arguments = ["--tool=callgrind", "--collect-atstart=no", "--fair-sched=yes", "--callgrind-out-file=\(output)", executable,
-                             "--profile", profile.rawValue, "--filter", pattern, "--iterations", "1", "--warmup", "1",
-                             "--max-seconds", "100000", "--quiet", "--json", folder.appendingPathComponent("child.json").path]
+            let arguments = ["--tool=callgrind", "--collect-atstart=no", "--fair-sched=yes", "--callgrind-out-file=\(output)", executable]
+                + suiteArguments
+                + ["--profile", profile.rawValue, "--filter", pattern, "--iterations", "1", "--warmup", "1",
+                   "--max-seconds", "100000", "--quiet", "--json", folder.appendingPathComponent("child.json").path]
             // Fixed hashing, and jemalloc purging never: its decay is timed, and
             // under valgrind's slowdown the purges land in different calls.
             let environment = [lineVariable: id, "SWIFT_DETERMINISTIC_HASHING": "1",
