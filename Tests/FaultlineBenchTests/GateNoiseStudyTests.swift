@@ -110,15 +110,15 @@ struct GateNoiseStudyTests {
     func commandSuggests() throws {
         let folder = try TemporaryFolder()
         let base = try write(GateFixtures.report(Run(seed: 100, samples: 12, paired: true)), folder, "base.json")
-        let runs = try (1...4).map { try write(GateFixtures.report(Run(seed: UInt64($0), samples: 12, paired: true)), folder, "run-\($0).json") }
+        let runs = try (1...5).map { try write(GateFixtures.report(Run(seed: UInt64($0), samples: 12, paired: true)), folder, "run-\($0).json") }
         let suggestPath = folder.path("suggested.json")
         let result = command([base] + runs + ["--suggest", suggestPath])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("noise: Test: 4 A/A run(s) gated against \(base)"))
-        #expect(result.output.contains("A/A findings: 0 in 4 run(s) (0 counter, 0 time, 0 plan, 0 budget, 0 growth)"))
-        #expect(result.output.contains("injected a line 30 % slower: caught 8 of 8"))
-        #expect(result.output.contains("injected one more statement per item: caught 12 of 12"))
-        #expect(result.output.contains("injected an index dropped: caught 4 of 4"))
+        #expect(result.output.contains("noise: Test: 5 A/A run(s) gated against \(base)"))
+        #expect(result.output.contains("A/A findings: 0 in 5 run(s) (0 counter, 0 time, 0 plan, 0 budget, 0 growth)"))
+        #expect(result.output.contains("injected a line 30 % slower: caught 10 of 10"))
+        #expect(result.output.contains("injected one more statement per item: caught 15 of 15"))
+        #expect(result.output.contains("injected an index dropped: caught 5 of 5"))
         let suggested = try GateThresholds.load(suggestPath)
         #expect(suggested.benchmarks?.map(\.match) == ["batch.insert rows=1000", "fault.lazy rows=1000"])
         #expect(suggested.benchmarks?.allSatisfy { $0.suite == "Test" && ($0.minimumEffect ?? 0) >= 0.10 } == true)

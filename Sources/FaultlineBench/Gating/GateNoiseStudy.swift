@@ -16,7 +16,7 @@ public struct GateNoiseStudy: Sendable {
         public var configuredMinimumEffect: Double
         /// The growth a new run stays under with `confidence` (Student's t
         /// prediction bound on the log effects), never below the configured
-        /// minimum; nil with fewer than two runs.
+        /// minimum; nil with fewer than `minimumRunsToSuggest` runs.
         public var suggestedMinimumEffect: Double?
     }
 
@@ -34,7 +34,16 @@ public struct GateNoiseStudy: Sendable {
     /// false finding per thousand line-runs.
     public static let confidence = 0.999
 
+    /// The fewest runs a minimum effect is suggested from. At 99.9 % Student's
+    /// t is 318 with 2 runs and 22 with 3, so a bound from so few is noise
+    /// times a huge factor — 2 runs suggested 2.9e31, switching time gating
+    /// off; from 5 runs (t = 7.2) it narrows towards the spread itself.
+    public static let minimumRunsToSuggest = 5
+
     public let runs: Int
+    /// The injected slowdown, 0.3 for 30 %: what a suggested minimum effect
+    /// must stay below for time gating to catch it.
+    public let slowdown: Double
     /// The kinds the gate prints without failing on (its `--advisory`): their
     /// findings still count, but no regression of theirs is injected.
     public let advisory: Set<GateFinding.Kind>
@@ -49,6 +58,7 @@ public struct GateNoiseStudy: Sendable {
     public init(baseline: Report, runs: [Report], names: [String]? = nil, thresholds: GateThresholds, slowdown: Double,
                 advisory: Set<GateFinding.Kind> = []) {
         self.runs = runs.count
+        self.slowdown = slowdown
         self.advisory = advisory
         let scoped = thresholds.scoped(to: baseline.suite)
         var time = Injection(kind: .time, description: String(format: "a line %g %% slower", slowdown * 100))
@@ -101,7 +111,8 @@ public struct GateNoiseStudy: Sendable {
             let configured = scoped.resolve(metric: Metric.wallTime, unit: "ns", benchmark: line.id).minimumEffect
             return LineSpread(
                 benchmark: id, logEffects: logEffects, configuredMinimumEffect: configured,
-                suggestedMinimumEffect: Self.predictionBound(logEffects).map { Swift.max(configured, expm1($0)) })
+                suggestedMinimumEffect: logEffects.count < Self.minimumRunsToSuggest
+                    ? nil : Self.predictionBound(logEffects).map { Swift.max(configured, expm1($0)) })
         }
     }
 

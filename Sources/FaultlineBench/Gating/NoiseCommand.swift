@@ -18,7 +18,8 @@ public enum NoiseCommand {
           --allow-findings N  A/A findings tolerated before exit 1 (default 0)
           --suggest PATH      writes a thresholds file whose entries give each
                               time-gated line the suggested minimum effect (none
-                              when no line is time-gated)
+                              when no line is time-gated); needs at least
+                              \(GateNoiseStudy.minimumRunsToSuggest) runs
           --advisory KINDS    kinds the gate only prints (as `gate` takes them):
                               their A/A findings still count, no regression of
                               theirs is injected and, for time, no line is studied
@@ -47,6 +48,13 @@ public enum NoiseCommand {
             }
             guard files.count >= 2 else {
                 throw UsageError("noise needs a baseline and at least one run, got \(files.count) report file(s)")
+            }
+            let minimum = GateNoiseStudy.minimumRunsToSuggest
+            // With time advisory no line is studied, so nothing would be suggested anyway.
+            if suggestPath != nil, !advisory.contains(.time), files.count - 1 < minimum {
+                throw UsageError("--suggest needs at least \(minimum) A/A runs, got \(files.count - 1): from fewer, the "
+                                 + "99.9 % bound on their spread is too wide to gate with (2 runs would suggest a minimum "
+                                 + "effect of about 10^31, switching time gating off)")
             }
         } catch {
             return CommandFailure.report(error, usage: usage, write: write)
@@ -114,10 +122,17 @@ public enum NoiseCommand {
             for line in study.lines {
                 let changes = line.logEffects.map { expm1($0) }
                 let range = String(format: "%+.1f %% … %+.1f %%", (changes.min() ?? 0) * 100, (changes.max() ?? 0) * 100)
-                let suggested = line.suggestedMinimumEffect.map { String(format: "%.0f %%", ($0 * 100).rounded(.up)) } ?? "—"
+                let suggested = line.suggestedMinimumEffect.map { String(format: "%.0f %%", ($0 * 100).rounded(.up)) }
+                    ?? "— (needs \(GateNoiseStudy.minimumRunsToSuggest) runs)"
                 lines.append("  " + line.benchmark.padding(toLength: width, withPad: " ", startingAt: 0)
                              + "  \(range)  " + String(format: "%.0f %%", line.configuredMinimumEffect * 100) + " → \(suggested)")
             }
+        }
+        for line in study.lines {
+            guard let suggested = line.suggestedMinimumEffect, suggested >= study.slowdown else { continue }
+            lines.append("warning: \(line.benchmark): the suggested minimum effect "
+                         + String(format: "%.0f %% is not below the %.0f %% slowdown", (suggested * 100).rounded(.up), study.slowdown * 100)
+                         + " the gate should catch: time-gate it with more iterations, or leave it to its counters")
         }
         for injection in study.injections {
             lines.append("injected \(injection.description): caught \(injection.caught) of \(injection.cases)"
