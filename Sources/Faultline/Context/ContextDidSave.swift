@@ -214,8 +214,9 @@ extension ManagedObjectContext {
     /// rows its next save would write: a link to a row that is gone would be
     /// written, or listed, otherwise.
     private func dropFromRelationships(_ gone: [ManagedObject]) {
+        guard gone.contains(where: { coordinator.toManyDestinations.contains($0.entityIndex) }) else { return }
         let keys = Set(gone.map(ObjectKey.init))
-        for object in gone { links.replace(object, with: nil) }
+        if !links.isEmpty { for object in gone { links.replace(object, with: nil) } }
         for object in registered.values {
             for state in object.toMany {
                 guard let state else { continue }

@@ -221,7 +221,8 @@ public final class FetchedResultsController: @unchecked Sendable {
             }
             let refreshed = self.readRefreshed(change.refreshedObjects)
             changed += refreshed.changed
-            self.apply(changed: changed, deleted: Array(change.deletedObjects), deletedIDs: change.deletedObjectIDs.union(refreshed.gone),
+            let deletedIDs = refreshed.gone.isEmpty ? change.deletedObjectIDs : change.deletedObjectIDs.union(refreshed.gone)
+            self.apply(changed: changed, deleted: Array(change.deletedObjects), deletedIDs: deletedIDs,
                        invalidated: refreshed.rereads || !change.invalidatedEntities.isDisjoint(with: self.hierarchy))
         })
     }

@@ -67,6 +67,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The entities whose derived attributes other entities' rows feed: what a
     /// save's triggers can make stale in every context.
     let derivedTargets: EntityIndexMask
+    /// The entities some to-many can list (its destinations, sub-entities
+    /// included): only their objects' merged deletions are looked for in
+    /// contexts' to-manys.
+    let toManyDestinations: EntityIndexMask
     /// Which dependents a save leaves stale only where it read them back.
     let rereadDependents: RereadDependents
     /// Records every commit in Core Data's persistent history; nil when the
@@ -159,6 +163,9 @@ public final class PersistentStoreCoordinator: Sendable {
         self.reads = model.entities.map { EntityReadStatements(entity: $0, plans: plans) }
         let dependents = DerivedDependencies.dependents(in: model)
         derivedTargets = EntityIndexMask(dependents.reduce(into: Set<Int>()) { $0.formUnion($1) })
+        toManyDestinations = EntityIndexMask(Set(model.entities.flatMap { entity in
+            entity.relationships.filter(\.isToMany).flatMap { model.entities[$0.destinationEntityIndex].hierarchyIndexes }
+        }))
         rereadDependents = RereadDependents(model: model)
         let changes = ChangePublisher(rowCache: rowCache, derivedDependents: dependents)
         self.changes = changes
