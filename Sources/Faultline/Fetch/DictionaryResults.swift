@@ -30,7 +30,17 @@ extension ManagedObjectContext {
         let rows = try coordinator.fetchColumns(fetch)
         let dictionaries = Self.dictionaries(rows, keyPaths: keyPaths)
         guard !composites.isEmpty else { return dictionaries }
-        return dictionaries.map { Self.nesting(composites, in: $0, of: entity, requested: request.propertiesToFetch) }
+        // Each leaf's key, its path inside the composite and whether it was asked
+        // for too: worked out once, not per row.
+        let requested = Set(request.propertiesToFetch)
+        let nested = composites.map { composite in
+            (name: composite.name, leaves: composite.leafAttributeIndexes.map { leaf in
+                let name = entity.attributes[leaf].name
+                return (key: name, path: name.dropFirst(composite.name.count + 1).split(separator: ".").map(String.init),
+                        kept: requested.contains(name))
+            })
+        }
+        return dictionaries.map { Self.nesting(nested, in: $0) }
     }
 
     /// The row's columns by key path.
@@ -55,16 +65,14 @@ extension ManagedObjectContext {
     /// elements' own keys stay only where they were asked for too. A composite
     /// whose elements are all nil is left out, as nil values are.
     private static func nesting(
-        _ composites: [CheckedComposite], in row: [String: Any], of entity: CheckedEntity, requested: [String]
+        _ composites: [(name: String, leaves: [(key: String, path: [String], kept: Bool)])], in row: [String: Any]
     ) -> [String: Any] {
         var row = row
         for composite in composites {
             var value: [String: Any] = [:]
-            for leaf in composite.leafAttributeIndexes {
-                let name = entity.attributes[leaf].name
-                guard let element = requested.contains(name) ? row[name] : row.removeValue(forKey: name) else { continue }
-                let path = name.dropFirst(composite.name.count + 1).split(separator: ".").map(String.init)
-                ManagedObject.insert(element, at: path[...], into: &value)
+            for leaf in composite.leaves {
+                guard let element = leaf.kept ? row[leaf.key] : row.removeValue(forKey: leaf.key) else { continue }
+                ManagedObject.insert(element, at: leaf.path[...], into: &value)
             }
             if !value.isEmpty { row[composite.name] = value }
         }
