@@ -94,9 +94,12 @@ public final class Connection {
 
     /// An error opening a file, with its path: SQLite's "unable to open
     /// database file" or "disk I/O error" (a directory) does not say which.
+    /// The set-up statement that met the failure (SQLite opens the file
+    /// lazily, at the first pragma) is left out: "while executing: PRAGMA
+    /// cache_size" pointed at a setting, not at the file.
     private static func naming(_ error: any Error, _ location: Location) -> any Error {
         guard case .file(let file) = location, let error = error as? SQLiteError else { return error }
-        return SQLiteError(extendedCode: error.extendedCode, message: "\(error.message) (opening \(file))", sql: error.sql)
+        return SQLiteError(extendedCode: error.extendedCode, message: "\(error.message) (opening \(file))")
     }
 
     /// `journal_mode = WAL`, retried for up to the busy timeout: switching a

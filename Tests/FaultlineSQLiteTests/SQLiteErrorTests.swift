@@ -63,7 +63,7 @@ struct SQLiteErrorTests {
         #expect(error.message.hasSuffix("(opening \(path))"))
     }
 
-    @Test("A file in a missing directory, or a directory, fails naming the path")
+    @Test("A file in a missing directory, or a directory, fails naming the path and no set-up pragma")
     func unopenablePaths() throws {
         let missing = "/nonexistent/\(UUID())/store.sqlite"
         let inMissing = try #require(throws: SQLiteError.self) { try Connection(.file(missing)) }
@@ -71,6 +71,11 @@ struct SQLiteErrorTests {
         let directory = FileManager.default.temporaryDirectory.path
         let isDirectory = try #require(throws: SQLiteError.self) { try Connection(.file(directory)) }
         #expect("\(isDirectory)".contains("(opening \(directory))"))
+        // The set-up pragma SQLite failed at is not the user's statement.
+        var configuration = Connection.Configuration()
+        configuration.pageCacheKibibytes = 2048
+        let withCacheSize = try #require(throws: SQLiteError.self) { try Connection(.file(directory), configuration: configuration) }
+        #expect(withCacheSize.sql == nil && !"\(withCacheSize)".contains("PRAGMA"))
     }
 
     @Test("Empty SQL is refused, not stepped")
