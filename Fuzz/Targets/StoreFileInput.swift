@@ -11,6 +11,9 @@ public enum StoreFileInput: FuzzTarget {
     static let directory: URL = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-fuzz-store-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // libFuzzer and the test runner end with exit(): the folder goes with
+        // the process (a crash keeps it, beside its finding).
+        atexit { try? FileManager.default.removeItem(at: StoreFileInput.directory) }
         return directory
     }()
 

@@ -5,7 +5,7 @@ import FaultlineSQLite
 /// The VFS shim behind `IOScope`: it counts the operations of the files in its
 /// directory, fails exactly the one it is told to, and leaves every other file alone.
 @Suite("An I/O scope counts its files' operations and fails the one it is told to")
-struct IOScopeTests {
+final class IOScopeTests {
     let directory: URL
     let scope: IOScope
 
@@ -14,6 +14,9 @@ struct IOScopeTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         scope = try IOScope(directory: directory.path)
     }
+
+    /// Each test has its own folder, removed with it.
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func database(_ name: String = "db.sqlite") throws -> Connection {
         try Connection(.file(directory.appendingPathComponent(name).path))

@@ -30,6 +30,7 @@ struct CompiledModelInfoTests {
     @Test("a compiled model beside a copied bundle is discovered; a stale one is reported, not hidden")
     func discoveredAndStale() throws {
         let folder = try ModelFileTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let bundle = folder.appendingPathComponent("Recipes.xcdatamodeld")
         try FileManager.default.copyItem(at: try ModelFileTestSupport.fixture(.recipes), to: bundle)
         try writeMomd(["NSManagedObjectModel_VersionHashes": ["Recipes": hashes(["Image", "Recipe", "Gone"])],
@@ -49,6 +50,7 @@ struct CompiledModelInfoTests {
     @Test("an unreadable compiled model is an error when given, a warning when discovered")
     func broken() throws {
         let folder = try ModelFileTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let bundle = folder.appendingPathComponent("Recipes.xcdatamodeld")
         try FileManager.default.copyItem(at: try ModelFileTestSupport.fixture(.recipes), to: bundle)
         let momd = folder.appendingPathComponent("Recipes.momd")
@@ -66,6 +68,7 @@ struct CompiledModelInfoTests {
     @Test("hashes attach by version name; versions the source lacks are reported")
     func versionMatching() throws {
         let folder = try ModelFileTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
         try FileManager.default.copyItem(at: try ModelFileTestSupport.fixture(.groceryDude), to: bundle)
         let momd = folder.appendingPathComponent("Elsewhere.momd")

@@ -214,7 +214,9 @@ struct ModelFileErrorTests {
 
     @Test("a bundle with several versions and no current version is an error")
     func missingCurrentVersion() throws {
-        let folder = try ModelFileTestSupport.temporaryDirectory().appendingPathComponent("M.xcdatamodeld")
+        let scratch = try ModelFileTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("M.xcdatamodeld")
         let xml = "<model><entity name=\"A\"/></model>"
         _ = try ModelFileTestSupport.writeVersion(xml, named: "M", in: folder)
         _ = try ModelFileTestSupport.writeVersion(xml, named: "M 2", in: folder)
@@ -242,6 +244,7 @@ struct ModelFileErrorTests {
     @Test("missing paths and version folders without contents are errors")
     func missingFiles() throws {
         let folder = try ModelFileTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: ModelFileError.self) { try ModelFileReader().read(at: folder.appendingPathComponent("None.xcdatamodeld")) }
         let empty = folder.appendingPathComponent("Empty.xcdatamodel")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

@@ -128,7 +128,9 @@ struct ModelFileRoundTripTests {
     func bundle() throws {
         ModelFileTestSupport.registerTransformers()
         let original = try ModelFileReader().read(at: try ModelFileTestSupport.fixture(.groceryDude))
-        let folder = try ModelFileTestSupport.temporaryDirectory().appendingPathComponent("Copy.xcdatamodeld")
+        let scratch = try ModelFileTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("Copy.xcdatamodeld")
         try ModelFileWriter().writeBundle(original, to: folder)
         let reread = try ModelFileReader().read(at: folder)
         #expect(reread.name == "Copy")

@@ -30,7 +30,7 @@ enum ModelFileTestSupport {
         }
     }
 
-    /// A fresh, empty temporary folder.
+    /// A fresh, empty temporary folder; the caller removes it.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("faultline-modelfile-\(UUID().uuidString)")

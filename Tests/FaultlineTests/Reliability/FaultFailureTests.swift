@@ -7,7 +7,7 @@ import FaultlineSQLite
 /// empty or missing object: it stays unfired, is read again at the next
 /// access, and the next save throws the failure once and writes nothing.
 @Suite("A fault that cannot be read is retried, and the save after it refuses to write", .serialized)
-struct FaultFailureTests {
+final class FaultFailureTests {
     let directory: URL
     let scope: IOScope
     let store: URL
@@ -19,6 +19,9 @@ struct FaultFailureTests {
         try IOFaultTests.populate(store)
         scope = try IOScope(directory: directory.path)
     }
+
+    /// Each test has its own folder, removed with it.
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func firstAuthor(_ context: ManagedObjectContext) throws -> ManagedObject {
         var request = FetchRequest(entityName: "Author")
