@@ -103,6 +103,30 @@ struct BenchmarkSuiteTests {
         #expect(line.comparison?.wallTimeRatio == Statistics(zip(walls, references).map { $0 / $1 }).median)
     }
 
+    @Test("Warm-ups stop on the --max-seconds budget as measured iterations do, after at least one", arguments: [
+        // 0.05 s a warm-up spends a 0.1 s budget after the second (the third on a slow machine)…
+        (0.05, 2...3),
+        // …and a warm-up longer than the budget is the only one.
+        (0.15, 1...1),
+    ])
+    func warmupsKeepTheBudget(seconds: Double, expected: ClosedRange<Int>) throws {
+        final class Count { var calls = 0 }
+        let count = Count()
+        let suite = BenchmarkSuite("Budget", benchmarks: [
+            Benchmark("slow", items: 1, setUp: { 0 }, measure: { _ in
+                count.calls += 1
+                Thread.sleep(forTimeInterval: seconds)
+            }),
+        ])
+        let folder = try TemporaryFolder()
+        let path = folder.path("report.json")
+        let arguments = ["--warmup", "40", "--iterations", "1", "--max-seconds", "0.1", "--json", path, "--quiet"]
+        #expect(run(suite, arguments).status == 0)
+        let line = try #require(try ReportFile.read(path).benchmarks.first)
+        #expect(expected.contains(line.warmupIterations), "\(line.warmupIterations) warm-ups")
+        #expect(count.calls == line.warmupIterations + 1)
+    }
+
     @Test("A filter selects by id and brings the references along")
     func filterBringsReferences() {
         let listed = run(suite(), ["--filter", "^line", "--list"])

@@ -8,7 +8,9 @@ public struct RunOptions {
     public var warmupIterations = 1
     public var iterations = 10
     /// Per-benchmark budget: no new iteration starts once this has elapsed
-    /// (at least one measured iteration always runs).
+    /// (at least one measured iteration always runs). Warm-ups have a budget
+    /// of the same length of their own (at least one runs when `--warmup` is
+    /// not 0).
     public var maxSeconds = 10.0
     /// The largest `--max-seconds`.
     static let longestBudget = 1e9
@@ -33,9 +35,10 @@ public struct RunOptions {
           --filter REGEX   run benchmarks whose id ("name param=value …") matches;
                            the reference lines they are compared with run too
           --list           list the benchmarks and exit
-          --warmup N       unmeasured iterations before measuring (default 1)
+          --warmup N       unmeasured iterations before measuring, at most (default 1)
           --iterations N   measured iterations at most (default 10)
-          --max-seconds S  stop measuring a benchmark after S seconds (default 10)
+          --max-seconds S  stop measuring a benchmark after S seconds, and warming it up
+                           after another S (default 10; at least one of each runs)
           --json PATH      write the report here (default Results/<suite>-<UTC time>.json)
           --report-dir DIR also write DIR/latest-<suite>.json and DIR/report.md and
                            DIR/report.html covering every DIR/latest-*.json (default

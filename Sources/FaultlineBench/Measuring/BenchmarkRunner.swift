@@ -1,7 +1,7 @@
 import FaultlineSQLite
 
-/// Runs one benchmark: warm-up iterations, then measured ones until the
-/// iteration count or the time budget is reached, probing every metric around
+/// Runs one benchmark: warm-up iterations, then measured ones, each phase
+/// until its iteration count or the time budget is reached, probing every metric around
 /// the measured closure only.
 ///
 /// A line with a reference is measured in pairs: each iteration of the line
@@ -35,16 +35,10 @@ struct BenchmarkRunner {
         progress: (_ iteration: Int, _ of: Int) -> Void = { _, _ in }
     ) throws -> BenchmarkResult {
         let plans = try benchmark.queryPlans?()
-        for _ in 0..<options.warmupIterations {
-            for warmed in [reference, benchmark].compactMap({ $0 }) {
-                let iteration = try warmed.makeIteration()
-                try iteration.measure()
-                try finish(iteration, of: warmed, "a warm-up iteration")
-            }
-        }
+        let budget = UInt64(min(max(options.maxSeconds, 0), RunOptions.longestBudget) * 1e9)
+        let warmedUp = try warmUp(benchmark, pairedWith: reference, budget: budget)
         var samples = Samples()
         let budgetStart = ProcessClock.wallNanoseconds()
-        let budget = UInt64(min(max(options.maxSeconds, 0), RunOptions.longestBudget) * 1e9)
         var measured = 0
         // Verification is not the line's work: it spends none of its budget,
         // so checking a line never costs it measured iterations.
@@ -71,8 +65,31 @@ struct BenchmarkRunner {
         return BenchmarkResult(
             id: benchmark.id, suite: suite, name: benchmark.name,
             parameters: benchmark.parameterDictionary, items: benchmark.items,
-            warmupIterations: options.warmupIterations, iterations: measured,
+            warmupIterations: warmedUp, iterations: measured,
             reference: benchmark.reference, metrics: results, comparison: nil, queryPlans: plans)
+    }
+
+    /// Runs up to `--warmup` unmeasured iterations (each with its reference's
+    /// beside it) and returns how many ran. They stop as measured iterations
+    /// do: none starts once the warm-ups have spent `budget`, verification
+    /// excluded, and the first always runs. The warm-ups get a budget of their
+    /// own rather than a share of the measured one, so a long warm-up never
+    /// costs a line its samples; a line whose iteration takes longer than the
+    /// budget gets one warm-up, not `--warmup` of them.
+    private func warmUp(_ benchmark: Benchmark, pairedWith reference: Benchmark?, budget: UInt64) throws -> Int {
+        let start = ProcessClock.wallNanoseconds()
+        var verifying: UInt64 = 0
+        var warmed = 0
+        while warmed < options.warmupIterations {
+            for line in [reference, benchmark].compactMap({ $0 }) {
+                let iteration = try line.makeIteration()
+                try iteration.measure()
+                verifying &+= try finish(iteration, of: line, "a warm-up iteration")
+            }
+            warmed += 1
+            if ProcessClock.wallNanoseconds() &- start &- verifying > budget { break }
+        }
+        return warmed
     }
 
     /// Verifies the iteration, then tears it down, even when verification
