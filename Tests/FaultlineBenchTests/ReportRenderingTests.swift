@@ -80,6 +80,28 @@ struct ReportRenderingTests {
         #expect(HTMLReport.render([report]).contains("<th>reference beside it</th>"))
     }
 
+    @Test("A line without wall times or throughput shows a dash in the suite's table, the Markdown and the HTML, never 0 ns")
+    func missingTimes() throws {
+        var report = inserts()
+        var line = report.benchmarks[0]
+        line.metrics[Metric.wallTime] = nil
+        line.metrics[Metric.throughput] = nil
+        report.benchmarks = [line]
+        let table = ResultTable.render(report).split(separator: "\n").filter { $0.hasPrefix(line.name) }
+        let markdown = MarkdownReport.render([report]).split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for row in table + markdown {
+            #expect(!row.contains("0 ns") && !row.contains("0 /s"), "\(row)")
+        }
+        // Columns: benchmark, parameters, median, throughput, vs reference, …
+        let cells = try #require(table.first).split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(Array(cells.prefix(5)) == ["raw.insert", "rows=1000", "–", "–", "(reference)"])
+        #expect(markdown.first?.hasPrefix("| `raw.insert` | rows=1000 | – | – | – | reference |") == true)
+        let page = HTMLReport.render([report])
+        try HTMLChecker.check(page)
+        #expect(!page.contains(">0 ns<") && !page.contains(">0 /s<"))
+        #expect(page.contains("<td>rows=1000</td><td class=\"number\">–</td><td class=\"number\">–</td><td class=\"number\">–</td>"))
+    }
+
     @Test("HTML: well-formed, self-contained, with labelled log-log axes, ratio bars and escaped text")
     func html() throws {
         let page = HTMLReport.render([inserts()])

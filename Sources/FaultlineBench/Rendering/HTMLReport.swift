@@ -127,9 +127,9 @@ public enum HTMLReport {
         for result in report.benchmarks {
             let cells = [
                 ("", result.name), ("", ReportText.parameters(result)),
-                ("number", ResultTable.formatDuration(result.median(Metric.wallTime) ?? 0)),
+                ("number", ReportText.medianTime(result)),
                 ("number", ReportText.pairedReference(result)),
-                ("number", ResultTable.formatRate(result.median(Metric.throughput) ?? 0)),
+                ("number", ReportText.medianThroughput(result)),
                 ("number", ReportText.ratio(result)),
             ] + ReportText.perItemCells(result).map { ("number", $0) }
             rows.append("<tr>" + cells.map { style, text in

@@ -21,9 +21,9 @@ public enum MarkdownReport {
                 let cells = [
                     "`\(result.name.replacingOccurrences(of: "`", with: "'"))`",
                     escape(ReportText.parameters(result)),
-                    ResultTable.formatDuration(result.median(Metric.wallTime) ?? 0),
+                    ReportText.medianTime(result),
                     ReportText.pairedReference(result),
-                    ResultTable.formatRate(result.median(Metric.throughput) ?? 0),
+                    ReportText.medianThroughput(result),
                     escape(ReportText.ratio(result)),
                 ] + ReportText.perItemCells(result)
                 lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -81,6 +81,20 @@ enum ReportText {
         result.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 
+    /// A cell whose value the report lacks (a line without wall times, say):
+    /// a dash, never a zero, which would read as measured.
+    static let missing = "–"
+
+    /// The median wall time, or `missing`.
+    static func medianTime(_ result: BenchmarkResult) -> String {
+        result.median(Metric.wallTime).map(ResultTable.formatDuration) ?? missing
+    }
+
+    /// The median throughput, or `missing`.
+    static func medianThroughput(_ result: BenchmarkResult) -> String {
+        result.median(Metric.throughput).map(ResultTable.formatRate) ?? missing
+    }
+
     /// The per-item columns every table shows: allocations, allocated bytes,
     /// minor page faults, fsyncs and bytes written to SQLite's files.
     static let perItemHeadings = ["mallocs/item", "bytes/item", "page faults/item", "fsyncs/item", "written/item"]
@@ -88,7 +102,7 @@ enum ReportText {
     static func perItemCells(_ result: BenchmarkResult) -> [String] {
         [(Metric.mallocsPerItem, "%.2f"), (Metric.bytesPerItem, "%.0f"), (Metric.pageFaultsPerItem, "%.3f"),
          (Metric.fileSyncsPerItem, "%.4f"), (Metric.fileBytesWrittenPerItem, "%.0f")].map { metric, format in
-            result.median(metric).map { String(format: format, $0) } ?? "–"
+            result.median(metric).map { String(format: format, $0) } ?? missing
         }
     }
 
@@ -103,9 +117,9 @@ enum ReportText {
 
     /// The median time of the reference runs taken beside this line's
     /// iterations, which its ratio divides by (the reference's own line ran
-    /// earlier and may read differently); `–` for a line without paired runs.
+    /// earlier and may read differently); `missing` for a line without paired runs.
     static func pairedReference(_ result: BenchmarkResult) -> String {
-        guard let median = result.median(Metric.referenceWallTime) else { return "–" }
+        guard let median = result.median(Metric.referenceWallTime) else { return missing }
         return ResultTable.formatDuration(median)
     }
 

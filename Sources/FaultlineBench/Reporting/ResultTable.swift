@@ -12,8 +12,8 @@ enum ResultTable {
             rows.append([
                 result.name,
                 result.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
-                formatDuration(result.median(Metric.wallTime) ?? 0),
-                formatRate(result.median(Metric.throughput) ?? 0),
+                ReportText.medianTime(result),
+                ReportText.medianThroughput(result),
                 ratio,
             ] + ReportText.perItemCells(result))
         }
