@@ -63,6 +63,22 @@ struct CompareCommandTests {
         #expect(run([base, moreMallocs, "--metric", "wallTime,mallocs"]).status == 1)
     }
 
+    @Test("From a zero baseline the change reads 'from zero', not '+inf%'; growth regresses whatever the threshold")
+    func zeroBaseline() throws {
+        let folder = try TemporaryFolder()
+        let none = try write(Fixtures.report(medians: ["a": 100], extra: ["a": 0]), folder, "none.json")
+        let some = try write(Fixtures.report(medians: ["a": 100], extra: ["a": 5]), folder, "some.json")
+        let grew = run([none, some, "--metric", "mallocs", "--threshold", "1000"])
+        #expect(grew.status == 1)
+        #expect(grew.output.contains("REGRESSION  a  mallocs: 0 -> 5 (from zero)"), "\(grew.output)")
+        #expect(!grew.output.contains("inf"))
+        let fell = run([some, none, "--metric", "mallocs"])
+        #expect(fell.status == 0)
+        #expect(fell.output.contains("mallocs: 5 -> 0 (-100.00%)"), "\(fell.output)")
+        let still = run([none, none, "--metric", "mallocs"])
+        #expect(still.status == 0 && still.output.contains("mallocs: 0 -> 0 (+0.00%)"), "\(still.output)")
+    }
+
     @Test("Benchmarks on one side only are listed, not fatal")
     func oneSided() throws {
         let folder = try TemporaryFolder()

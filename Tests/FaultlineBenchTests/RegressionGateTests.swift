@@ -40,6 +40,27 @@ struct RegressionGateTests {
         #expect(finding.reason.contains("exact"))
     }
 
+    @Test("A counter growing from a zero baseline fails beyond its absolute tolerance and reads 'from zero', not '+inf%'")
+    func zeroBaseline() throws {
+        var baseline = GateFixtures.report(Run(seed: 1))
+        let index = try #require(baseline.benchmarks.firstIndex { $0.name == "fault.lazy" })
+        baseline.benchmarks[index].metrics["rowsReturned"] = MetricResult(unit: "count", direction: .lowerIsBetter, samples: [0, 0])
+        let current = GateFixtures.report(Run(seed: 2))
+        let result = RegressionGate(baseline: baseline, current: current)
+        let finding = try #require(result.regressions.first)
+        #expect(result.regressions.count == 1)
+        #expect(finding.subject == "rowsReturned" && finding.before == "0 count" && finding.after == "100 count")
+        #expect(finding.reason == "deterministic counter grew by 100 count (from zero) per iteration; tolerance exact")
+        for format in GateOutputFormat.allCases {
+            #expect(!result.render(format, suite: "Test").contains("inf"), "\(format)")
+        }
+        // Back to zero is an improvement of -100%, and a tolerance of 100 absorbs the growth.
+        let improved = RegressionGate(baseline: current, current: baseline)
+        #expect(improved.improvements.first?.reason == "improved by 100 count (-100.00%) per iteration")
+        let tolerant = GateThresholds(metrics: ["rowsReturned": MetricThreshold(absoluteTolerance: 100)])
+        #expect(RegressionGate(baseline: baseline, current: current, thresholds: tolerant).passed)
+    }
+
     @Test("A dropped index fails as a plan regression: index gone and SEARCH became SCAN")
     func droppedIndex() throws {
         let result = gate(Run(seed: 1), Run(seed: 2, categoryPlan: "SCAN ZARTICLE"))

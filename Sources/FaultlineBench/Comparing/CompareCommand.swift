@@ -4,7 +4,9 @@ import FaultlineCommandLine
 public enum CompareCommand {
     public static let usage = """
         usage: faultline-bench compare BASELINE.json CURRENT.json [--threshold PCT] [--metric NAME ...]
-          --threshold PCT  tolerated change in the worse direction, in percent (default 5)
+          --threshold PCT  tolerated change in the worse direction, in percent (default 5);
+                           from a baseline of 0 no percentage tolerates a change, which
+                           reads "from zero" and regresses in the worse direction
           --metric NAME    a metric to compare; repeatable or comma-separated (default wallTime);
                            each must be one that a benchmark of both reports has
         \(CommandLineHelp.usageLine)

@@ -3,7 +3,9 @@ import Foundation
 /// Compares the medians of two reports benchmark by benchmark.
 ///
 /// A metric *regresses* when it moved in its worse direction by more than the
-/// threshold, relative to the baseline's median. Benchmarks or metrics present
+/// threshold, relative to the baseline's median; from a baseline of zero,
+/// any move in the worse direction regresses (no percentage of zero can
+/// tolerate it) and the change reads "from zero". Benchmarks or metrics present
 /// on one side only are listed, never fatal. (Statistical gating on ratios to
 /// the raw reference is the gate's job; this is the simple, exact comparison.)
 public struct ReportComparison {
@@ -13,6 +15,7 @@ public struct ReportComparison {
         public var baseline: Double
         public var current: Double
         /// Signed change in percent of the baseline; positive means larger.
+        /// ±infinity from a zero baseline (`percentText` says "from zero").
         public var percentChange: Double
         public var isRegression: Bool
     }
@@ -57,15 +60,23 @@ public struct ReportComparison {
         return (current - baseline) / Swift.abs(baseline) * 100
     }
 
+    /// The change as a reader wants it: `+8.00%`, or `from zero` when the
+    /// baseline is zero, where a percentage would print as `+inf%`.
+    static func percentText(from baseline: Double, to current: Double) -> String {
+        let change = percentChange(from: baseline, to: current)
+        return change.isFinite ? String(format: "%+.2f%%", change) : "from zero"
+    }
+
     /// A plain-text listing of every delta and of what one side lacks.
     public func render() -> String {
         var lines: [String] = []
         for delta in deltas {
             let verdict = delta.isRegression ? "REGRESSION" : "ok"
             lines.append(String(
-                format: "%@  %@  %@: %.6g -> %.6g (%+.2f%%)",
+                format: "%@  %@  %@: %.6g -> %.6g (%@)",
                 verdict.padding(toLength: 10, withPad: " ", startingAt: 0),
-                delta.benchmark, delta.metric, delta.baseline, delta.current, delta.percentChange))
+                delta.benchmark, delta.metric, delta.baseline, delta.current,
+                Self.percentText(from: delta.baseline, to: delta.current)))
         }
         lines += onlyInBaseline.map { "only in baseline: \($0)" }
         lines += onlyInCurrent.map { "only in current: \($0)" }

@@ -21,19 +21,19 @@ extension RegressionGate {
             // for the last bit of floating-point rounding only.
             let rounding = 1e-9 * Swift.max(1, Swift.abs(old))
             if worse > allowed + rounding {
-                let change = ReportComparison.percentChange(from: old, to: new)
+                let change = ReportComparison.percentText(from: old, to: new)
                 fail(GateFinding(
                     kind: .counter, benchmark: current.id, subject: name,
                     before: Self.number(old, after.unit), after: Self.number(new, after.unit),
-                    reason: String(format: "deterministic counter %@ by %@ (%+.2f%%) per iteration; tolerance %@",
+                    reason: String(format: "deterministic counter %@ by %@ (%@) per iteration; tolerance %@",
                                    after.direction == .lowerIsBetter ? "grew" : "fell",
                                    Self.number(Swift.abs(new - old), after.unit), change, setting.toleranceText)))
             } else if worse < -(allowed + rounding) {
                 improve(GateFinding(
                     kind: .counter, benchmark: current.id, subject: name,
                     before: Self.number(old, after.unit), after: Self.number(new, after.unit),
-                    reason: String(format: "improved by %@ (%+.2f%%) per iteration",
-                                   Self.number(Swift.abs(new - old), after.unit), ReportComparison.percentChange(from: old, to: new))))
+                    reason: String(format: "improved by %@ (%@) per iteration",
+                                   Self.number(Swift.abs(new - old), after.unit), ReportComparison.percentText(from: old, to: new))))
             }
         }
         for name in baseline.metrics.keys.sorted() where current.metrics[name] == nil {
