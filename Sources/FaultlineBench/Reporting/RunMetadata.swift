@@ -5,6 +5,9 @@ import FaultlineSQLite
 public struct RunMetadata: Codable, Sendable {
     /// UTC start time of the run, ISO 8601.
     public var timestamp: String
+    /// The commit checked out, when the run started, in the checkout this
+    /// binary was compiled from (`sourceCheckout`), wherever the run is
+    /// started; nil when that checkout is gone or is no git repository.
     public var gitCommit: String?
     /// Whether tracked files differed from `gitCommit` when the run started.
     public var gitDirty: Bool?
@@ -34,8 +37,9 @@ public struct RunMetadata: Codable, Sendable {
     public static func current(arguments: [String] = CommandLine.arguments) -> RunMetadata {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
-        let commit = runGit(["rev-parse", "HEAD"])
-        let status = commit == nil ? nil : runGit(["status", "--porcelain", "--untracked-files=no"])
+        let checkout = sourceCheckout()
+        let commit = checkout.flatMap { runGit(["rev-parse", "HEAD"], in: $0) }
+        let status = checkout.flatMap { commit == nil ? nil : runGit(["status", "--porcelain", "--untracked-files=no"], in: $0) }
         return RunMetadata(
             timestamp: formatter.string(from: Date()),
             gitCommit: commit,
@@ -105,8 +109,36 @@ public struct RunMetadata: Codable, Sendable {
         return "unknown"
     }
 
-    private static func runGit(_ arguments: [String]) -> String? {
-        guard let result = ChildProcess.run("git", arguments), result.status == 0 else { return nil }
+    /// Where this file was when it was compiled. A stored constant, since
+    /// `#filePath` as a default argument would be the caller's file.
+    static let compiledPath = #filePath
+
+    /// The root of the git checkout this file was compiled in, or nil.
+    ///
+    /// Not the working directory: the README runs suites from /tmp so their
+    /// Results/ land there, and git asked there found no commit, or the
+    /// commit of whatever other repository the run started in. The compiler
+    /// records this file's path (`#filePath`), whatever the scratch path, so
+    /// the package root is four components up. It must be a checkout's top
+    /// level itself: a source tree without `.git` unpacked inside another
+    /// repository would otherwise report that repository's commit.
+    ///
+    /// What it cannot know: whether the checkout moved on after the build. A
+    /// binary run without rebuilding after a commit or checkout records the
+    /// new HEAD (`swift run` and `./tasks.sh` build first).
+    static func sourceCheckout(of sourceFile: String = compiledPath) -> String? {
+        var root = URL(fileURLWithPath: sourceFile)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let path = root.resolvingSymlinksInPath().path
+        guard FileManager.default.fileExists(atPath: path + "/Package.swift"),
+              let top = runGit(["rev-parse", "--show-toplevel"], in: path),
+              URL(fileURLWithPath: top).resolvingSymlinksInPath().path == path
+        else { return nil }
+        return path
+    }
+
+    private static func runGit(_ arguments: [String], in checkout: String) -> String? {
+        guard let result = ChildProcess.run("git", ["-C", checkout] + arguments), result.status == 0 else { return nil }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
