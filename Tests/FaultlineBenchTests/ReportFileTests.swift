@@ -37,6 +37,30 @@ struct ReportFileTests {
         }
     }
 
+    @Test("A buildConfiguration other than release or debug is refused by report, compare, gate and export with exit 2")
+    func unknownBuildConfiguration() throws {
+        let folder = try TemporaryFolder()
+        let good = folder.path("good.json")
+        try ReportFile.write(Fixtures.report(medians: ["a": 100]), to: good)
+        var bogus = Fixtures.report(medians: ["a": 100])
+        bogus.metadata.buildConfiguration = "bogus"
+        let path = folder.path("bogus.json")
+        try ReportFile.write(bogus, to: path)
+        let commands: [(String, ([String], (String) -> Void) -> Int32, [String])] = [
+            ("report", ReportCommand.run, [path]),
+            ("compare", CompareCommand.run, [good, path]),
+            ("gate", GateCommand.run, [good, path]),
+            ("export", ExportCommand.run, ["--format", "google-benchmark", path, "--output", folder.path("out.json")]),
+        ]
+        for (name, command, arguments) in commands {
+            var output = ""
+            let status = command(arguments) { output += $0 }
+            #expect(status == 2, "\(name): \(output)")
+            #expect(output.hasPrefix("error: \(path): not a Faultline report: metadata.buildConfiguration is 'bogus', not release or debug"),
+                    "\(name): \(output)")
+        }
+    }
+
     @Test("Writing leaves no temporary file behind")
     func atomicWrite() throws {
         let folder = try TemporaryFolder()

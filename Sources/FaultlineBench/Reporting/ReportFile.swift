@@ -80,6 +80,13 @@ public enum ReportFile {
         do { report = try JSONDecoder().decode(Report.self, from: data) } catch {
             throw .malformed(path: path, reason: describe(error))
         }
+        // Tables warn about debug builds and the gate refuses to time them by
+        // this name; any other value would pass as a debug build unnoticed.
+        let configuration = report.metadata.buildConfiguration
+        guard RunMetadata.buildConfigurations.contains(configuration) else {
+            throw .malformed(path: path, reason: "metadata.buildConfiguration is '\(configuration)', not "
+                             + RunMetadata.buildConfigurations.joined(separator: " or "))
+        }
         // Reports are read by id (the gate, compare, history): one id twice
         // would be compared with whichever copy a lookup finds.
         var ids = Set<String>()

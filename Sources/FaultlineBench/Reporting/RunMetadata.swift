@@ -25,8 +25,11 @@ public struct RunMetadata: Codable, Sendable {
     /// metrics are, or "system" (another malloc preloaded, or a build without
     /// jemalloc), with no allocation metrics. Absent in older reports.
     public var malloc: String?
-    /// "release" or "debug". Debug figures are not comparable with release ones.
+    /// "release" or "debug" (`buildConfigurations`; a report with another
+    /// value is refused). Debug figures are not comparable with release ones.
     public var buildConfiguration: String
+    /// What `buildConfiguration` can be: the one `#if DEBUG` picks at compile time.
+    public static let buildConfigurations = ["release", "debug"]
     /// Whether the per-iteration peak memory could be reset (see PeakMemory).
     public var peakMemoryIsPerIteration: Bool
     public var arguments: [String]
