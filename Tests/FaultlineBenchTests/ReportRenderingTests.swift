@@ -102,6 +102,28 @@ struct ReportRenderingTests {
         #expect(page.contains("<td>rows=1000</td><td class=\"number\">–</td><td class=\"number\">–</td><td class=\"number\">–</td>"))
     }
 
+    @Test("vs reference names a Faulting strategy's reference by the parameter it overrides, not the name all lines share")
+    func referenceLabels() throws {
+        var report = GateFixtures.report(GateFixtures.Run(seed: 1))
+        report.benchmarks = ReferenceComparison.attach(to: [("raw", nil, 1e6), ("lazy", "profile strategy=raw", 3e6)].map {
+            strategy, reference, wall in
+            let parameters: [String: ParameterValue] = ["graph": "100x10", "strategy": .string(strategy)]
+            return BenchmarkResult(
+                id: BenchmarkID.make(name: "profile", parameters: parameters), suite: "Faulting", name: "profile",
+                parameters: parameters, items: 100, warmupIterations: 0, iterations: 1, reference: reference,
+                metrics: [Metric.wallTime: MetricResult(unit: "ns", direction: .lowerIsBetter, samples: [wall])], comparison: nil)
+        })
+        let lazy = try #require(report.benchmarks.last)
+        #expect(lazy.comparison?.reference == "profile graph=100x10 strategy=raw")
+        let table = ResultTable.render(report)
+        #expect(table.contains("3.00x (strategy=raw)") && !table.contains("(profile)"), "\(table)")
+        #expect(MarkdownReport.render([report]).contains("| 3.00x strategy=raw |"))
+        #expect(HTMLReport.render([report]).contains(">3.00x strategy=raw<"))
+        // A reference of another name keeps its name.
+        let inserts = ResultTable.render(inserts())
+        #expect(inserts.contains("1.70x (raw.insert)"), "\(inserts)")
+    }
+
     @Test("HTML: well-formed, self-contained, with labelled log-log axes, ratio bars and escaped text")
     func html() throws {
         let page = HTMLReport.render([inserts()])

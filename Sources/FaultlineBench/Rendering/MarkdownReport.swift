@@ -109,10 +109,24 @@ enum ReportText {
     /// `2.49x raw.insert`, `reference`, or `n/a` when the reference did not run.
     static func ratio(_ result: BenchmarkResult) -> String {
         if let comparison = result.comparison {
-            let name = comparison.reference.split(separator: " ").first.map(String.init) ?? comparison.reference
-            return String(format: "%.2fx ", comparison.wallTimeRatio) + name
+            return String(format: "%.2fx ", comparison.wallTimeRatio) + referenceLabel(result, comparison)
         }
         return result.reference == nil ? "reference" : "n/a"
+    }
+
+    /// The reference a line's ratio divides by, in as few words as tell it
+    /// apart: its name unless the line shares it, then the parameters it
+    /// overrides. `raw.insert.txn` for an Inserts line; `strategy=raw` for a
+    /// Faulting strategy, whose reference is the `profile` line of the same
+    /// graph with `strategy=raw` (the id's first word alone, the name both
+    /// share, labelled every one of them `profile`).
+    static func referenceLabel(_ result: BenchmarkResult, _ comparison: ReferenceComparison) -> String {
+        // The reference as declared: a name, then any overridden parameters.
+        let declared = result.reference ?? comparison.reference
+        let parts = declared.split(separator: " ", maxSplits: 1).map(String.init)
+        guard let name = parts.first else { return comparison.reference }
+        guard parts.count > 1 else { return name }
+        return name == result.name ? parts[1] : declared
     }
 
     /// The median time of the reference runs taken beside this line's

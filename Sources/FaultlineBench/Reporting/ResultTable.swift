@@ -7,7 +7,7 @@ enum ResultTable {
     static func render(_ report: Report) -> String {
         var rows: [[String]] = [["benchmark", "parameters", "median", "throughput", "vs reference"] + ReportText.perItemHeadings]
         for result in report.benchmarks {
-            let ratio = result.comparison.map { String(format: "%.2fx %@", $0.wallTimeRatio, shortName($0.reference)) }
+            let ratio = result.comparison.map { String(format: "%.2fx (%@)", $0.wallTimeRatio, ReportText.referenceLabel(result, $0)) }
                 ?? (result.reference == nil ? "(reference)" : "n/a")
             rows.append([
                 result.name,
@@ -34,10 +34,6 @@ enum ResultTable {
 
     static let debugWarning =
         "WARNING: DEBUG BUILD — these figures are not representative; run with `swift run -c release`."
-
-    private static func shortName(_ referenceID: String) -> String {
-        "(" + (referenceID.split(separator: " ").first.map(String.init) ?? referenceID) + ")"
-    }
 
     static func formatDuration(_ nanoseconds: Double) -> String {
         switch nanoseconds {
