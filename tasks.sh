@@ -101,6 +101,7 @@ case "${1:-}" in
         swift build -c release
         mkdir -p Results
         filtered=false
+        # Either form: the suites take a flag's value apart or attached with '='.
         for flag in "$@"; do [[ "$flag" == --filter || "$flag" == --filter=* ]] && filtered=true; done
         ran=0
         for suite in "${SUITES[@]}"; do

@@ -2,12 +2,37 @@
 /// command shares for a flag's value: it is the next word, it must be there,
 /// and a word that is itself a flag is never taken as one (`--markdown --html
 /// x` is a missing path, not a file named `--html`).
+///
+/// A command may also take some flags' values attached, `--flag=value`: the
+/// word reads as the flag, then its value, taken as given even when it
+/// starts with `--`. Only the flags it names (`attachable`), all of which take
+/// a value: `--list=x` stays one unknown word rather than a flag whose value
+/// nothing reads.
 public struct ArgumentScanner {
     private var remaining: ArraySlice<String>
+    private let attachable: Set<String>
+    /// The value split off the last `--flag=value`, until `value(for:)` takes it.
+    private var attached: String?
 
-    public init(_ arguments: some Sequence<String>) { remaining = ArraySlice(arguments) }
+    public init(_ arguments: some Sequence<String>, attachable: Set<String> = []) {
+        remaining = ArraySlice(arguments)
+        self.attachable = attachable
+    }
 
-    public mutating func next() -> String? { remaining.popFirst() }
+    public mutating func next() -> String? {
+        // A value no case took (an attachable flag read as taking none) is
+        // the next word, as it would have been given apart.
+        if let value = attached {
+            attached = nil
+            return value
+        }
+        guard let word = remaining.popFirst() else { return nil }
+        guard Self.isOption(word), let equals = word.firstIndex(of: "="),
+              attachable.contains(String(word[..<equals]))
+        else { return word }
+        attached = String(word[word.index(after: equals)...])
+        return String(word[..<equals])
+    }
 
     public static func isOption(_ word: String) -> Bool { word.hasPrefix("--") && word != "--" }
 
@@ -19,6 +44,11 @@ public struct ArgumentScanner {
     }
 
     public mutating func value(for flag: String) throws(UsageError) -> String {
+        if let value = attached {
+            attached = nil
+            guard !value.isEmpty else { throw UsageError("\(flag)= needs a value after the '='") }
+            return value
+        }
         guard let value = remaining.first else { throw UsageError("\(flag) needs a value") }
         guard !Self.isOption(value) else { throw UsageError("\(flag) needs a value, got the option '\(value)'") }
         remaining.removeFirst()

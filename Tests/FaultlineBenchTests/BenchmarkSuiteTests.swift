@@ -135,6 +135,25 @@ struct BenchmarkSuiteTests {
         #expect(run(suite(), ["--filter", "other", "--list"]).output == "other\n")
     }
 
+    @Test("A flag's value may be attached with '=' (./tasks.sh bench --filter=REGEX passes it on); a flag without one may not")
+    func attachedValues() throws {
+        #expect(run(suite(), ["--filter=^line", "--list"]).output == "ref rows=10\nline rows=10\n")
+        // Taken as given, even a value that starts like a flag.
+        #expect(run(suite(), ["--filter=--", "--list"]).output.contains("--filter '--' matches no benchmark"))
+        let folder = try TemporaryFolder()
+        let path = folder.path("report.json")
+        let arguments = ["--filter=other", "--iterations=2", "--warmup=0", "--max-seconds=5", "--json=\(path)", "--quiet"]
+        #expect(run(suite(), arguments).status == 0)
+        let report = try ReportFile.read(path)
+        #expect(report.benchmarks.map(\.id) == ["other"] && report.benchmarks.first?.iterations == 2)
+        #expect(try RunOptions.parse(["--profile=quick"]).profile == .quick)
+        #expect(try SuiteProfile(arguments: ["--profile=full", "--iterations", "5"]) == .full)
+        expectRefused(run(suite(), ["--list=yes"]), naming: "unknown argument '--list=yes'")
+        expectRefused(run(suite(), ["--filter="]), naming: "--filter= needs a value")
+        expectRefused(run(suite(), ["--iterations=0"]), naming: "--iterations needs an integer ≥ 1, got '0'")
+        expectRefused(run(suite(), ["--profile=huge"]), naming: "--profile must be one of quick, standard, full, got 'huge'")
+    }
+
     @Test("A failing benchmark exits 1 and leaves no report")
     func failure() throws {
         let folder = try TemporaryFolder()

@@ -49,8 +49,14 @@ public struct RunOptions {
                            again under valgrind's callgrind, one line at a time, collecting
                            only its measured closure (one warm-up, one iteration); reports
                            `instructions` and `instructionsPerItem`. Needs valgrind.
+          A flag's value may also be attached: --filter=REGEX, --profile=quick.
         \(CommandLineHelp.usageLine)
         """
+
+    /// The flags that take a value, which may also be attached with `=`
+    /// (`--filter=REGEX`), as the Faulting profiler's own flags may: `./tasks.sh
+    /// bench` passes either form on to every suite.
+    static let valuedFlags: Set<String> = ["--profile", "--filter", "--warmup", "--iterations", "--max-seconds", "--json", "--report-dir"]
 
     /// Parses arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
@@ -59,7 +65,7 @@ public struct RunOptions {
             options.help = true
             return options
         }
-        var scanner = ArgumentScanner(arguments)
+        var scanner = ArgumentScanner(arguments, attachable: valuedFlags)
         while let argument = scanner.next() {
             switch argument {
             case "--filter":

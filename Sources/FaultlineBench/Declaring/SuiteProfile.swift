@@ -11,14 +11,21 @@ public enum SuiteProfile: String, CaseIterable, Sendable {
     /// Adds the largest sizes (1,000,000 rows).
     case full
 
-    /// The value of the last `--profile NAME` in arguments (without the program
-    /// name), `standard` when absent.
+    /// The value of the last `--profile NAME` or `--profile=NAME` in arguments
+    /// (without the program name), `standard` when absent.
     public init(arguments: [String]) throws(UsageError) {
         var profile = SuiteProfile.standard
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
-            guard argument == "--profile" else { continue }
-            guard let name = remaining.popFirst() else { throw UsageError("--profile needs a value") }
+            let name: String
+            if argument.hasPrefix("--profile=") {
+                name = String(argument.dropFirst("--profile=".count))
+            } else if argument == "--profile" {
+                guard let next = remaining.popFirst() else { throw UsageError("--profile needs a value") }
+                name = next
+            } else {
+                continue
+            }
             guard let named = SuiteProfile(rawValue: name) else {
                 throw UsageError("--profile must be one of "
                                  + SuiteProfile.allCases.map(\.rawValue).joined(separator: ", ") + ", got '\(name)'")
