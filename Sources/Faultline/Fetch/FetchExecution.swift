@@ -113,12 +113,16 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The number of objects `fetch(_:)` would return: one `SELECT COUNT(*)`,
+    /// The number of results `execute(_:)` would return: one `SELECT COUNT(*)`,
     /// or, when this context has unsaved changes to the entity (deletions
     /// included: a fetch leaves deleted objects out), one statement for the
-    /// IDs merged with the changes in memory.
+    /// IDs merged with the changes in memory; for a dictionary request, the
+    /// number of dictionaries its statement returns.
     public func count(for request: FetchRequest) throws -> Int {
         mergeInbox()
+        // Distinct or grouped rows, and the store's rows alone (a dictionary
+        // fetch does not merge unsaved changes): counted as fetched.
+        if request.resultType == .dictionaries { return try fetchDictionaries(request).count }
         let (fetch, entity) = try compiledFetch(request)
         if parent != nil || hasPendingChanges(for: entity, request) {
             return try fetchObjectIDs(request).count
@@ -157,10 +161,16 @@ extension ManagedObjectContext {
         return (try coordinator.compile(fetch), entity)
     }
 
-    /// The entity `request` names.
+    /// The entity `request` names, once the request is known to be runnable:
+    /// every fetch, count and controller starts here.
     func fetchedEntity(_ request: FetchRequest) throws -> CheckedEntity {
         guard let entity = coordinator.model.entity(named: request.entityName) else {
             throw FetchError.unknownEntity(request.entityName)
+        }
+        // SQLite would take a negative offset as none, the in-memory window
+        // (unsaved changes merged) cannot: refused, whichever runs.
+        guard request.fetchOffset >= 0, request.fetchLimit >= 0 else {
+            throw FetchError.negativeFetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)
         }
         return entity
     }

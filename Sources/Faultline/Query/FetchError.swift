@@ -14,6 +14,8 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A grouped dictionary fetch asking for a key path it does not group by
     /// (only grouped key paths and aggregates have one value per group).
     case ungroupedProperty(entity: String, keyPath: String)
+    /// A negative `fetchOffset` or `fetchLimit` (0 is "none"; Core Data's are unsigned).
+    case negativeFetchWindow(offset: Int, limit: Int)
     /// The store failed while running the fetch.
     case store(String)
 
@@ -25,6 +27,8 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedPredicate(let what): "the predicate compiler does not support \(what)"
         case .ungroupedProperty(let entity, let keyPath):
             "\(entity).\(keyPath) is fetched but not in propertiesToGroupBy: a grouped fetch returns grouped key paths and aggregates"
+        case .negativeFetchWindow(let offset, let limit):
+            "fetchOffset (\(offset)) and fetchLimit (\(limit)) cannot be negative: 0 means no offset, no limit"
         case .store(let message): "the store failed: \(message)"
         }
     }

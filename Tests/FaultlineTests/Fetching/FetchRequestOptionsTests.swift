@@ -80,6 +80,29 @@ struct FetchRequestOptionsTests {
         }
     }
 
+    @Test("count(for:) of a dictionary request counts its dictionaries: distinct rows, groups, the store's rows without unsaved inserts")
+    func countDictionaries() throws {
+        try withLibrary { _, context in
+            var distinct = FetchRequest(entityName: "Book")
+            distinct.resultType = .dictionaries
+            distinct.propertiesToFetch = ["author.name"]
+            distinct.returnsDistinctResults = true
+            var grouped = FetchRequest(entityName: "Book")
+            grouped.resultType = .dictionaries
+            grouped.propertiesToFetch = ["author.name"]
+            grouped.propertiesToGroupBy = ["author.name"]
+            var plain = FetchRequest(entityName: "Book")
+            plain.resultType = .dictionaries
+            _ = try context.insertNewObject(forEntityName: "Book")
+            for request in [distinct, grouped, plain] {
+                #expect(try context.count(for: request) == context.fetchDictionaries(request).count)
+            }
+            #expect(try context.count(for: distinct) == 2)
+            #expect(try context.count(for: grouped) == 2)
+            #expect(try context.count(for: FetchRequest(entityName: "Book")) == context.count(for: plain) + 1)
+        }
+    }
+
     @Test("Dictionary rows: present values under their key paths, nils left out, a to-one as its object ID")
     func dictionaryRows() throws {
         let (container, url) = try LibraryModel.container()

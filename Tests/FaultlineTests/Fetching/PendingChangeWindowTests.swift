@@ -147,4 +147,26 @@ struct PendingChangeWindowTests {
         let afterRules = try context.performAndWait { try context.count(for: FetchRequest(entityName: "Book")) }
         #expect(afterRules == 8)
     }
+
+    @Test("A negative offset or limit is refused with a typed error, with or without unsaved changes, by every kind of fetch")
+    func negativeWindow() throws {
+        let (container, _) = try Self.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws in
+            for (limit, offset) in [(3, -2), (-1, 0)] {
+                var request = try Self.request(limit: limit, offset: offset)
+                for pending in [false, true] {
+                    if pending { _ = try context.insertNewObject(forEntityName: "Book") }
+                    let expected = FetchError.negativeFetchWindow(offset: offset, limit: limit)
+                    #expect(throws: expected) { try context.fetch(request) }
+                    #expect(throws: expected) { try context.fetchObjectIDs(request) }
+                    #expect(throws: expected) { try context.count(for: request) }
+                    request.resultType = .dictionaries
+                    #expect(throws: expected) { try context.execute(request) }
+                    request.resultType = .managedObjects
+                }
+                context.rollback()
+            }
+        }
+    }
 }
