@@ -38,7 +38,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// updated objects turn back into faults (or keep local changes), their
     /// deleted objects leave this context. The merge runs on this context's
     /// queue soon after the other save, unasked (as Core Data's does), and
-    /// posts `managedObjectContextObjectsDidChange`.
+    /// posts `managedObjectContextObjectsDidChange`. Saves made while it is
+    /// off are not kept for later: turning it on merges the ones after.
     public var automaticallyMergesChangesFromParent: Bool {
         get { mergesAutomatically.load(ordering: .relaxed) }
         set { mergesAutomatically.store(newValue, ordering: .relaxed) }

@@ -99,4 +99,20 @@ struct AutomaticMergeTests {
         #expect(signal.wait(timeout: .now() + 0.3) == .timedOut)
         #expect(reader.performAndWait { watched.value(forKey: "name") as? String } == "Before")
     }
+
+    @Test("A context that does not merge keeps nothing of other saves: one held idle while a service saves stays the same size")
+    func notMergingKeepsNothing() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let writer = container.newBackgroundContext()
+        let idle = container.newBackgroundContext()
+        try writer.performAndWait {
+            let author = try writer.insertNewObject(forEntityName: "Author")
+            for round in 0..<20 {
+                try author.setValue("Name \(round)", forKey: "name")
+                try writer.save()
+            }
+        }
+        #expect(idle.inbox.withLock { $0.count } == 0, "every save's changes, kept until a perform that would drop them")
+    }
 }

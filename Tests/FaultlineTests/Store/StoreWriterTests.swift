@@ -114,6 +114,7 @@ struct StoreWriterTests {
             try context.save()
             return author.objectID
         }
+        context.automaticallyMergesChangesFromParent = true
         let recorder = Recorder()
         container.coordinator.changes.subscribe(recorder)
         var request = BatchUpdateRequest(entityName: "Author", propertiesToUpdate: ["name": .value(.string("After"))])
@@ -123,7 +124,9 @@ struct StoreWriterTests {
         #expect(recorder.commits.count == 1)
         #expect(recorder.commits.first?.updated == [id])
         #expect(recorder.commits.first?.source == ObjectIdentifier(container.coordinator))
-        #expect(context.inbox.withLock { $0.count } == 1, "the context that saved before hears of the batch")
+        // Only a context that merges is told (one that does not keeps nothing).
+        let name = try context.performAndWait { try context.existingObject(with: id).value(forKey: "name") as? String }
+        #expect(name == "After", "the context that saved before hears of the batch and merges it")
     }
 
     @Test("A refused write throws before BEGIN: no statement runs and nothing is published")
