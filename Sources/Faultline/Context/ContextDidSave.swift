@@ -43,7 +43,11 @@ extension ContextDidSave {
 /// kept until then, an idle context (a reader a service holds and rarely
 /// uses) grew by every commit of every other context, about 190 bytes each.
 extension ManagedObjectContext: StoreChangeSubscriber {
-    func storeDidCommit(_ changes: StoreChanges) {
+    func storeDidCommit(_ changes: StoreChanges) { queueMerge(of: changes) }
+
+    /// Keeps `changes` for the next merge; the first into an empty inbox
+    /// schedules it. A sibling's save into the parent comes this way too.
+    func queueMerge(of changes: StoreChanges) {
         guard automaticallyMergesChangesFromParent else { return }
         let wasEmpty = inbox.withLock { inbox in
             defer { inbox.append(changes) }

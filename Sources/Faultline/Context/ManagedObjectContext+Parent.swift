@@ -213,14 +213,18 @@ extension ManagedObjectContext {
     /// A child that merges automatically merges what its siblings save into
     /// their parent (the parent's own saves reach it as any store commit does):
     /// their objects' new values are the parent's now, so its unchanged
-    /// copies turn back into faults that the parent fills.
+    /// copies turn back into faults that the parent fills. The saves wait in
+    /// its inbox with the store's commits, in the order they came, and a
+    /// burst of them is one merge and one announcement. A block per save
+    /// made n live siblings saving once each queue n(n−1) merges, each posting,
+    /// and under load the workers running them piled up on the notification
+    /// center's lock, so Dispatch kept adding threads.
     private func followSiblingSaves() {
         siblingSaves = NotificationCenter.default.addObserver(forName: Self.childDidSaveIntoParent, object: parent, queue: nil) {
             [weak self] note in
-            guard let self, self.automaticallyMergesChangesFromParent,
-                  let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
+            guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
                   saved.changes.source != ObjectIdentifier(self) else { return }
-            self.queue.async { [weak self] in self?.mergeAndAnnounce([saved.changes]) }
+            self.queueMerge(of: saved.changes)
         }
     }
 

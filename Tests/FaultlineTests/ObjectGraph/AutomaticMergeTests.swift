@@ -115,4 +115,42 @@ struct AutomaticMergeTests {
         }
         #expect(idle.inbox.withLock { $0.count } == 0, "every save's changes, kept until a perform that would drop them")
     }
+
+    @Test("A burst of saves a sibling pushes into the parent is merged once and announced once, as a burst of store saves is")
+    func siblingBurstMergedOnce() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let parent = container.newBackgroundContext()
+        let id = try parent.performAndWait {
+            let author = try parent.insertNewObject(forEntityName: "Author")
+            try author.setValue("Before", forKey: "name")
+            try parent.save()
+            return author.objectID
+        }
+        let editor = parent.newChildContext(), viewer = parent.newChildContext()
+        viewer.automaticallyMergesChangesFromParent = true
+        let watched = try viewer.performAndWait { try viewer.existingObject(with: id) }
+        let seen = Seen()
+        let signal = DispatchSemaphore(value: 0)
+        let observer = observe(viewer, watching: watched, seen: seen, signal: signal)
+        defer { NotificationCenter.default.removeObserver(observer) }
+        // The viewer's queue is busy (a long merge, a slow block) while the editor saves five times.
+        let busy = DispatchSemaphore(value: 0)
+        viewer.queue.async { busy.wait() }
+        try editor.performAndWait {
+            let author = try editor.existingObject(with: id)
+            for name in ["One", "Two", "Three", "Four", "Five"] {
+                try author.setValue(name, forKey: "name")
+                try editor.save()
+            }
+        }
+        busy.signal()
+        #expect(signal.wait(timeout: .now() + 5) == .success)
+        viewer.queue.sync {}  // whatever was queued behind the busy block has run
+        seen.lock.lock()
+        defer { seen.lock.unlock() }
+        #expect(seen.names == ["Five"], "one merge, one announcement: not one block per save on the viewer's queue")
+        #expect(seen.updated == 1)
+        _ = container
+    }
 }
