@@ -84,6 +84,13 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         return payload
     }
 
+    var markedAttributes: MarkedDataAttributes { MarkedDataAttributes(byEntity: externalAttributes) }
+
+    func decode(_ stored: AttributeValue) -> AttributeValue {
+        guard case .data(let bytes) = stored else { return stored }
+        return decode(bytes)
+    }
+
     /// The value of one stored BLOB.
     func decode(_ stored: Data) -> AttributeValue {
         guard let marker = stored.first else { return .data(stored) }

@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         let (fetch, _) = try compiledFetch(request, selecting: keyPaths, computing: true)
         keyPaths += request.expressionsToFetch.map(\.name)
         let rows = try coordinator.fetchColumns(fetch)
-        let dictionaries = Self.dictionaries(rows, keyPaths: keyPaths)
+        let dictionaries = Self.decodingTransformables(Self.dictionaries(rows, keyPaths: keyPaths), columns: fetch.columns)
         guard !composites.isEmpty else { return dictionaries }
         // Each leaf's key, its path inside the composite and whether it was asked
         // for too: worked out once, not per row.
@@ -57,6 +57,25 @@ extension ManagedObjectContext {
                 dictionary[keyPath] = Self.presentValue(value)
             }
             return dictionary
+        }
+    }
+
+    /// A transformable's value as `value(forKey:)` gives it, decoded by its
+    /// coding, not the archive its column holds: what Core Data's SQLite
+    /// store returns, its value transformer applied. Bytes that do not
+    /// decode drop the key, as a nil value does.
+    private static func decodingTransformables(_ rows: [[String: Any]], columns: [SelectedColumn]) -> [[String: Any]] {
+        let codings = columns.compactMap { column -> (key: String, coding: TransformableCoding)? in
+            guard let attribute = column.attribute, attribute.attributeType == .transformableAttributeType else { return nil }
+            return (column.keyPath, TransformableCoding(attribute))
+        }
+        guard !codings.isEmpty else { return rows }
+        return rows.map { row in
+            var row = row
+            for (key, coding) in codings {
+                if let data = row[key] as? Data { row[key] = coding.decode(data) }
+            }
+            return row
         }
     }
 

@@ -41,6 +41,10 @@ private final class HandlerValueAdapter: StoreValueAdapter {
 
     func decode(_ values: AttributeValues, entityIndex: Int) -> Int { base.decode(values, entityIndex: entityIndex) }
 
+    func decode(_ stored: AttributeValue) -> AttributeValue { base.decode(stored) }
+
+    var markedAttributes: MarkedDataAttributes { base.markedAttributes }
+
     func encoded(_ request: SaveRequest, on connection: Connection) throws -> AdaptedSave {
         try base.encoded(request, on: connection)
     }

@@ -39,9 +39,11 @@ extension PredicateSQLBuilder {
             throw unknown
         }
         switch term {
-        case .expression(let sql, _, _, _, _):
-            guard let type = attributeType(along: keys) else { throw unknown }
-            return SelectedColumn(keyPath: keyPath, expression: sql.sql, kind: .attribute(type))
+        case .expression(let sql, let kind, _, _, _):
+            guard let attribute = attribute(along: keys) else { throw unknown }
+            return SelectedColumn(keyPath: keyPath, expression: sql.sql,
+                                  kind: kind == .markedData ? .markedData : .attribute(attribute.attributeType),
+                                  attribute: attribute)
         case .object(let key, let destination) where !keys.isEmpty:
             return try objectColumn(keyPath, key: key.sql, entityIndex: destination, lastHop: keys)
         default:
@@ -109,8 +111,8 @@ extension PredicateSQLBuilder {
         return (SelectedColumn(keyPath: description.name, expression: sql.sql, kind: .attribute(description.resultType)), sql)
     }
 
-    /// The type of the attribute a key path ends at (through to-ones and composites).
-    private func attributeType(along keys: [String]) -> AttributeType? {
+    /// The attribute a key path ends at (through to-ones and composites).
+    private func attribute(along keys: [String]) -> CheckedAttribute? {
         var entity = model.entities[root.entityIndex]
         var position = 0
         while position < keys.count {
@@ -122,7 +124,7 @@ extension PredicateSQLBuilder {
                 property = entity.propertyByName[key]
             }
             switch property {
-            case .attribute(let index)?: return entity.attributes[index].attributeType
+            case .attribute(let index)?: return entity.attributes[index]
             case .relationship(let index)?: entity = model.entities[entity.relationships[index].destinationEntityIndex]
             default: return nil
             }

@@ -18,9 +18,13 @@ final class PredicateSQLBuilder {
     var groupsRows = false
     /// Computed columns a HAVING predicate names, by their names.
     var namedExpressions: [String: PredicateSQLTerm] = [:]
+    /// Columns holding Core Data's external-storage form: SQL compares them
+    /// as stored, so their comparisons are compiled apart.
+    let marked: MarkedDataAttributes
 
-    init(schema: StoreSchema, entityIndex: Int) {
+    init(schema: StoreSchema, entityIndex: Int, marked: MarkedDataAttributes = .none) {
         self.schema = schema
+        self.marked = marked
         root = PredicateSQLScope(entityIndex: entityIndex, alias: "t0")
     }
 
@@ -181,7 +185,9 @@ final class PredicateSQLBuilder {
                     throw FetchPredicateError.notAnObject(key: keys[position + 1], found: attribute.attributeType.predicateKindName)
                 }
                 let canonical = canonicalColumn(of: attribute, in: entity).map { "\(alias).\($0)" }
-                return .expression(SQLFragment("\(alias).\(column)"), kind: PredicateSQLKind(attribute.attributeType),
+                let kind = marked.contains(entityIndex: entityIndex, attributeIndex: index)
+                    ? PredicateSQLKind.markedData : PredicateSQLKind(attribute.attributeType)
+                return .expression(SQLFragment("\(alias).\(column)"), kind: kind,
                                    kindName: attribute.attributeType.predicateKindName, canonical: canonical, isColumn: true)
             case .relationship(let index):
                 let relationship = entity.relationships[index]

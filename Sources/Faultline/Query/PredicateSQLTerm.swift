@@ -5,6 +5,9 @@ import FaultlineSQLite
 /// compared with. Numbers of every width (booleans too) form one family.
 enum PredicateSQLKind: Hashable {
     case number, decimal, text, date, uuid, data, other
+    /// Binary data in Core Data's external-storage form (`MarkedDataAttributes`):
+    /// compares with data, whose bound value takes the inline marker.
+    case markedData
 
     init(_ type: AttributeType) {
         switch type {
@@ -25,7 +28,8 @@ enum PredicateSQLKind: Hashable {
     var isOrdered: Bool { isNumeric || self == .text || self == .date }
 
     func compares(with other: PredicateSQLKind) -> Bool {
-        (isNumeric && other.isNumeric) || (self == other && self != .other)
+        let (a, b) = (self == .markedData ? .data : self, other == .markedData ? .data : other)
+        return (a.isNumeric && b.isNumeric) || (a == b && a != .other)
     }
 
     /// The kind of a constant; nil for nil, arrays and object IDs.

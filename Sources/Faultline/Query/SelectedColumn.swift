@@ -4,6 +4,10 @@
 struct SelectedColumn: Sendable {
     enum Kind: Sendable {
         case attribute(AttributeType)
+        /// A binary attribute stored in Core Data's external-storage form
+        /// (`MarkedDataAttributes`): read through the store's value adapter,
+        /// which strips the marker or reads the file, as object fetches do.
+        case markedData
         /// A to-one key, read as the ID of an object of this entity.
         case object(Int)
         /// A key of an entity with sub-entities, then the entity number the
@@ -21,4 +25,7 @@ struct SelectedColumn: Sendable {
     let keyPath: String
     let expression: String
     let kind: Kind
+    /// The attribute a key path ends at (nil for computed columns and
+    /// objects): a transformable's column holds bytes its coding decodes.
+    var attribute: CheckedAttribute? = nil
 }

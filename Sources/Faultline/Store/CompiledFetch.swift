@@ -36,8 +36,8 @@ struct CompiledFetch: Sendable {
     /// Compiles the predicate, then the sort keys, then the columns, in one
     /// scope so a to-one hop they share is joined once; throws what the
     /// compiler throws (`FetchPredicateError`, `FetchError`).
-    init(_ fetch: StoreFetch, schema: StoreSchema) throws {
-        let builder = PredicateSQLBuilder(schema: schema, entityIndex: fetch.entityIndex)
+    init(_ fetch: StoreFetch, schema: StoreSchema, marked: MarkedDataAttributes = .none) throws {
+        let builder = PredicateSQLBuilder(schema: schema, entityIndex: fetch.entityIndex, marked: marked)
         entityIndex = fetch.entityIndex
         includesSubentities = fetch.includesSubentities
         limit = fetch.limit

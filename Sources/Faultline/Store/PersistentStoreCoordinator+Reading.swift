@@ -75,7 +75,7 @@ extension PersistentStoreCoordinator {
     /// `fetch` compiled for this store's schema; throws the compiler's errors
     /// (`FetchPredicateError`, `FetchError`) before any statement runs.
     func compile(_ fetch: StoreFetch) throws -> CompiledFetch {
-        try CompiledFetch(fetch, schema: schema)
+        try CompiledFetch(fetch, schema: schema, marked: valueAdapter?.markedAttributes ?? .none)
     }
 
     /// The attributes of an entity that have a column, by name: what a
@@ -251,6 +251,9 @@ extension PersistentStoreCoordinator {
             switch column.kind {
             case .attribute(let type):
                 row.append(.value(ValueCoding.read(statement, at: index, as: type)))
+            case .markedData:
+                let stored = ValueCoding.read(statement, at: index, as: .binaryDataAttributeType)
+                row.append(.value(valueAdapter?.decode(stored) ?? stored))
             case .object(let destination):
                 row.append(.object(statement.isNull(at: index) ? nil : ManagedObjectID(
                     storeIdentifier: identifier, entityIndex: destination, primaryKey: statement.int64(at: index))))

@@ -9,6 +9,11 @@ protocol StoreValueAdapter: AnyObject, Sendable {
     /// Decodes `values` (a row of `entityIndex` just read) in place; returns a
     /// number that depends on the work done, so the optimiser keeps it.
     func decode(_ values: AttributeValues, entityIndex: Int) -> Int
+    /// One stored value of an attribute in `markedAttributes`, decoded (a
+    /// dictionary fetch reads single columns, not rows).
+    func decode(_ stored: AttributeValue) -> AttributeValue
+    /// The attributes whose columns this adapter stores in its own form.
+    var markedAttributes: MarkedDataAttributes { get }
     /// `request` with its values in the store's form, inside the save's
     /// transaction on `connection`, with the files it wrote beside the store
     /// and the files it makes obsolete; `saveEnded` removes one or the other.

@@ -1,0 +1,19 @@
+/// The binary attributes whose columns hold Core Data's external-storage
+/// form (`allowsExternalBinaryDataStorage` in a store whose value adapter
+/// writes markers): a marker byte, then the bytes (1) or a file's name (2).
+///
+/// The predicate compiler needs them because SQL sees the stored form, not
+/// the value: `==` must compare with the marker-prefixed value, and what SQL
+/// cannot answer (a value that would be in a file) must be refused rather
+/// than answered wrongly. Dictionary fetches need them to read the column
+/// through the adapter, as object fetches do.
+struct MarkedDataAttributes: Sendable, Hashable {
+    /// Per entity index, the attribute indexes stored with markers.
+    let byEntity: [[Int]]
+
+    static let none = MarkedDataAttributes(byEntity: [])
+
+    func contains(entityIndex: Int, attributeIndex: Int) -> Bool {
+        entityIndex < byEntity.count && byEntity[entityIndex].contains(attributeIndex)
+    }
+}
