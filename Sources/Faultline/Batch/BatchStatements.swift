@@ -24,7 +24,8 @@ enum BatchStatements {
         if let predicate {
             let compiled: CompiledPredicate
             do {
-                compiled = try PredicateSQLCompiler.compile(predicate, entityIndex: entityIndex, schema: store.schema)
+                compiled = try PredicateSQLCompiler.compile(predicate, entityIndex: entityIndex, schema: store.schema,
+                                                            marked: store.markedAttributes)
             } catch {
                 throw BatchError.unsupportedPredicate("\(predicate): \(error)")
             }

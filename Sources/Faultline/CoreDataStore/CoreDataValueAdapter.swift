@@ -21,10 +21,10 @@ import FaultlineSQLite
 /// inside the transaction and the file is removed once the transaction has
 /// committed (never before: a rolled-back save still refers to it).
 final class CoreDataValueAdapter: StoreValueAdapter {
-    static let inlineMarker: UInt8 = 1
+    static let inlineMarker = MarkedDataAttributes.inlineMarker
     static let externalMarker: UInt8 = 2
     /// Values larger than this many bytes are written to a file.
-    static let externalThreshold = 100 * 1024
+    static let externalThreshold = MarkedDataAttributes.externalThreshold
 
     /// Per entity index, the attribute indexes stored with markers.
     let externalAttributes: [[Int]]

@@ -13,6 +13,13 @@ struct MarkedDataAttributes: Sendable, Hashable {
 
     static let none = MarkedDataAttributes(byEntity: [])
 
+    /// The first byte of a value stored inline (CoreDataValueAdapter's format,
+    /// declared here so the compiler, below the adapter, can bind it).
+    static let inlineMarker: UInt8 = 1
+    /// Core Data keeps values larger than this many bytes in files (the
+    /// 100 KB Apple's engineers give): SQL cannot compare with them.
+    static let externalThreshold = 100 * 1024
+
     func contains(entityIndex: Int, attributeIndex: Int) -> Bool {
         entityIndex < byEntity.count && byEntity[entityIndex].contains(attributeIndex)
     }

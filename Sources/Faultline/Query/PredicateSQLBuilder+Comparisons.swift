@@ -116,15 +116,34 @@ extension PredicateSQLBuilder {
                 let (folded, argument) = fold(sql, canonical: canonical, options, text)
                 return folded + (negated ? " IS NOT ?" : " = ?") + SQLFragment("", [.text(argument)])
             }
+            if kind == .markedData, case .data(let data) = value { try refuseFiled(data, comparedWith: sql) }
             guard let bound = kind.sqlValue(for: value, column: isColumn) else { return unequal }
             return sql + (negated ? " IS NOT ?" : " = ?") + SQLFragment("", [bound])
         case (.expression(let first, let firstKind, _, _, _), .expression(let second, let secondKind, _, _, _)):
             guard firstKind.compares(with: secondKind) else { return bothNull(first, second, negated: negated) }
+            if firstKind == .markedData || secondKind == .markedData {
+                // Two files holding the same bytes have different names, and
+                // a marked column never equals an unmarked one as stored.
+                throw FetchError.unsupportedPredicate(
+                    "comparing the external-storage column \(firstKind == .markedData ? first.sql : second.sql) with another "
+                        + "expression: SQL sees Core Data's stored form (a marker, the bytes or a file's name), not the value")
+            }
             let a = firstKind == .text ? fold(first, options) : first
             let b = secondKind == .text ? fold(second, options) : second
             // IS, not =: nil equals nil on both sides, as in memory.
             return a + (negated ? " IS NOT " : " IS ") + b
         }
+    }
+
+    /// Refuses comparing a marked column with a value Core Data would keep
+    /// in a file (over `MarkedDataAttributes.externalThreshold`): SQL sees
+    /// only the file's name, so the answer would be wrong. Smaller values
+    /// are inline as the marker and the bytes, which `sqlValue` binds.
+    func refuseFiled(_ data: Data, comparedWith sql: SQLFragment) throws {
+        guard data.count > MarkedDataAttributes.externalThreshold else { return }
+        throw FetchError.unsupportedPredicate(
+            "comparing the external-storage column \(sql.sql) with a value of \(data.count) bytes: values over "
+                + "\(MarkedDataAttributes.externalThreshold) bytes are kept in files, whose contents SQL cannot read")
     }
 
     /// Two sides whose kinds never compare are unequal — unless both are
@@ -206,6 +225,7 @@ extension PredicateSQLBuilder {
         var bound: [SQLValue] = [], includesNull = false
         let folds = kind == .text && !options.isEmpty
         for value in values {
+            if kind == .markedData, case .data(let data) = value { try refuseFiled(data, comparedWith: operand) }
             if value == .null {
                 includesNull = true
             } else if let kind {

@@ -75,10 +75,17 @@ public enum PredicateSQLCompiler {
     public static func compile(
         _ predicate: FetchPredicate, entityIndex: Int, schema: StoreSchema
     ) throws -> CompiledPredicate {
+        try compile(predicate, entityIndex: entityIndex, schema: schema, marked: .none)
+    }
+
+    /// The same for a store that keeps `marked` in Core Data's external-storage form.
+    static func compile(
+        _ predicate: FetchPredicate, entityIndex: Int, schema: StoreSchema, marked: MarkedDataAttributes
+    ) throws -> CompiledPredicate {
         guard schema.model.entities.indices.contains(entityIndex) else {
             throw FetchError.unknownEntity("#\(entityIndex)")
         }
-        let builder = PredicateSQLBuilder(schema: schema, entityIndex: entityIndex)
+        let builder = PredicateSQLBuilder(schema: schema, entityIndex: entityIndex, marked: marked)
         let condition = try builder.compile(predicate.root)
         let joins = builder.root.joinsSQL
         var standalone = condition.sql

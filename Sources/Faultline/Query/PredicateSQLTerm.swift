@@ -59,7 +59,9 @@ enum PredicateSQLKind: Hashable {
         case .string(let text): return .text(text)
         case .date(let date): return .real(date.timeIntervalSinceReferenceDate)
         case .uuid(let uuid): return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
-        case .data(let data): return .blob(data)
+        case .data(let data):
+            // Stored inline, a marked value is the marker then the bytes.
+            return .blob(self == .markedData ? Data([MarkedDataAttributes.inlineMarker]) + data : data)
         case .null, .array, .objectID: return nil
         }
     }

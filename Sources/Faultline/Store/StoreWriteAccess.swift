@@ -54,6 +54,9 @@ struct StoreWriteAccess: Sendable {
         valueAdapter?.adapts(attribute, of: entity) ?? false
     }
 
+    /// The columns a batch request's predicate sees in Core Data's external-storage form.
+    var markedAttributes: MarkedDataAttributes { valueAdapter?.markedAttributes ?? .none }
+
     /// The files beside the store the rows of `ids` own (Core Data's external
     /// binary data), read before a batch delete removes the rows.
     func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL] {

@@ -46,4 +46,53 @@ struct CoreDataExternalDataQueryTests {
             #expect(rows["external"].map { $0["tags"] == nil } == true)
         }
     }
+
+    private static func names(_ context: ManagedObjectContext, _ format: String, _ arguments: Any...) throws -> Set<String> {
+        let request = FetchRequest(entityName: "Photo", predicate: try FetchPredicate(format: format, argumentArray: arguments))
+        return Set(try context.fetch(request).compactMap { $0.value(forKey: "name") as? String })
+    }
+
+    @Test("== and != and IN on an external-storage attribute find after the save what they found before it")
+    func equalityComparesValues() throws {
+        let store = try Store.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let small = Data([0xAA, 0xBB])
+        let container = try PersistentContainer(coreDataStoreAt: store.url, model: Store.model())
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws -> Void in
+            let photo = try context.insertNewObject(forEntityName: "Photo")
+            try photo.setValue("new", forKey: "name")
+            try photo.setValue(small, forKey: "data")
+            #expect(try Self.names(context, "data == %@", small) == ["new"])
+            try context.save()
+        }
+        let fresh = try PersistentContainer(coreDataStoreAt: store.url, model: Store.model()).newBackgroundContext()
+        try fresh.performAndWait { () throws -> Void in
+            #expect(try Self.names(fresh, "data == %@", small) == ["new"])
+            #expect(try Self.names(fresh, "data == %@", Data("inline bytes".utf8)) == ["inline"])
+            #expect(try Self.names(fresh, "data != %@", small) == ["inline", "external", "missing"])
+            #expect(try Self.names(fresh, "data IN %@", [small, Data("inline bytes".utf8)]) == ["new", "inline"])
+            #expect(try Self.names(fresh, "data == nil") == [])
+        }
+        // A batch request's predicate compares values too.
+        var delete = BatchDeleteRequest(entityName: "Photo", predicate: try FetchPredicate(format: "data == %@", small))
+        delete.resultType = .count
+        #expect(try container.coordinator.execute(delete).count == 1)
+    }
+
+    @Test("What SQL cannot answer over external storage (a value kept in a file, order, column to column) is refused")
+    func unanswerableComparisonsAreRefused() throws {
+        let store = try Store.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let large = Data(repeating: 9, count: CoreDataValueAdapter.externalThreshold + 1)
+        let context = try PersistentContainer(coreDataStoreAt: store.url, model: Store.model()).newBackgroundContext()
+        try context.performAndWait { () throws -> Void in
+            for format in ["data == %@", "data != %@", "data IN %@"] {
+                let argument: Any = format.hasSuffix("IN %@") ? [large] : large
+                #expect(throws: FetchError.self, "\(format)") { try Self.names(context, format, argument) }
+            }
+            #expect(throws: FetchError.self) { try Self.names(context, "data == tags") }
+            #expect(throws: FetchPredicateError.self) { try Self.names(context, "data < %@", Data([1])) }
+        }
+    }
 }
