@@ -12,6 +12,10 @@ import FaultlineSQLite
 /// cannot be done), and its persistent history is carried to the new model
 /// (`HistoryMigration`).
 struct CoreDataStoreMigration: MigrationChecks {
+    /// The store's file, beside which its external binary data lives; nil
+    /// only where no row is converted (matching a store to its version).
+    var storeURL: URL?
+
     var recordsFaultlineKeys: Bool { false }
 
     func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool {
@@ -41,6 +45,17 @@ struct CoreDataStoreMigration: MigrationChecks {
     func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)? {
         guard case .file(let url) = location else { return nil }
         return CoreDataValueAdapter(model: model, schema: schema, storeURL: url)
+    }
+
+    func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws {
+        let conversion = ExternalStorageConversion(mapping: mapping)
+        guard !conversion.columns.isEmpty else { return }
+        guard let storeURL else {
+            throw MigrationError.unsupportedChange(
+                entity: conversion.columns[0].entity, property: conversion.columns[0].attribute,
+                reason: "external storage changed, and the store's location (for its external data files) is unknown")
+        }
+        try conversion.apply(on: connection, storeURL: storeURL, files: files)
     }
 
     func triggerStatements(mapping: MigrationMapping, on connection: Connection) throws -> [String] {
@@ -106,7 +121,7 @@ extension CoreDataStore {
                                          old: source, new: target, mapping: MigrationMapping(from: source, to: target))
         let connection = try PersistentStoreCoordinator.open(.file(url))
         try LightweightMigration.migrate(using: StoreWriter(migrating: connection), from: source, to: target,
-                                         checks: CoreDataStoreMigration())
+                                         checks: CoreDataStoreMigration(storeURL: url))
         return .migrated(from: source.label)
     }
 
@@ -120,7 +135,7 @@ extension CoreDataStore {
     public static func migrate(storeAt url: URL, to target: ModelVersion, using manager: StagedMigrationManager) throws
         -> MigrationOutcome
     {
-        let checks = CoreDataStoreMigration()
+        let checks = CoreDataStoreMigration(storeURL: url)
         let reader = try Connection(.file(url.path), configuration: .inspecting(url.path))
         let steps = manager.steps(to: target)
         guard let position = try checks.position(of: reader, among: steps.map(\.from) + [target]) else {
@@ -166,10 +181,17 @@ extension CoreDataStore {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
             try FileManager.default.copyItem(atPath: url.path + suffix, toPath: copy.path + suffix)
         }
+        // The external data too: a conversion reads (and removes) files beside
+        // the store it migrates, which must be the copy's, never the store's own.
+        let support = CoreDataValueAdapter.externalDataDirectory(forStoreAt: url).deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: support.path) {
+            try FileManager.default.copyItem(
+                at: support, to: CoreDataValueAdapter.externalDataDirectory(forStoreAt: copy).deletingLastPathComponent())
+        }
         var failure: String?
         do {
             try LightweightMigration.migrate(using: StoreWriter(migrating: PersistentStoreCoordinator.open(.file(copy))),
-                                             from: source, to: target, checks: CoreDataStoreMigration())
+                                             from: source, to: target, checks: CoreDataStoreMigration(storeURL: copy))
         } catch {
             failure = "\(error)"
         }

@@ -192,20 +192,28 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// One value as stored: inline up to the threshold, a new file above it.
     private func store(_ value: AttributeValue, written: inout [URL]) throws -> AttributeValue {
         guard case .data(let bytes) = value else { return value }
-        guard bytes.count > Self.externalThreshold else { return Self.inline(value) }
+        let (stored, file) = try Self.stored(bytes, in: externalDataDirectory)
+        if let file { written.append(file) }
+        return .data(stored)
+    }
+
+    /// `bytes` as Core Data stores them: marker 1 and the bytes up to the
+    /// threshold; above it, a new file in `directory` (returned: the caller
+    /// removes it if its transaction fails) and marker 2 with its name.
+    static func stored(_ bytes: Data, in directory: URL) throws -> (stored: Data, file: URL?) {
+        guard bytes.count > externalThreshold else { return (Data([inlineMarker]) + bytes, nil) }
         let name = UUID().uuidString
-        let file = externalDataDirectory.appendingPathComponent(name)
+        let file = directory.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(at: externalDataDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try bytes.write(to: file, options: .atomic)
         } catch {
             throw StoreError.externalDataUnwritable(path: file.path, reason: "\(error)")
         }
-        written.append(file)
-        var stored = Data([Self.externalMarker])
+        var stored = Data([externalMarker])
         stored.append(contentsOf: Array(name.utf8))
         stored.append(0)
-        return .data(stored)
+        return (stored, file)
     }
 
     static func inline(_ value: AttributeValue) -> AttributeValue {

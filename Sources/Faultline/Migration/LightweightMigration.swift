@@ -34,13 +34,22 @@ public enum LightweightMigration {
         using writer: StoreWriter, from old: ModelVersion, to new: ModelVersion,
         deferCleanup: Bool = false, stage: String = "lightweight",
         progress: (@Sendable (MigrationProgress) -> Void)? = nil,
-        checks: any MigrationChecks = RecordedSchemaChecks()
+        checks: any MigrationChecks = RecordedSchemaChecks(), files: MigrationFileChanges? = nil
     ) throws {
-        try writer.write(foreignKeysOff: true) { connection in
-            var run = MigrationRun(connection: connection, stage: stage, progress: progress, checks: checks)
-            try run.apply(from: old, to: new, deferCleanup: deferCleanup)
-            return ((), nil)
+        // Nested in a caller's transaction, the caller ends the files with it.
+        let owned = files == nil ? MigrationFileChanges() : nil
+        do {
+            try writer.write(foreignKeysOff: true) { connection in
+                var run = MigrationRun(connection: connection, stage: stage, progress: progress, checks: checks,
+                                       files: files ?? owned ?? MigrationFileChanges())
+                try run.apply(from: old, to: new, deferCleanup: deferCleanup)
+                return ((), nil)
+            }
+        } catch {
+            owned?.ended(committed: false)
+            throw error
         }
+        owned?.ended(committed: true)
     }
 }
 
@@ -50,6 +59,7 @@ struct MigrationRun {
     let stage: String
     let progress: (@Sendable (MigrationProgress) -> Void)?
     let checks: any MigrationChecks
+    let files: MigrationFileChanges
     static let asidePrefix = "Z_MIG_OLD_"
 
     mutating func apply(from old: ModelVersion, to new: ModelVersion, deferCleanup: Bool) throws {
@@ -89,6 +99,7 @@ struct MigrationRun {
             if let fill = join.fill { try connection.execute(fill, []) }
         }
         for plan in plans { try fillEntityColumns(plan, schema: mapping.newSchema) }
+        try checks.convertValues(connection, mapping: mapping, files: files)
         for name in oldNames where !kept.contains(name) {
             if deferCleanup && !aside.contains(name) { record.tables.append(name); continue }
             try connection.dropSchemaObject(ofType: .table, named: oldName(name))

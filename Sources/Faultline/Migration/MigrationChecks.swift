@@ -23,10 +23,16 @@ protocol MigrationChecks: Sendable {
     /// How a custom stage's handlers read and write values the store keeps in
     /// its own form (Core Data's external binary data); nil for none.
     func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)?
+    /// Rewrites, after the tables are rebuilt, values whose stored form the
+    /// new version changes though their column does not (a Core Data store's
+    /// external binary data); files it writes or makes obsolete go to `files`.
+    func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws
 }
 
 extension MigrationChecks {
     func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)? { nil }
+
+    func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws {}
 
     /// The new schema's own triggers (Faultline's derived attributes).
     func triggerStatements(mapping: MigrationMapping, on connection: Connection) throws -> [String] {

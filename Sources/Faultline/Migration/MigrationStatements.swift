@@ -121,6 +121,17 @@ enum MigrationStatements {
         return Int(count)
     }
 
+    /// `Z_PK` and `column` of every row where it is not NULL: the values a
+    /// conversion of their stored form rewrites one by one.
+    static func keyedValues(of column: String, in table: String, on connection: Connection) throws -> [[SQLValue]] {
+        try connection.rows("SELECT Z_PK, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+    }
+
+    /// Sets `column` of the row whose `Z_PK` is `key`.
+    static func setValue(_ value: SQLValue, of column: String, in table: String, key: SQLValue, on connection: Connection) throws {
+        try connection.execute("UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [value, key])
+    }
+
     /// Up to `limit` value tuples of `columns` held by more than one row, as
     /// a unique index sees them (NULLs never equal), with how many rows hold
     /// each: within `entityNumbers` when given and `condition` (an index's

@@ -141,6 +141,7 @@ public final class StagedMigrationManager: Sendable {
             return
         }
         let files = MigrationStepFiles()
+        let converted = MigrationFileChanges()
         do {
             try writer.write(foreignKeysOff: true) { connection in
                 let faultlineStore = checks.recordsFaultlineKeys
@@ -151,7 +152,7 @@ public final class StagedMigrationManager: Sendable {
                 // Nested: a savepoint inside this step's transaction, on the same connection.
                 try LightweightMigration.migrate(
                     using: StoreWriter(migrating: connection), from: step.from, to: step.to, deferCleanup: deferCleanup,
-                    stage: step.label, progress: progress, checks: checks)
+                    stage: step.label, progress: progress, checks: checks, files: converted)
                 if let handler = step.didMigrate {
                     try Self.runHandler(handler, model: step.to.model, connection: connection, location: location,
                                         preparesStore: faultlineStore, files: files, checks: checks)
@@ -160,9 +161,11 @@ public final class StagedMigrationManager: Sendable {
             }
         } catch {
             files.stepEnded(committed: false)
+            converted.ended(committed: false)
             throw error
         }
         files.stepEnded(committed: true)
+        converted.ended(committed: true)
     }
 
     /// Runs `handler` with a context of `model` on the migrating connection
