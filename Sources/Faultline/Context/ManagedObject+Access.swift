@@ -27,7 +27,9 @@ extension ManagedObject {
         case .attribute(let index):
             let attribute = entity.attributes[index]
             if attribute.isDerived { throw ObjectAccessError.readOnly(entity: entity.name, key: key) }
-            setAttributeValue(try stored(value, for: attribute, in: entity), at: index)
+            let stored = try stored(value, for: attribute, in: entity)
+            try checkWritable()
+            setAttributeValue(stored, at: index)
         case .relationship(let index):
             let relationship = entity.relationships[index]
             if relationship.isToMany {
@@ -205,7 +207,7 @@ extension ManagedObject {
 
     @usableFromInline
     func setAttributeValue(_ value: AttributeValue, at index: Int) {
-        fireFault()
+        if isFaultStorage, !fulfillForWriting() { return }
         guard index < values.count, values[index] != value else { return }
         if let contextHandle, contextHandle.recordsUndo { contextHandle.context?.captureForUndo(self) }
         values[index] = value
@@ -215,6 +217,31 @@ extension ManagedObject {
         contextHandle.mutations &+= 1
         if !isTrackedAsChanged { contextHandle.context?.track(self) }
         if contextHandle.recordsChanges, !isAwaitingAnnouncement { contextHandle.context?.recordChange(of: self) }
+    }
+
+    /// Fires the fault before a write; false when its row could not be read.
+    /// An unreadable row is a fault failure the next save throws; a row gone
+    /// from the store is refused here, as a wrong key is, so that save throws
+    /// `SaveError.refusedAccess` — the write never vanishes unreported (Core
+    /// Data raises at the access). An object without a context has nowhere to
+    /// save a write: the throwing setters refuse it first.
+    @usableFromInline
+    func fulfillForWriting() -> Bool {
+        guard let context = managedObjectContext else { return !isFaultStorage }
+        let failures = context.faultFailures.count
+        if context.fulfill(self) { return true }
+        if context.faultFailures.count == failures { context.refusedAccesses.append(.deleted(description)) }
+        return false
+    }
+
+    /// What the throwing setters check before a write: a context to save it,
+    /// and a row to write it over (`fulfillForWriting`, thrown instead of kept).
+    func checkWritable() throws(ObjectAccessError) {
+        guard let context = managedObjectContext else { throw .otherContext(description) }
+        guard isFaultStorage else { return }
+        let failures = context.faultFailures.count
+        if context.fulfill(self) || context.faultFailures.count != failures { return }
+        throw .deleted(description)
     }
 
     /// The value the committed snapshot holds at `index` (`.null` without one).

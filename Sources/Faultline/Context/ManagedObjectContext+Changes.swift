@@ -248,10 +248,19 @@ extension ManagedObjectContext {
             }
         }
         forgetAllChanges()
+        forgetRefusals()
         pendingDeletes.removeAll()
         links.removeAll()
         // To-many sides that recorded pending moves may be stale: reload on access.
         for object in registered.values { for index in object.toMany.indices { object.toMany[index] = nil } }
+    }
+
+    /// Refused writes and unreadable faults wait for the next save to throw
+    /// them; the changes they spoilt are gone once rolled back or reset, so
+    /// they go too, and never fail a later, unrelated save.
+    private func forgetRefusals() {
+        refusedAccesses.removeAll()
+        faultFailures.removeAll()
     }
 
     /// Forgets every object: the context is as new.
@@ -267,6 +276,7 @@ extension ManagedObjectContext {
         unannounced.removeAll()
         unannouncedRefreshes.removeAll()
         forgetAllChanges()
+        forgetRefusals()
         pendingDeletes.removeAll()
         links.removeAll()
         transformedValues.removeAll()

@@ -342,6 +342,7 @@ extension ManagedObject {
     /// Sets a typed attribute, throwing where the subscript records the refusal.
     public func set<Value>(_ value: Value, for key: AttributeKey<Value>) throws {
         guard let index = key.slot.index(in: self) else { throw refusal(key.slot) }
+        try checkWritable()
         setAttributeValue(value.attributeValue, at: index)
     }
 
