@@ -1,3 +1,4 @@
+import Foundation
 // The typed form of a derived attribute's expression. Core Data accepts a small
 // set of expressions for derived attributes; Faultline accepts the same strings
 // (plus @min/@max/@avg) and parses them once, when the model is checked, so the
@@ -62,4 +63,10 @@ public struct DerivationParseError: Error, Hashable, Sendable, CustomStringConve
     public var description: String {
         "at offset \(offset): expected \(expected), found \(found)"
     }
+}
+
+extension DerivationParseError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

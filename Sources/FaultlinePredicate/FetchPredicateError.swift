@@ -1,3 +1,4 @@
+import Foundation
 /// Everything that can go wrong with a predicate: parsing its format string,
 /// binding its arguments, substituting its variables or evaluating it.
 ///
@@ -178,4 +179,10 @@ extension FetchPredicateError: CustomStringConvertible {
             "\(function) needs a value, not the collection or object \(argument)"
         }
     }
+}
+
+extension FetchPredicateError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

@@ -171,3 +171,9 @@ public final class IOScope: @unchecked Sendable {
     /// Clears the armed fault: every operation succeeds again.
     public func clearFault() { fl_io_scope_disarm(scope) }
 }
+
+extension IOScopeError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import CSQLite
 
 /// A primary SQLite result code (the low byte of an extended code).
@@ -70,4 +71,10 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         if let sql { text += " — while executing: \(sql)" }
         return text
     }
+}
+
+extension SQLiteError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

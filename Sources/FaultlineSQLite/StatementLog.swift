@@ -50,3 +50,9 @@ public enum StatementLogError: Error, Equatable, CustomStringConvertible {
     case alreadyRecording
     public var description: String { "a statement recording is already running" }
 }
+
+extension StatementLogError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import FaultlineModel
 
 // The schema compiler: a checked model compiled to SQLite in Core Data's own
@@ -198,4 +199,10 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     public let reason: String
 
     public var description: String { "\(entity).\(attribute): \(reason)" }
+}
+
+extension SchemaError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import FaultlineSQLite
 
 /// Why a batch request failed. A failed request changes nothing: every request
@@ -68,3 +69,9 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
 
 /// The name of a value's type for error messages.
 func batchTypeName(_ value: Any) -> String { String(describing: type(of: value)) }
+
+extension BatchError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

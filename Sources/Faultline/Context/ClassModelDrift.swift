@@ -1,3 +1,4 @@
+import Foundation
 /// Every way a `ManagedObject` subclass's typed keys disagree with its entity,
 /// as a validating registration (`register(_:forEntityName:validate: true)`)
 /// reports them: keys the entity has no property for or of another kind or
@@ -49,4 +50,10 @@ public struct ClassModelDrift: Error, CustomStringConvertible, Equatable {
     private static func carriesTypedKey(_ type: AttributeType) -> Bool {
         ![.undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType].contains(type)
     }
+}
+
+extension ClassModelDrift: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// A fault the store could not fulfil because reading failed (an I/O error, a
 /// full disk, a lock held past the busy timeout), as opposed to a row that is
 /// gone. Core Data raises an exception at the access; a Faultline access
@@ -31,4 +32,10 @@ extension ManagedObjectContext {
         faultFailures.removeSubrange(start...)
         throw SaveError.unfulfilledFaults(failures)
     }
+}
+
+extension FaultFailure: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

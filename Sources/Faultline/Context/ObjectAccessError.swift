@@ -1,3 +1,4 @@
+import Foundation
 /// A key or value that does not fit an object's entity.
 public enum ObjectAccessError: Error, Equatable, CustomStringConvertible {
     case unknownKey(entity: String, key: String)
@@ -27,4 +28,10 @@ public enum ObjectAccessError: Error, Equatable, CustomStringConvertible {
             return "\(entity).\(key) has \(count) members: position \(index) is out of range"
         }
     }
+}
+
+extension ObjectAccessError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

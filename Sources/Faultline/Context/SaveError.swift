@@ -1,3 +1,4 @@
+import Foundation
 /// Core Data's validation error codes (`NSValidation…Error`).
 public enum ValidationCode: Int, Sendable, Hashable {
     case custom = 1550
@@ -90,4 +91,21 @@ public enum SaveError: Error, CustomStringConvertible {
         if case .validation(let issues) = self { return issues }
         return []
     }
+}
+
+extension ValidationIssue: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}
+
+extension CustomValidationFailure: LocalizedError {
+    /// The message, so `localizedDescription` says it.
+    public var errorDescription: String? { message }
+}
+
+extension SaveError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

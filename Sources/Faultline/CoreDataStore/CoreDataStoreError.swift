@@ -1,3 +1,4 @@
+import Foundation
 /// One way a store Core Data wrote differs from the model it is opened with.
 /// Each names the entity, table, column, index or hash concerned.
 public enum CoreDataStoreDifference: Sendable, Hashable, CustomStringConvertible {
@@ -85,4 +86,10 @@ public enum CoreDataStoreError: Error, Sendable, Equatable, CustomStringConverti
                 + "cannot know its booleans, inverses or validation rules; it is for reading only, and nothing was written"
         }
     }
+}
+
+extension CoreDataStoreError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

@@ -135,3 +135,9 @@ extension ManagedObjectContext {
         try coordinator.execute(request)
     }
 }
+
+extension PersistentHistoryError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

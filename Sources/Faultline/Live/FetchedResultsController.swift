@@ -471,3 +471,9 @@ public final class FetchedResultsController: @unchecked Sendable {
         }
     }
 }
+
+extension FetchedResultsError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

@@ -188,3 +188,9 @@ public enum MigrationError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension MigrationError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

@@ -1,3 +1,4 @@
+import Foundation
 // Declared with the compiler, the lowest layer that throws it: the compiler
 // refuses unknown sort keys, key paths and predicates it cannot translate;
 // fetch execution above adds unknown entities and prefetch key paths. Callers
@@ -32,4 +33,10 @@ public enum FetchError: Error, Hashable, Sendable, CustomStringConvertible {
         case .store(let message): "the store failed: \(message)"
         }
     }
+}
+
+extension FetchError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

@@ -73,3 +73,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension StoreError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

@@ -137,3 +137,9 @@ extension StoreMetadata {
         }
     }
 }
+
+extension StoreMetadataError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
+}

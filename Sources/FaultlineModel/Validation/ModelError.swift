@@ -1,3 +1,4 @@
+import Foundation
 // The error `ManagedObjectModel.checked()` throws: every issue found, at once.
 
 /// Every problem `checked()` found, all at once.
@@ -12,4 +13,10 @@ public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         "The model has \(issues.count) problem(s):\n" + issues.map { "- \($0)" }.joined(separator: "\n")
     }
+}
+
+extension ModelError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,4 @@
+import Foundation
 // What reading a compiled model reports when it cannot: a typed error whose kind
 // says which layer failed (the file, the compression, the property list, the
 // keyed archive, the model in it) and whose path says where inside the archive
@@ -49,4 +50,10 @@ public struct CompiledModelError: Error, Hashable, Sendable, CustomStringConvert
         guard let path else { return "\(file): error: \(message)" }
         return "\(file): error: \(message) (\(path))"
     }
+}
+
+extension CompiledModelError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }

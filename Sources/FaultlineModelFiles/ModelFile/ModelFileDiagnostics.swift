@@ -1,3 +1,4 @@
+import Foundation
 // What reading or writing a model file reports: warnings for what Faultline
 // does not interpret (the file still reads), errors for what would change the
 // model's meaning or cannot be read at all. Both carry the file, the 1-based
@@ -100,4 +101,10 @@ public struct ModelFileError: Error, Hashable, Sendable, CustomStringConvertible
         guard let path else { return "\(location): error: \(message)" }
         return "\(location): error: \(message) (\(path))"
     }
+}
+
+extension ModelFileError: LocalizedError {
+    /// The description, so `localizedDescription` (what services log) says what
+    /// happened instead of "The operation could not be completed".
+    public var errorDescription: String? { description }
 }
