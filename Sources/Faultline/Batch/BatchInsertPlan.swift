@@ -28,6 +28,10 @@ struct BatchInsertPlan {
         let rules: [ValidationRule]
         /// Column names, for the upsert's SET list.
         let columns: [String]
+        /// A binary attribute the store keeps in Core Data's external-storage
+        /// form: its bytes are bound after marker 1 (inline, as the store's
+        /// adapter writes them in a Faultline store).
+        var marked = false
     }
 
     let entityIndex: Int
@@ -65,7 +69,8 @@ struct BatchInsertPlan {
                 slotOfAttribute[index] = Int32(slots.count)
                 slots.append(Slot(kind: .attribute(index: index, type: attribute.attributeType), name: attribute.name,
                                   parameter: next, flagParameter: 0, defaultValue: attribute.defaultValue ?? .null,
-                                  isRequired: !attribute.isOptional, rules: attribute.validationRules, columns: [column]))
+                                  isRequired: !attribute.isOptional, rules: attribute.validationRules, columns: [column],
+                                  marked: store.markedAttributes.contains(entityIndex: entity.index, attributeIndex: index)))
                 columns.append(column)
                 values.append("?\(next)")
                 next += 1
@@ -111,7 +116,7 @@ struct BatchInsertPlan {
                 defer { next += 1 }
                 return Slot(kind: slot.kind, name: slot.name, parameter: slot.parameter, flagParameter: next,
                             defaultValue: slot.defaultValue, isRequired: slot.isRequired, rules: slot.rules,
-                            columns: slot.columns)
+                            columns: slot.columns, marked: slot.marked)
             }
         }
         var byName: [String: Int] = [:]

@@ -51,8 +51,16 @@ extension BatchInsertRow {
         guard let converted = value.coerced(to: type) else { return wrongType(slot, got()) }
         if validates { validate(converted, slot) }
         let parameter = parameters[slot]
-        bind { try ValueCoding.bind(converted, to: statement, at: parameter) }
+        let stored = plan.slots[slot].marked ? Self.marked(converted) : converted
+        bind { try ValueCoding.bind(stored, to: statement, at: parameter) }
         mark(slot)
+    }
+
+    /// A value of a slot kept in Core Data's external-storage form: marker 1
+    /// and the bytes (`BatchInsertPlan.Slot.marked`).
+    static func marked(_ value: AttributeValue) -> AttributeValue {
+        guard case .data(let bytes) = value else { return value }
+        return .data(Data([MarkedDataAttributes.inlineMarker]) + bytes)
     }
 
     func setDestination(_ destination: ManagedObjectID?, slot: Int) {
@@ -138,7 +146,8 @@ extension BatchInsertRow {
         let parameter = parameters[slot]
         switch plan.slots[slot].kind {
         case .attribute:
-            try ValueCoding.bind(plan.slots[slot].defaultValue, to: statement, at: parameter)
+            let value = plan.slots[slot].defaultValue
+            try ValueCoding.bind(plan.slots[slot].marked ? Self.marked(value) : value, to: statement, at: parameter)
         case .lookup:
             try statement.bindNull(at: parameter)
         case .toOne(_, _, let hasEntityColumn):

@@ -135,7 +135,8 @@ public final class BatchInsertRow {
             return wrongType(slot, "Data")
         }
         let parameter = parameters[slot]
-        bind { try statement.bind(value, at: parameter) }
+        let stored = plan.slots[slot].marked ? Data([MarkedDataAttributes.inlineMarker]) + value : value
+        bind { try statement.bind(stored, at: parameter) }
         mark(slot)
     }
 

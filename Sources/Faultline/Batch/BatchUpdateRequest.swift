@@ -141,7 +141,9 @@ extension BatchExecutor {
                 guard let converted = constant.coerced(to: attribute.attributeType) else {
                     throw BatchError.wrongType(row: -1, key: key, expected: attribute.attributeType, got: "\(constant)")
                 }
-                return (["\(column) = ?"], [converted.sqlValue])
+                // A column kept in Core Data's external-storage form gets marker 1 and the bytes.
+                let marked = store.markedAttributes.contains(entityIndex: entity.index, attributeIndex: attribute.index)
+                return (["\(column) = ?"], [(marked ? BatchInsertRow.marked(converted) : converted).sqlValue])
             case .expression(let text):
                 guard attribute.attributeType.isNumeric else {
                     throw BatchError.invalidExpression(text, reason: "'\(key)' is not numeric")

@@ -10,6 +10,10 @@
 struct MarkedDataAttributes: Sendable, Hashable {
     /// Per entity index, the attribute indexes stored with markers.
     let byEntity: [[Int]]
+    /// Whether values of every size are written inline (Faultline's own
+    /// stores): `==` may then compare with a value over the threshold. A
+    /// value a Core Data process later put in a file does not match it.
+    var writesInline = false
 
     static let none = MarkedDataAttributes(byEntity: [])
 

@@ -140,7 +140,7 @@ extension PredicateSQLBuilder {
     /// only the file's name, so the answer would be wrong. Smaller values
     /// are inline as the marker and the bytes, which `sqlValue` binds.
     func refuseFiled(_ data: Data, comparedWith sql: SQLFragment) throws {
-        guard data.count > MarkedDataAttributes.externalThreshold else { return }
+        guard data.count > MarkedDataAttributes.externalThreshold, !marked.writesInline else { return }
         throw FetchError.unsupportedPredicate(
             "comparing the external-storage column \(sql.sql) with a value of \(data.count) bytes: values over "
                 + "\(MarkedDataAttributes.externalThreshold) bytes are kept in files, whose contents SQL cannot read")

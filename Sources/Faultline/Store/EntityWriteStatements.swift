@@ -216,3 +216,15 @@ final class UpdateStatements: Sendable {
     /// How many texts have been built: one per shape ever saved.
     var count: Int { texts.withLock { $0.count } }
 }
+
+extension EntityWriteStatements {
+    /// The keys of `table`'s rows whose `column` is not NULL.
+    static func keys(withValueIn column: String, of table: String) -> String {
+        "SELECT Z_PK FROM \(table) WHERE \(column) IS NOT NULL ORDER BY Z_PK"
+    }
+
+    /// Sets `column` of the row by key: `?1` the value, `?2` the key.
+    static func setColumn(_ column: String, ofRowIn table: String) -> String {
+        "UPDATE \(table) SET \(column) = ?1 WHERE Z_PK = ?2"
+    }
+}

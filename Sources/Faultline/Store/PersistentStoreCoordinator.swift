@@ -57,8 +57,9 @@ public final class PersistentStoreCoordinator: Sendable {
     private let readConnections: StoreConfiguration.Reads
     /// How long a connection of this store waits for another writer.
     public var busyTimeout: TimeInterval { writer.busyTimeout }
-    /// Set only for a store Core Data wrote (see CoreDataStore/): decodes and
-    /// encodes its external-binary-data markers. Nil for Faultline's own stores.
+    /// Decodes and encodes external-binary-data markers: a store Core Data
+    /// wrote (CoreDataStore/), and a Faultline file store whose model has
+    /// attributes allowing external storage (inline only). Nil otherwise.
     let valueAdapter: (any StoreValueAdapter)?
     /// Keys of these root entity numbers start above the value (StoreConfiguration.keyFloors).
     let keyFloors: [Int: Int64]
@@ -116,10 +117,12 @@ public final class PersistentStoreCoordinator: Sendable {
             }
             writeRefusal = StoreError.openedReadOnly(path: url.path)
         } else {
-            try Self.prepareStore(schema: schema, on: connection)
+            try Self.prepareStore(schema: schema, on: connection, marksExternalData: location != .inMemory)
         }
         try self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
             reads: location == .inMemory ? .onWriter : .pooled, rowCacheCapacity: rowCacheCapacity, busyTimeout: busyTimeout,
+            valueAdapter: try Self.externalDataAdapter(model: model, schema: schema, location: location,
+                                                       upgrading: !readOnly, on: connection),
             writeRefusal: writeRefusal, readOnly: readOnly, history: HistoryMode(persistentHistoryTracking)))
     }
 
@@ -139,12 +142,12 @@ public final class PersistentStoreCoordinator: Sendable {
     /// reads use the same connection, so they see the uncommitted stage).
     convenience init(model: CheckedModel, migrationConnection connection: Connection, location: StoreLocation,
                      preparesStore: Bool = true,
-                     valueAdapter: (StoreSchema) -> (any StoreValueAdapter)? = { _ in nil }) throws {
+                     valueAdapter: (StoreSchema) throws -> (any StoreValueAdapter)? = { _ in nil }) throws {
         let schema = try StoreSchema(compiling: model)
-        if preparesStore { try Self.prepareStore(schema: schema, on: connection) }
+        if preparesStore { try Self.prepareStore(schema: schema, on: connection, marksExternalData: location != .inMemory) }
         try self.init(model: model, schema: schema, location: location, connection: connection, configuration: StoreConfiguration(
             reads: .onWriter, rowCacheCapacity: 10_000, busyTimeout: Self.defaultBusyTimeout,
-            valueAdapter: valueAdapter(schema), history: .ignored))
+            valueAdapter: try valueAdapter(schema), history: .ignored))
     }
 
     private init(model: CheckedModel, schema: StoreSchema, location: StoreLocation, connection: Connection,
@@ -268,14 +271,29 @@ public final class PersistentStoreCoordinator: Sendable {
     /// An empty store is checked again inside the writer's IMMEDIATE
     /// transaction, so two processes creating the same store cannot both
     /// bootstrap it; an existing store is only read.
-    private static func prepareStore(schema: StoreSchema, on connection: Connection) throws {
+    private static func prepareStore(schema: StoreSchema, on connection: Connection, marksExternalData: Bool) throws {
         guard try checkStore(schema: schema, on: connection) == .empty else { return }
         try StoreWriter(migrating: connection).write { connection in
             if try checkStore(schema: schema, on: connection) == .empty {
-                _ = try StoreBootstrap.create(schema, inTransactionOn: connection)
+                _ = try StoreBootstrap.create(schema, inTransactionOn: connection, marksExternalData: marksExternalData)
             }
             return ((), nil)
         }
+    }
+
+    /// The adapter of a Faultline file store whose model has binary
+    /// attributes allowing external storage: Core Data's markers, every value
+    /// inline (CoreDataValueAdapter.swift). A store an earlier Faultline wrote
+    /// (raw bytes, no `StoreBootstrap.externalDataFormatKey`) is converted
+    /// first when `upgrading` (ExternalDataFormatUpgrade.swift), else read raw.
+    /// In-memory stores keep raw bytes.
+    static func externalDataAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation, upgrading: Bool,
+                                    on connection: Connection) throws -> (any StoreValueAdapter)? {
+        guard case .file(let url) = location, CoreDataValueAdapter.marksValues(of: model) else { return nil }
+        let marked = upgrading
+            ? try ExternalDataFormatUpgrade.upgradeIfNeeded(schema: schema, on: connection)
+            : StoreBootstrap.marksExternalData(try StoreBootstrap.metadata(on: connection))
+        return marked ? CoreDataValueAdapter(model: model, schema: schema, storeURL: url, writesFiles: false) : nil
     }
 
     enum StoreState { case empty, matching }
@@ -422,8 +440,8 @@ struct StoreConfiguration: Sendable {
     var reads: Reads
     var rowCacheCapacity: Int
     var busyTimeout: TimeInterval
-    /// Values the store keeps in its own form (a Core Data store's external
-    /// binary data); nil for Faultline's own stores.
+    /// Values the store keeps in Core Data's form (external binary data
+    /// markers); nil when it keeps none.
     var valueAdapter: (any StoreValueAdapter)? = nil
     /// Why every write is refused before it starts; nil when writes are allowed.
     var writeRefusal: (any Error & Sendable)? = nil

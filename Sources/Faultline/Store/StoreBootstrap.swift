@@ -7,6 +7,19 @@ public enum StoreBootstrap {
     /// model that wrote the store (base64 SHA-256, see `CheckedModel.versionHash`).
     public static let modelVersionHashKey = "FaultlineModelVersionHash"
 
+    /// The metadata key recording how the store keeps binary attributes that
+    /// allow external storage: `externalDataFormat` is Core Data's (a marker
+    /// byte, then the bytes inline or a file's name: CoreDataValueAdapter.swift).
+    /// A Faultline store without it was written before that (raw bytes) and
+    /// is converted once when opened for writing (`ExternalDataFormatUpgrade`).
+    public static let externalDataFormatKey = "FaultlineExternalDataFormat"
+    public static let externalDataFormat = "CoreDataMarkers"
+
+    /// Whether `metadata` records Core Data's external-data format.
+    static func marksExternalData(_ metadata: StoreMetadata) -> Bool {
+        metadata.additional[externalDataFormatKey] == .string(externalDataFormat)
+    }
+
     /// Whether `recorded` (a store's `modelVersionHashKey`) names `model`: its
     /// version hash, or Faultline's own hash, which a store written before the
     /// model adopted Core Data's entity hashes recorded.
@@ -18,19 +31,23 @@ public enum StoreBootstrap {
     /// Creates every table, index and trigger of `schema`, one `Z_PRIMARYKEY`
     /// row per entity and the `Z_METADATA` row, in one transaction of a
     /// `StoreWriter` over `connection`: on failure the database is left as it was.
+    /// `marksExternalData`: whether the store keeps external-storage binary
+    /// attributes in Core Data's form (every file store; an in-memory one keeps raw bytes).
     @discardableResult
     public static func create(
-        _ schema: StoreSchema, on connection: Connection, uuid: UUID = UUID()
+        _ schema: StoreSchema, on connection: Connection, uuid: UUID = UUID(), marksExternalData: Bool = true
     ) throws -> StoreMetadata {
         try StoreWriter(migrating: connection).write { connection in
-            (try create(schema, inTransactionOn: connection, uuid: uuid), nil)
+            (try create(schema, inTransactionOn: connection, uuid: uuid, marksExternalData: marksExternalData), nil)
         }.result
     }
 
     /// The same, inside the caller's write transaction.
-    static func create(_ schema: StoreSchema, inTransactionOn connection: Connection, uuid: UUID = UUID()) throws -> StoreMetadata {
+    static func create(_ schema: StoreSchema, inTransactionOn connection: Connection, uuid: UUID = UUID(),
+                       marksExternalData: Bool = true) throws -> StoreMetadata {
         var metadata = StoreMetadata(uuid: uuid.uuidString.uppercased(), entityVersionHashes: schema.model.entityVersionHashes)
         metadata.additional[modelVersionHashKey] = .string(schema.model.versionHash.base64EncodedString())
+        if marksExternalData { metadata.additional[externalDataFormatKey] = .string(externalDataFormat) }
         // The schema written, so a later migration can check the store against its claimed model.
         metadata.additional[SchemaRecord.metadataKey] = .string(try SchemaRecord(schema).json())
         let plist = try metadata.propertyList()

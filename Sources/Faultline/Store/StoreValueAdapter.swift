@@ -1,10 +1,11 @@
 import Foundation
 import FaultlineSQLite
 
-/// Values a store written by another program keeps in its own form: decoded
-/// after each row is read, encoded before each save. Core Data's external
-/// binary data markers are the one case (CoreDataStore/CoreDataValueAdapter.swift);
-/// Faultline's own stores have none, and pay one nil check a row.
+/// Values a store keeps in a form other than the value: decoded after each
+/// row is read, encoded before each save. Core Data's external binary data
+/// markers are the one case (CoreDataValueAdapter.swift), in stores Core Data
+/// wrote and in Faultline's file stores whose model has such attributes;
+/// other stores have none, and pay one nil check a row.
 protocol StoreValueAdapter: AnyObject, Sendable {
     /// Decodes `values` (a row of `entityIndex` just read) in place; returns a
     /// number that depends on the work done, so the optimiser keeps it.

@@ -2,7 +2,8 @@ import Foundation
 import FaultlineSQLite
 
 /// Core Data's encoding of binary attributes that allow external storage
-/// (`allowsExternalBinaryDataStorage`), which Faultline's own stores do not use.
+/// (`allowsExternalBinaryDataStorage`), in a store Core Data wrote and in
+/// Faultline's own file stores (those record `StoreBootstrap.externalDataFormatKey`).
 ///
 /// The BLOB's first byte says where the bytes are:
 /// - 1: the bytes follow inline;
@@ -20,6 +21,12 @@ import FaultlineSQLite
 /// replaces an external value or deletes its row, the old file's name is read
 /// inside the transaction and the file is removed once the transaction has
 /// committed (never before: a rolled-back save still refers to it).
+///
+/// In Faultline's own stores (`writesFiles` false) every value is written
+/// inline after marker 1, whatever its size — Core Data reads inline values
+/// of any size — so batch requests can write the column directly with the
+/// marker prefixed; marker-2 references a Core Data process wrote later are
+/// still read, and their files removed as above.
 final class CoreDataValueAdapter: StoreValueAdapter {
     static let inlineMarker = MarkedDataAttributes.inlineMarker
     static let externalMarker: UInt8 = 2
@@ -34,10 +41,12 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     private let externalReads: [(sql: String, attributes: [Int])?]
     /// `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`.
     let externalDataDirectory: URL
+    /// False for Faultline's own stores: values are always stored inline.
+    let writesFiles: Bool
     private let missing = Locked<Set<String>>([])
 
     /// Nil when no attribute of `model` allows external storage.
-    init?(model: CheckedModel, schema: StoreSchema, storeURL: URL) {
+    init?(model: CheckedModel, schema: StoreSchema, storeURL: URL, writesFiles: Bool = true) {
         let attributes = model.entities.map { entity in
             entity.attributes.filter {
                 $0.allowsExternalBinaryDataStorage && $0.attributeType == .binaryDataAttributeType
@@ -52,6 +61,14 @@ final class CoreDataValueAdapter: StoreValueAdapter {
             return (EntityReadStatements.columns(read.map(\.1), ofRowIn: mapping.table), read.map(\.0))
         }
         externalDataDirectory = Self.externalDataDirectory(forStoreAt: storeURL)
+        self.writesFiles = writesFiles
+    }
+
+    /// Whether any attribute of `model` is stored with markers.
+    static func marksValues(of model: CheckedModel) -> Bool {
+        model.entities.contains { entity in
+            entity.attributes.contains { $0.allowsExternalBinaryDataStorage && $0.attributeType == .binaryDataAttributeType }
+        }
     }
 
     /// `<dir>/.<StoreName>_SUPPORT/_EXTERNAL_DATA` for `<dir>/<StoreName>.sqlite`.
@@ -62,9 +79,11 @@ final class CoreDataValueAdapter: StoreValueAdapter {
             .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
     }
 
-    /// Attributes allowing external storage: their values are markers and files.
+    /// Attributes allowing external storage, when values may go to files: a
+    /// direct write cannot. Inline-only (Faultline's stores), none: a batch
+    /// request writes marker 1 and the bytes itself (`markedAttributes`).
     func adapts(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool {
-        entity.index < externalAttributes.count && externalAttributes[entity.index].contains(attribute.index)
+        writesFiles && entity.index < externalAttributes.count && externalAttributes[entity.index].contains(attribute.index)
     }
 
     /// External-data file names whose files were missing when read.
@@ -84,7 +103,9 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         return payload
     }
 
-    var markedAttributes: MarkedDataAttributes { MarkedDataAttributes(byEntity: externalAttributes) }
+    var markedAttributes: MarkedDataAttributes {
+        MarkedDataAttributes(byEntity: externalAttributes, writesInline: !writesFiles)
+    }
 
     func decode(_ stored: AttributeValue) -> AttributeValue {
         guard case .data(let bytes) = stored else { return stored }
@@ -191,6 +212,7 @@ final class CoreDataValueAdapter: StoreValueAdapter {
 
     /// One value as stored: inline up to the threshold, a new file above it.
     private func store(_ value: AttributeValue, written: inout [URL]) throws -> AttributeValue {
+        guard writesFiles else { return Self.inline(value) }
         guard case .data(let bytes) = value else { return value }
         let (stored, file) = try Self.stored(bytes, in: externalDataDirectory)
         if let file { written.append(file) }

@@ -1,0 +1,180 @@
+// Faultline's own file stores keep binary attributes that allow external
+// storage as Core Data does (marker 1, then the bytes), so Core Data on Apple
+// platforms and `coreDataStoreAt` read them; stores an earlier Faultline
+// wrote (raw bytes) are converted once when opened for writing.
+
+import Foundation
+import Testing
+import FaultlineSQLite
+@testable import Faultline
+
+@Suite("Faultline stores keep external-storage binary data in Core Data's format")
+struct ExternalDataFormatTests {
+    static func model() -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("Photo") {
+                Attribute("name", .string)
+                Attribute("data", .binaryData).externalStorage()
+                Attribute("plain", .binaryData)
+            }
+        }
+    }
+
+    static let bytes = Data([0xAA, 0x01, 0x02])
+
+    static func makeURL() throws -> (directory: URL, url: URL) {
+        let directory = try FixtureLocator.makeTemporaryDirectory()
+        return (directory, directory.appendingPathComponent("Photos.sqlite"))
+    }
+
+    /// The stored `ZDATA` (and `ZPLAIN`) of the row named `name`, read with plain SQL.
+    static func stored(_ url: URL, _ name: String, column: String = "ZDATA") throws -> Data? {
+        let connection = try Connection(.file(url.path))
+        guard case .blob(let data)? = try connection.rows("SELECT \(column) FROM ZPHOTO WHERE ZNAME = ?", [.text(name)]).first?.first
+        else { return nil }
+        return data
+    }
+
+    static func metadata(_ url: URL) throws -> StoreMetadata {
+        try StoreBootstrap.metadata(on: Connection(.file(url.path)))
+    }
+
+    static func save(_ container: PersistentContainer, _ rows: [(String, Data)]) throws {
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws -> Void in
+            for (name, data) in rows {
+                let photo = try context.insertNewObject(forEntityName: "Photo")
+                try photo.setValue(name, forKey: "name")
+                try photo.setValue(data, forKey: "data")
+                try photo.setValue(data, forKey: "plain")
+            }
+            try context.save()
+        }
+    }
+
+    static func values(_ container: PersistentContainer, _ format: String = "TRUEPREDICATE", _ arguments: Any...) throws -> [String: Data] {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait { () throws -> [String: Data] in
+            let request = FetchRequest(entityName: "Photo", predicate: try FetchPredicate(format: format, argumentArray: arguments))
+            var byName: [String: Data] = [:]
+            for object in try context.fetch(request) {
+                byName[object.value(forKey: "name") as? String ?? ""] = object.value(forKey: "data") as? Data
+            }
+            return byName
+        }
+    }
+
+    @Test("A save writes marker 1 and the bytes, at every size; the plain container and coreDataStoreAt read the bytes back")
+    func saveWritesMarker() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let large = Data(repeating: 7, count: MarkedDataAttributes.externalThreshold + 10)
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url))
+            try Self.save(container, [("small", Self.bytes), ("large", large)])
+            #expect(try Self.values(container) == ["small": Self.bytes, "large": large])
+        }
+        #expect(try Self.stored(url, "small") == Data([1]) + Self.bytes)
+        #expect(try Self.stored(url, "large") == Data([1]) + large)
+        // An attribute without external storage stays raw, as Core Data keeps it.
+        #expect(try Self.stored(url, "small", column: "ZPLAIN") == Self.bytes)
+        #expect(try Self.metadata(url).additional[StoreBootstrap.externalDataFormatKey] == .string(StoreBootstrap.externalDataFormat))
+        // No file is ever written beside a Faultline store.
+        #expect(!FileManager.default.fileExists(atPath: CoreDataValueAdapter.externalDataDirectory(forStoreAt: url).path))
+        let coreData = try PersistentContainer(coreDataStoreAt: url, model: Self.model())
+        #expect(try Self.values(coreData) == ["small": Self.bytes, "large": large])
+    }
+
+    @Test("A row saved through coreDataStoreAt reads back through the plain container")
+    func coreDataPathRoundTrips() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let large = Data(repeating: 3, count: MarkedDataAttributes.externalThreshold + 1)
+        _ = try PersistentContainer(model: Self.model(), location: .file(url))
+        do {
+            let coreData = try PersistentContainer(coreDataStoreAt: url, model: Self.model())
+            try Self.save(coreData, [("small", Self.bytes), ("large", large)])
+        }
+        // The large value went to a file, as Core Data writes it; the plain container reads it too.
+        #expect(try Self.stored(url, "large")?.first == CoreDataValueAdapter.externalMarker)
+        let container = try PersistentContainer(model: Self.model(), location: .file(url))
+        #expect(try Self.values(container) == ["small": Self.bytes, "large": large])
+    }
+
+    @Test("Batch insert and batch update write marker 1 and the bytes")
+    func batchWritesMarker() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = try PersistentContainer(model: Self.model(), location: .file(url))
+        try container.coordinator.execute(try BatchInsertRequest(
+            entityName: "Photo", in: container.model, objects: [["name": "inserted", "data": Self.bytes, "plain": Self.bytes]]))
+        #expect(try Self.stored(url, "inserted") == Data([1]) + Self.bytes)
+        #expect(try Self.stored(url, "inserted", column: "ZPLAIN") == Self.bytes)
+        #expect(try Self.values(container) == ["inserted": Self.bytes])
+        var update = BatchUpdateRequest(entityName: "Photo", predicate: try FetchPredicate(format: "data == %@", Self.bytes))
+        update.propertiesToUpdate = ["data": .value(.data(Data([0x02, 0x03])))]
+        update.resultType = .count
+        #expect(try container.coordinator.execute(update).count == 1)
+        #expect(try Self.stored(url, "inserted") == Data([1, 0x02, 0x03]))
+        #expect(try Self.values(container) == ["inserted": Data([0x02, 0x03])])
+    }
+
+    @Test("== on an external-storage attribute matches after a save, small and over 100 KB")
+    func equalityMatchesAfterSave() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let large = Data(repeating: 9, count: MarkedDataAttributes.externalThreshold + 1)
+        let container = try PersistentContainer(model: Self.model(), location: .file(url))
+        try Self.save(container, [("small", Self.bytes), ("large", large)])
+        #expect(try Self.values(container, "data == %@", Self.bytes) == ["small": Self.bytes])
+        #expect(try Self.values(container, "data == %@", large) == ["large": large])
+        #expect(try Self.values(container, "data != %@", Self.bytes) == ["large": large])
+    }
+
+    /// A store as an earlier Faultline left it: raw bytes, no format key.
+    static func makeOldStore(_ url: URL, _ rows: [(String, Data)]) throws {
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url))
+            try Self.save(container, rows)
+        }
+        let connection = try Connection(.file(url.path))
+        for (name, data) in rows {
+            try connection.execute("UPDATE ZPHOTO SET ZDATA = ? WHERE ZNAME = ?", [.blob(data), .text(name)])
+        }
+        var metadata = try StoreBootstrap.metadata(on: connection)
+        metadata.additional.removeValue(forKey: StoreBootstrap.externalDataFormatKey)
+        try metadata.write(on: connection)
+    }
+
+    @Test("A store an earlier Faultline wrote (raw bytes) is converted once when opened for writing, and reads raw read-only")
+    func oldStoreIsConvertedOnce() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A first byte of 1 or 2 must not be taken for a marker.
+        let rows = [("one", Data([1, 0xAA])), ("two", Data([2, 0x41])), ("empty", Data())]
+        try Self.makeOldStore(url, rows)
+        #expect(try Self.stored(url, "one") == Data([1, 0xAA]))
+        do {
+            let readOnly = try PersistentContainer(model: Self.model(), location: .file(url), readOnly: true)
+            #expect(try Self.values(readOnly) == Dictionary(uniqueKeysWithValues: rows))
+        }
+        // Read-only: nothing converted.
+        #expect(try Self.stored(url, "one") == Data([1, 0xAA]))
+        #expect(try Self.metadata(url).additional[StoreBootstrap.externalDataFormatKey] == nil)
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url))
+            #expect(try Self.values(container) == Dictionary(uniqueKeysWithValues: rows))
+            #expect(try Self.values(container, "data == %@", Data([2, 0x41])) == ["two": Data([2, 0x41])])
+        }
+        #expect(try Self.stored(url, "one") == Data([1, 1, 0xAA]))
+        #expect(try Self.stored(url, "two") == Data([1, 2, 0x41]))
+        #expect(try Self.stored(url, "empty") == Data([1]))
+        #expect(try Self.metadata(url).additional[StoreBootstrap.externalDataFormatKey] == .string(StoreBootstrap.externalDataFormat))
+        // Opened again: converted already, never marked twice.
+        let again = try PersistentContainer(model: Self.model(), location: .file(url))
+        #expect(try Self.values(again) == Dictionary(uniqueKeysWithValues: rows))
+        #expect(try Self.stored(url, "one") == Data([1, 1, 0xAA]))
+        let coreData = try PersistentContainer(coreDataStoreAt: url, model: Self.model())
+        #expect(try Self.values(coreData) == Dictionary(uniqueKeysWithValues: rows))
+    }
+}
