@@ -42,7 +42,8 @@ struct CoreDataStoreMigration: MigrationChecks {
         try Self.finish(connection, new: new, schema: schema)
     }
 
-    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)? {
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation,
+                      on connection: Connection) throws -> (any StoreValueAdapter)? {
         guard case .file(let url) = location else { return nil }
         return CoreDataValueAdapter(model: model, schema: schema, storeURL: url)
     }

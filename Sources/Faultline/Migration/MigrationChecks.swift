@@ -20,17 +20,19 @@ protocol MigrationChecks: Sendable {
     /// The `CREATE TRIGGER` statements the migrated store gets, decided
     /// before anything changes (from the triggers the store has, where they matter).
     func triggerStatements(mapping: MigrationMapping, on connection: Connection) throws -> [String]
-    /// How a custom stage's handlers read and write values the store keeps in
-    /// its own form (Core Data's external binary data); nil for none.
-    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)?
+    /// How a custom stage's handlers read and write values the store on
+    /// `connection` keeps in Core Data's form (external binary data); nil for none.
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation,
+                      on connection: Connection) throws -> (any StoreValueAdapter)?
     /// Rewrites, after the tables are rebuilt, values whose stored form the
-    /// new version changes though their column does not (a Core Data store's
-    /// external binary data); files it writes or makes obsolete go to `files`.
+    /// new version changes though their column does not (external binary
+    /// data kept in Core Data's form); files it writes or makes obsolete go to `files`.
     func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws
 }
 
 extension MigrationChecks {
-    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation) -> (any StoreValueAdapter)? { nil }
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation,
+                      on connection: Connection) throws -> (any StoreValueAdapter)? { nil }
 
     func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws {}
 
@@ -49,6 +51,29 @@ extension MigrationChecks {
 /// tables must be the new model's, less the columns a deferred clean-up keeps.
 struct RecordedSchemaChecks: MigrationChecks {
     var recordsFaultlineKeys: Bool { true }
+
+    /// A file store in Core Data's external-data form (it records
+    /// `StoreBootstrap.externalDataFormatKey`) reads and writes through the
+    /// inline-only adapter, as when it is opened; an earlier Faultline's store, raw.
+    func valueAdapter(model: CheckedModel, schema: StoreSchema, location: StoreLocation,
+                      on connection: Connection) throws -> (any StoreValueAdapter)? {
+        try PersistentStoreCoordinator.externalDataAdapter(model: model, schema: schema, location: location,
+                                                          upgrading: false, on: connection)
+    }
+
+    /// In a store in Core Data's external-data form, a binary attribute whose
+    /// `allowsExternalBinaryDataStorage` changed has its column rewritten:
+    /// turned on, every value gets marker 1 (inline at any size, as the
+    /// store's adapter writes); turned off, the marker is stripped (a file a
+    /// Core Data process wrote is read in). A store without the key holds raw
+    /// bytes either way, and is converted when next opened for writing.
+    func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws {
+        guard StoreBootstrap.marksExternalData(try StoreBootstrap.metadata(on: connection)) else { return }
+        let conversion = ExternalStorageConversion(mapping: mapping)
+        guard !conversion.columns.isEmpty else { return }
+        let storeURL: URL? = if case .file(let path) = connection.location { URL(fileURLWithPath: path) } else { nil }
+        try conversion.apply(on: connection, storeURL: storeURL, files: files, writesFiles: false)
+    }
 
     func isStore(_ connection: Connection, at version: ModelVersion) throws -> Bool {
         StoreBootstrap.recordedHash(try StoreBootstrap.metadata(on: connection).modelVersionHash, isOf: version.model)

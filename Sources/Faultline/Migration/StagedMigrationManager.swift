@@ -179,7 +179,7 @@ public final class StagedMigrationManager: Sendable {
         let coordinator = try PersistentStoreCoordinator(
             model: model, migrationConnection: connection, location: location, preparesStore: preparesStore
         ) { schema in
-            files.adapter(over: checks.valueAdapter(model: model, schema: schema, location: location))
+            files.adapter(over: try checks.valueAdapter(model: model, schema: schema, location: location, on: connection))
         }
         let context = ManagedObjectContext(
             coordinator: coordinator, classes: ClassRegistry(),

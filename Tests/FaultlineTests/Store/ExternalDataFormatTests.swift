@@ -177,4 +177,61 @@ struct ExternalDataFormatTests {
         let coreData = try PersistentContainer(coreDataStoreAt: url, model: Self.model())
         #expect(try Self.values(coreData) == Dictionary(uniqueKeysWithValues: rows))
     }
+
+    static func offModel() -> ManagedObjectModel {
+        let off = model()
+        for case let attribute as AttributeDescription in off.entitiesByName["Photo"]?.properties ?? [] where attribute.name == "data" {
+            attribute.allowsExternalBinaryDataStorage = false
+        }
+        return off
+    }
+
+    @Test("A lightweight migration across allowsExternalBinaryDataStorage rewrites a Faultline store's column: off strips the marker, on adds it inline")
+    func migrationCarriesTheFormat() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let large = Data((0..<(MarkedDataAttributes.externalThreshold + 1)).map { UInt8($0 % 239) })
+        let on = try ModelVersion(Self.model(), label: "on"), off = try ModelVersion(Self.offModel(), label: "off")
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url))
+            try Self.save(container, [("small", Self.bytes), ("large", large)])
+        }
+        do {
+            let container = try PersistentContainer(model: Self.offModel(), location: .file(url),
+                                                    migration: MigrationOptions(path: .lightweight([on])))
+            #expect(try Self.values(container) == ["small": Self.bytes, "large": large])
+        }
+        #expect(try Self.stored(url, "small") == Self.bytes)
+        #expect(try Self.stored(url, "large") == large)
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url),
+                                                    migration: MigrationOptions(path: .lightweight([off])))
+            #expect(try Self.values(container) == ["small": Self.bytes, "large": large])
+            #expect(try Self.values(container, "data == %@", Self.bytes) == ["small": Self.bytes])
+        }
+        #expect(try Self.stored(url, "small") == Data([1]) + Self.bytes)
+        #expect(try Self.stored(url, "large") == Data([1]) + large)
+        #expect(!FileManager.default.fileExists(atPath: CoreDataValueAdapter.externalDataDirectory(forStoreAt: url).path))
+    }
+
+    @Test("An earlier Faultline's store migrated across the flag stays raw, and is converted when opened with the flag on")
+    func oldStoreMigrates() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rows = [("one", Data([1, 0xAA]))]
+        try Self.makeOldStore(url, rows)
+        let on = try ModelVersion(Self.model(), label: "on"), off = try ModelVersion(Self.offModel(), label: "off")
+        do {
+            let container = try PersistentContainer(model: Self.offModel(), location: .file(url),
+                                                    migration: MigrationOptions(path: .lightweight([on])))
+            #expect(try Self.values(container) == ["one": Data([1, 0xAA])])
+        }
+        #expect(try Self.stored(url, "one") == Data([1, 0xAA]))
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url),
+                                                    migration: MigrationOptions(path: .lightweight([off])))
+            #expect(try Self.values(container) == ["one": Data([1, 0xAA])])
+        }
+        #expect(try Self.stored(url, "one") == Data([1, 1, 0xAA]))
+    }
 }

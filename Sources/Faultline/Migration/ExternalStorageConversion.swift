@@ -1,7 +1,8 @@
 import Foundation
 import FaultlineSQLite
 
-/// Rewrites, inside a Core Data store's migration, the columns of binary
+/// Rewrites, inside the migration of a store in Core Data's external-data
+/// form (a Core Data store, a Faultline file store), the columns of binary
 /// attributes whose `allowsExternalBinaryDataStorage` changed between the
 /// versions. The flag changes the column's format (CoreDataValueAdapter.swift),
 /// not its declared type, so the table rebuild copies the old bytes as they
@@ -47,13 +48,15 @@ struct ExternalStorageConversion {
     }
 
     /// Converts every row's value; each row is one bound UPDATE by `Z_PK`.
-    func apply(on connection: Connection, storeURL: URL, files: MigrationFileChanges) throws {
-        let directory = CoreDataValueAdapter.externalDataDirectory(forStoreAt: storeURL)
+    /// `writesFiles` false (a Faultline store): every value turned on is
+    /// stored inline. `storeURL` nil (in memory): no file is read or written.
+    func apply(on connection: Connection, storeURL: URL?, files: MigrationFileChanges, writesFiles: Bool = true) throws {
+        let directory = storeURL.map(CoreDataValueAdapter.externalDataDirectory(forStoreAt:))
         for column in columns {
             for row in try MigrationStatements.keyedValues(of: column.column, in: column.table, on: connection) {
                 guard row.count == 2, case .blob(let stored) = row[1] else { continue }
                 let converted = column.toMarked
-                    ? try marked(stored, directory: directory, files: files)
+                    ? try marked(stored, directory: writesFiles ? directory : nil, files: files)
                     : try inlined(stored, column: column, directory: directory, files: files)
                 guard let converted, converted != stored else { continue }
                 try MigrationStatements.setValue(.blob(converted), of: column.column, in: column.table, key: row[0], on: connection)
@@ -62,17 +65,17 @@ struct ExternalStorageConversion {
     }
 
     /// The bytes a marked value stands for, stored plainly; nil to keep it as stored.
-    private func inlined(_ stored: Data, column: Column, directory: URL, files: MigrationFileChanges) throws -> Data? {
+    private func inlined(_ stored: Data, column: Column, directory: URL?, files: MigrationFileChanges) throws -> Data? {
         switch stored.first {
         case CoreDataValueAdapter.inlineMarker:
             return Data(stored.dropFirst())
         case CoreDataValueAdapter.externalMarker:
             guard let name = CoreDataValueAdapter.fileName(stored.dropFirst()) else { return nil }
-            let file = directory.appendingPathComponent(name)
-            guard let bytes = try? Data(contentsOf: file) else {
+            guard let file = directory?.appendingPathComponent(name), let bytes = try? Data(contentsOf: file) else {
                 throw MigrationError.unsupportedChange(
                     entity: column.entity, property: column.attribute,
-                    reason: "external storage turned off, but the file \(name) holding a value is missing from \(directory.path)")
+                    reason: "external storage turned off, but the file \(name) holding a value is missing from "
+                        + (directory?.path ?? "an in-memory store"))
             }
             files.released(file)
             return bytes
@@ -81,8 +84,10 @@ struct ExternalStorageConversion {
         }
     }
 
-    /// A plain value in Core Data's external-storage form, as the adapter writes it.
-    private func marked(_ bytes: Data, directory: URL, files: MigrationFileChanges) throws -> Data {
+    /// A plain value in Core Data's external-storage form, as the adapter
+    /// writes it; with no `directory`, inline at any size.
+    private func marked(_ bytes: Data, directory: URL?, files: MigrationFileChanges) throws -> Data {
+        guard let directory else { return Data([CoreDataValueAdapter.inlineMarker]) + bytes }
         let (stored, file) = try CoreDataValueAdapter.stored(bytes, in: directory)
         if let file { files.wrote(file) }
         return stored
