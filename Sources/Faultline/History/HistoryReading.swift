@@ -65,8 +65,12 @@ extension PersistentStoreCoordinator {
         if type == .delete, !layout.tombstoneAttributes.isEmpty {
             let attributes = model.entities[entityIndex].attributes
             var values: [String: AttributeValue] = [:]
+            let marked = valueAdapter?.markedAttributes ?? .none
             for (column, index) in layout.tombstoneAttributes.enumerated() where column < row.tombstones.count {
-                values[attributes[index].name] = row.tombstones[column]
+                // Copied from the row as stored: an external-storage value keeps its marker.
+                let stored = row.tombstones[column]
+                values[attributes[index].name] = marked.contains(entityIndex: entityIndex, attributeIndex: index)
+                    ? valueAdapter?.decode(stored) ?? stored : stored
             }
             tombstone = values
         }

@@ -234,4 +234,28 @@ struct ExternalDataFormatTests {
         }
         #expect(try Self.stored(url, "one") == Data([1, 1, 0xAA]))
     }
+
+    @Test("A deleted row's history tombstone gives an external-storage attribute's bytes, not the stored marker")
+    func tombstoneDecodes() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = ManagedObjectModel {
+            Entity("Photo") {
+                Attribute("name", .string)
+                Attribute("data", .binaryData).externalStorage().preservesValueInHistoryOnDeletion()
+                Attribute("plain", .binaryData)
+            }
+        }
+        let container = try PersistentContainer(model: model, location: .file(url), persistentHistoryTracking: true)
+        try Self.save(container, [("gone", Self.bytes)])
+        #expect(try Self.stored(url, "gone") == Data([1]) + Self.bytes)
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws -> Void in
+            for object in try context.fetch(FetchRequest(entityName: "Photo")) { context.delete(object) }
+            try context.save()
+            let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+            let deletes = transactions.flatMap(\.changes).filter { $0.changeType == .delete }
+            #expect(deletes.map { $0.tombstone?["data"] } == [.data(Self.bytes)])
+        }
+    }
 }
