@@ -258,4 +258,35 @@ struct ExternalDataFormatTests {
             #expect(deletes.map { $0.tombstone?["data"] } == [.data(Self.bytes)])
         }
     }
+
+    @Test("A staged migration's handlers over a Faultline file store read the bytes and write marker 1 inline")
+    func stagedHandlersUseTheFormat() throws {
+        let (directory, url) = try Self.makeURL()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let v2Model = Self.model()
+        let caption = AttributeDescription()
+        caption.name = "caption"
+        caption.attributeType = .stringAttributeType
+        v2Model.entitiesByName["Photo"]?.properties.append(caption)
+        let v1 = try ModelVersion(Self.model(), label: "v1"), v2 = try ModelVersion(v2Model, label: "v2")
+        let large = Data(repeating: 5, count: MarkedDataAttributes.externalThreshold + 1)
+        do {
+            let container = try PersistentContainer(model: Self.model(), location: .file(url))
+            try Self.save(container, [("photo", Self.bytes)])
+        }
+        let manager = StagedMigrationManager([
+            .custom(from: v1, to: v2, willMigrate: { context in
+                for photo in try context.fetch(FetchRequest(entityName: "Photo")) {
+                    guard photo.value(forKey: "data") as? Data == Self.bytes else { throw CocoaError(.coderReadCorrupt) }
+                    try photo.setValue(large, forKey: "data")
+                }
+                try context.save()
+            }, didMigrate: nil),
+        ])
+        let container = try PersistentContainer(model: v2Model, location: .file(url),
+                                                migration: MigrationOptions(path: .staged(manager)))
+        #expect(try Self.stored(url, "photo") == Data([1]) + large)
+        #expect(try Self.values(container) == ["photo": large])
+        #expect(!FileManager.default.fileExists(atPath: CoreDataValueAdapter.externalDataDirectory(forStoreAt: url).path))
+    }
 }
