@@ -29,6 +29,13 @@ public final class PersistentContainer: Sendable {
 
     public var model: CheckedModel { coordinator.model }
 
+    /// Writes a consistent copy of the store to `destination` while it stays
+    /// in use: `PersistentStoreCoordinator.copyStore(to:)`, Core Data's
+    /// `replacePersistentStore(at:withPersistentStoreFrom:)` from this store.
+    public func copyStore(to destination: URL) throws {
+        try coordinator.copyStore(to: destination)
+    }
+
     /// Makes `type` the class of the entity called `name` (and of objects
     /// fetched for it). Register before creating contexts' objects. Throws the
     /// first of the class's `typedKeys` that does not fit the entity; with

@@ -99,6 +99,9 @@ enum OpenStores {
         var entityNames: [String]
         /// `Z_METADATA.Z_UUID`, upper-case as Core Data writes it.
         var storeUUID: String
+        /// The store file's canonical path (`PersistentStoreCoordinator.canonicalPath`);
+        /// nil for an in-memory store.
+        var path: String?
     }
 
     private static let entries = Locked<[UInt32: Entry]>([:])
@@ -110,15 +113,21 @@ enum OpenStores {
             while true {
                 let candidate = UInt32.random(in: 1...UInt32.max)
                 if table[candidate] == nil {
-                    table[candidate] = Entry(entityNames: [], storeUUID: "")
+                    table[candidate] = Entry(entityNames: [], storeUUID: "", path: nil)
                     return candidate
                 }
             }
         }
     }
 
-    static func register(_ identifier: UInt32, entityNames names: [String], storeUUID: String) {
-        entries.withLock { $0[identifier] = Entry(entityNames: names, storeUUID: storeUUID) }
+    static func register(_ identifier: UInt32, entityNames names: [String], storeUUID: String, path: String?) {
+        entries.withLock { $0[identifier] = Entry(entityNames: names, storeUUID: storeUUID, path: path) }
+    }
+
+    /// Whether a live coordinator of this process has the store file at the
+    /// canonical `path` open.
+    static func isOpen(path: String) -> Bool {
+        entries.withLock { table in table.values.contains { $0.path == path } }
     }
 
     static func unregister(_ identifier: UInt32) {

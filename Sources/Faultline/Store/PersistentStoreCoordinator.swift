@@ -28,6 +28,12 @@ public enum StoreLocation: Sendable, Equatable {
         case .file(let url): url.path
         }
     }
+
+    /// The file's URL; nil for an in-memory store.
+    public var fileURL: URL? {
+        if case .file(let url) = self { return url }
+        return nil
+    }
 }
 
 /// A model bound to a store: connections, the statement caches, the row cache.
@@ -187,7 +193,8 @@ public final class PersistentStoreCoordinator: Sendable {
         // Core Data's); a row without a UUID gets one for this session.
         storeUUID = (try? StoreBootstrap.metadata(on: connection).uuid).flatMap { $0.isEmpty ? nil : $0 }
             ?? UUID().uuidString
-        OpenStores.register(identifier, entityNames: model.entities.map(\.name), storeUUID: storeUUID)
+        OpenStores.register(identifier, entityNames: model.entities.map(\.name), storeUUID: storeUUID,
+                            path: location.fileURL.map(Self.canonicalPath))
     }
 
     /// The value of type `T` kept with this coordinator, made by `make` on

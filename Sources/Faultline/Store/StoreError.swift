@@ -35,6 +35,18 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case queryGenerationsUnavailable(reason: String)
     /// A query-generation token of another store's context.
     case foreignQueryGeneration
+    /// The store file is open through a live coordinator of this process:
+    /// destroying it, or replacing it with a copy, would pull it from under
+    /// that coordinator's connections. Nothing was changed.
+    case storeInUse(path: String)
+    /// A store was to be copied onto its own file. Nothing was changed.
+    case copyOntoItself(path: String)
+    /// The file does not begin with SQLite's header ("SQLite format 3\0"), so
+    /// it is not a store and was not deleted.
+    case notASQLiteFile(path: String)
+    /// Copying or destroying a store's files failed in the file system; `path`
+    /// is the file or folder the failing step worked on.
+    case storeFileOperationFailed(path: String, reason: String)
 
     /// The store hash of a `modelMismatch` whose store records none: one
     /// Core Data (or anything but Faultline) wrote.
@@ -70,6 +82,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "query generations are unavailable: \(reason)"
         case .foreignQueryGeneration:
             return "the query-generation token belongs to another store's context"
+        case .storeInUse(let path):
+            return "\(path) is open through a live coordinator of this process; close it first. Nothing was changed"
+        case .copyOntoItself(let path):
+            return "cannot copy the store at \(path) onto itself; nothing was changed"
+        case .notASQLiteFile(let path):
+            return "\(path) is not a SQLite database (no \"SQLite format 3\" header); nothing was deleted"
+        case .storeFileOperationFailed(let path, let reason):
+            return "a store file operation on \(path) failed: \(reason)"
         }
     }
 }
