@@ -73,10 +73,7 @@ final class CoreDataValueAdapter: StoreValueAdapter {
 
     /// `<dir>/.<StoreName>_SUPPORT/_EXTERNAL_DATA` for `<dir>/<StoreName>.sqlite`.
     static func externalDataDirectory(forStoreAt url: URL) -> URL {
-        let storeName = url.deletingPathExtension().lastPathComponent
-        return url.deletingLastPathComponent()
-            .appendingPathComponent(".\(storeName)_SUPPORT", isDirectory: true)
-            .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+        PersistentStoreCoordinator.supportDirectory(forStoreAt: url).appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
     }
 
     /// Attributes allowing external storage, when values may go to files: a
