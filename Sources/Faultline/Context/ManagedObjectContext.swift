@@ -202,6 +202,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Runs `block` on the context's queue later and returns at once: Core
+    /// Data's `perform(_:)`, the form synchronous code calls (`await` the
+    /// other `perform` from async code).
+    public func perform(_ block: @escaping () -> Void) {
+        let block = UncheckedBlock(block)
+        queue.async {
+            HeldQueues.holding(ObjectIdentifier(self)) {
+                self.mergeInbox()
+                defer { self.endEvent() }
+                block.run()
+            }
+        }
+    }
+
     /// Runs `body` on the context's queue.
     public func perform<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
@@ -442,4 +456,12 @@ extension ManagedObject {
         values = .empty
         batch = nil
     }
+}
+
+/// A block handed to the context's queue, which runs it there alone: what it
+/// captures is the context's, as in Core Data, whose `perform(_:)` takes a
+/// plain block.
+private struct UncheckedBlock: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
 }

@@ -37,6 +37,31 @@ struct PerformReentrancyTests {
         #expect(value == 42)
     }
 
+    @Test("perform from synchronous code returns at once and runs the block on the context's queue, as Core Data's perform(_:)")
+    func performFromSynchronousCode() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let ran = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        final class Outcome: @unchecked Sendable { var onQueue = false; var saved: Error?; var count = 0 }
+        let outcome = Outcome()
+        context.perform {
+            gate.wait()
+            outcome.onQueue = context.isOnOwnQueue
+            do {
+                try context.insertNewObject(forEntityName: "Author").setValue("Ana", forKey: "name")
+                try context.save()
+                outcome.count = try context.count(for: FetchRequest(entityName: "Author"))
+            } catch { outcome.saved = error }
+            ran.signal()
+        }
+        // Returned before the block ran: it waits for this thread's signal.
+        gate.signal()
+        ran.wait()
+        #expect(outcome.onQueue && outcome.saved == nil && outcome.count == 1)
+    }
+
     @Test("Another context's queue is not this one's; one this thread holds further out is")
     func otherContextHops() throws {
         let (container, url) = try LibraryModel.container()
