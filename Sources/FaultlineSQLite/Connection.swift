@@ -41,8 +41,8 @@ public final class Connection {
         public var pageCacheKibibytes: Int?
         /// Incremental auto-vacuum (`auto_vacuum = 2`) for a file this
         /// connection creates: set before the switch to WAL writes the first
-        /// page, after which SQLite keeps the mode a database was created with.
-        /// A file that has pages is left as it is.
+        /// page, after which SQLite keeps the mode a database was created with
+        /// (an existing one only takes it at its next `VACUUM`).
         public var incrementalAutoVacuum = false
         public init() {}
     }
@@ -83,12 +83,7 @@ public final class Connection {
             if configuration.foreignKeys { try execute("PRAGMA foreign_keys = ON") }
             if let kibibytes = configuration.pageCacheKibibytes { try execute("PRAGMA cache_size = -\(max(0, kibibytes))") }
             if case .file = location, !readOnly {
-                // Asked only of a file without pages: on any other, setting the
-                // mode takes a write transaction (another process's lock would
-                // block the open) and only matters at the next VACUUM.
-                if configuration.incrementalAutoVacuum, try scalar("PRAGMA page_count") == .integer(0) {
-                    try execute("PRAGMA auto_vacuum = INCREMENTAL")
-                }
+                if configuration.incrementalAutoVacuum { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
                 // Reading a page also proves this is a database at all: a foreign
                 // file fails here with SQLITE_NOTADB instead of at first use.
                 try switchToWAL(within: configuration.busyTimeoutMilliseconds)
