@@ -39,11 +39,6 @@ public final class Connection {
         /// so a higher limit costs memory only when a transaction touches that
         /// much.
         public var pageCacheKibibytes: Int?
-        /// Incremental auto-vacuum (`auto_vacuum = 2`) for a file this
-        /// connection creates: set before the switch to WAL writes the first
-        /// page, after which SQLite keeps the mode a database was created with
-        /// (an existing one only takes it at its next `VACUUM`).
-        public var incrementalAutoVacuum = false
         public init() {}
     }
 
@@ -83,7 +78,6 @@ public final class Connection {
             if configuration.foreignKeys { try execute("PRAGMA foreign_keys = ON") }
             if let kibibytes = configuration.pageCacheKibibytes { try execute("PRAGMA cache_size = -\(max(0, kibibytes))") }
             if case .file = location, !readOnly {
-                if configuration.incrementalAutoVacuum { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
                 // Reading a page also proves this is a database at all: a foreign
                 // file fails here with SQLITE_NOTADB instead of at first use.
                 try switchToWAL(within: configuration.busyTimeoutMilliseconds)

@@ -233,9 +233,6 @@ public final class PersistentStoreCoordinator: Sendable {
         var configuration = Connection.Configuration()
         if readOnly, case .file(let url) = location { configuration = .inspecting(url.path) }
         if isWriter, !readOnly { configuration.pageCacheKibibytes = writerPageCacheKibibytes }
-        // Whichever connection creates the file: Core Data's stores use
-        // incremental auto-vacuum, and the metadata says "2".
-        configuration.incrementalAutoVacuum = !readOnly
         configuration.busyTimeoutMilliseconds = Int32(clamping: Int((max(0, busyTimeout) * 1_000).rounded()))
         let connection = switch location {
         case .inMemory: try Connection(.inMemory, configuration: configuration)

@@ -46,16 +46,6 @@ struct StoreLayoutTests {
         return Dictionary(uniqueKeysWithValues: (found?.columns ?? []).map { ($0.name, $0.declaredType.rawValue) })
     }
 
-    @Test("A new store file uses incremental auto-vacuum, as Core Data's stores do and as its metadata says")
-    func autoVacuum() throws {
-        let (container, url) = try LibraryModel.container(Self.model())
-        defer { try? FileManager.default.removeItem(at: url) }
-        let connection = try Connection(.file(url.path))
-        #expect(try connection.scalar("PRAGMA auto_vacuum") == .integer(2))
-        #expect(try StoreBootstrap.metadata(on: connection).autoVacuumLevel == "2")
-        withExtendedLifetime(container) {}
-    }
-
     @Test("Entities are numbered depth-first, roots alphabetically; sub-entities share the root's table")
     func numbering() throws {
         let schema = try schema()
