@@ -68,9 +68,10 @@ struct RecordedSchemaChecks: MigrationChecks {
     /// Core Data process wrote is read in). A store without the key holds raw
     /// bytes either way, and is converted when next opened for writing.
     func convertValues(_ connection: Connection, mapping: MigrationMapping, files: MigrationFileChanges) throws {
-        guard StoreBootstrap.marksExternalData(try StoreBootstrap.metadata(on: connection)) else { return }
+        // The mapping first: a migration that changes no such attribute reads nothing more.
         let conversion = ExternalStorageConversion(mapping: mapping)
-        guard !conversion.columns.isEmpty else { return }
+        guard !conversion.columns.isEmpty,
+              StoreBootstrap.marksExternalData(try StoreBootstrap.metadata(on: connection)) else { return }
         let storeURL: URL? = if case .file(let path) = connection.location { URL(fileURLWithPath: path) } else { nil }
         try conversion.apply(on: connection, storeURL: storeURL, files: files, writesFiles: false)
     }
