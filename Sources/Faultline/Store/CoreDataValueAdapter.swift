@@ -48,9 +48,7 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// Nil when no attribute of `model` allows external storage.
     init?(model: CheckedModel, schema: StoreSchema, storeURL: URL, writesFiles: Bool = true) {
         let attributes = model.entities.map { entity in
-            entity.attributes.filter {
-                $0.allowsExternalBinaryDataStorage && $0.attributeType == .binaryDataAttributeType
-            }.map(\.index)
+            entity.attributes.filter(\.storesExternalDataMarker).map(\.index)
         }
         guard attributes.contains(where: { !$0.isEmpty }) else { return nil }
         externalAttributes = attributes
@@ -67,7 +65,7 @@ final class CoreDataValueAdapter: StoreValueAdapter {
     /// Whether any attribute of `model` is stored with markers.
     static func marksValues(of model: CheckedModel) -> Bool {
         model.entities.contains { entity in
-            entity.attributes.contains { $0.allowsExternalBinaryDataStorage && $0.attributeType == .binaryDataAttributeType }
+            entity.attributes.contains(where: \.storesExternalDataMarker)
         }
     }
 

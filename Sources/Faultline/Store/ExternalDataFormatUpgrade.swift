@@ -22,8 +22,7 @@ enum ExternalDataFormatUpgrade {
         var columns: [(table: String, column: String)] = []
         for entity in schema.model.entities {
             for attribute in entity.attributes
-            where attribute.declaringEntityIndex == entity.index && attribute.isStored
-                && attribute.allowsExternalBinaryDataStorage && attribute.attributeType == .binaryDataAttributeType {
+            where attribute.declaringEntityIndex == entity.index && attribute.isStored && attribute.storesExternalDataMarker {
                 let mapping = schema.entities[entity.index]
                 guard let column = mapping.column(forAttributeAt: attribute.index),
                       seen.insert(mapping.table + "." + column).inserted else { continue }

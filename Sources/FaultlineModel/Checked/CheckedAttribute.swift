@@ -26,6 +26,9 @@ public struct CheckedAttribute: Hashable, Sendable {
     public let valueTransformerName: String?
     public let attributeValueClassName: String?
     public let allowsExternalBinaryDataStorage: Bool
+    /// Binary data allowing external storage: what Core Data's layout keeps
+    /// behind a marker byte (1, the bytes; 2, a file's name).
+    public var storesExternalDataMarker: Bool { allowsExternalBinaryDataStorage && attributeType == .binaryDataAttributeType }
     /// Kept in the persistent history's tombstone when the object is deleted.
     public let preservesValueInHistoryOnDeletion: Bool
     /// Index in the entity's `composites` of the innermost composite holding it.
