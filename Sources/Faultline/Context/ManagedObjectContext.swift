@@ -138,6 +138,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// fetch and key path, and the prefetch or fetch setting that would have
     /// avoided them; only paths that sent more statements than the fix would.
     public var faultAdvice: [FaultAdvice] { faultAdvisor?.advice ?? [] }
+    /// Marks the main queue. After `dispatchMain()` — a Linux service's way to
+    /// wait, and Swift Testing's — the main queue's blocks, the main actor's
+    /// jobs among them, run on worker threads: being off the main thread does
+    /// not mean being off the main queue, and a `performAndWait` of the view
+    /// context from the main actor would `sync` onto the queue it runs on.
+    private static let mainQueueMark: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
     /// Marks the context's own queue, so `performAndWait` called on it runs
     /// inline (Core Data's is reentrant) instead of deadlocking in `sync`.
     private let queueMark = DispatchSpecificKey<ObjectIdentifier>()
@@ -166,7 +177,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// On a queue this thread holds further out (`HeldQueues`) too: a block of
     /// another context's, run by `performAndWait` inside one of this context's.
     var isOnOwnQueue: Bool {
-        if isMainQueue { return Thread.isMainThread }
+        if isMainQueue { return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueMark) == true }
         let identity = ObjectIdentifier(self)
         return DispatchQueue.getSpecific(key: queueMark) == identity || HeldQueues.contains(identity)
     }

@@ -28,6 +28,21 @@ struct PerformReentrancyTests {
         #expect(order == [1, 2, 3, 4])
     }
 
+    @Test("The view context's performAndWait from the main actor runs inline, where main-queue blocks run on worker threads after dispatchMain(), as here")
+    @MainActor
+    func viewContextFromTheMainActor() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.viewContext
+        #expect(context.isOnOwnQueue)
+        let count = try context.performAndWait {
+            try context.insertNewObject(forEntityName: "Author").setValue("Main", forKey: "name")
+            try context.save()
+            return try context.count(for: FetchRequest(entityName: "Author"))
+        }
+        #expect(count == 1)
+    }
+
     @Test("performAndWait from inside perform runs inline")
     func insidePerform() async throws {
         let (container, url) = try LibraryModel.container()
