@@ -46,13 +46,19 @@ struct GroupedFetchTests {
             "SELECT t1.ZNAME, SUM(t0.ZVIEWS), COUNT(t0.ZTITLE), AVG(t0.ZPRICE), MAX(t0.ZVIEWS), (SUM(t0.ZVIEWS) * ?) "
                 + "FROM ZBOOK t0 LEFT OUTER JOIN ZAUTHOR t1 ON t1.Z_PK = t0.ZAUTHOR GROUP BY t1.ZNAME ORDER BY t1.ZNAME ASC",
             in: container))
-        let books = try context.performAndWait { try context.fetch(FetchRequest(entityName: "Book")) }
-        let groups = Dictionary(grouping: books) { ($0.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String ?? "" }
+        // Read on the context's queue, into plain values.
+        let books: [(author: String, views: Int64, price: Double?)] = try context.performAndWait {
+            try context.fetch(FetchRequest(entityName: "Book")).map { book in
+                ((book.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String ?? "",
+                 book.value(forKey: "views") as? Int64 ?? 0, book.value(forKey: "price") as? Double)
+            }
+        }
+        let groups = Dictionary(grouping: books, by: \.author)
         #expect(rows.map { $0["author.name"] as? String } == ["Ana", "Bob"])
         for row in rows {
             let members = try #require(groups[row["author.name"] as? String ?? ""])
-            let views = members.map { $0.value(forKey: "views") as? Int64 ?? 0 }
-            let prices = members.compactMap { $0.value(forKey: "price") as? Double }
+            let views = members.map(\.views)
+            let prices = members.compactMap(\.price)
             #expect(row["views"] as? Int64 == views.reduce(0, +))
             #expect(row["count"] as? Int64 == Int64(members.count))
             #expect(abs((row["price"] as? Double ?? 0) - prices.reduce(0, +) / Double(prices.count)) < 1e-9)

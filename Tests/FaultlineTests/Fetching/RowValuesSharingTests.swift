@@ -102,7 +102,8 @@ struct RowValuesSharingTests {
         defer { LibraryModel.remove(url) }
         try seed(container, books: 200)
         // Fill the cache from one statement: every row's values share chunks.
-        try container.newBackgroundContext().performAndWait { _ = try sorted(container.newBackgroundContext()) }
+        let filler = container.newBackgroundContext()
+        try filler.performAndWait { _ = try sorted(filler) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
