@@ -75,6 +75,7 @@ extension ManagedObjectContext {
     /// automatically — this one included — apply the changes at once.
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        checkQueue()
         let result = try coordinator.batchExecutor(for: self).insert(request)
         processPendingChanges()
         return result
@@ -82,6 +83,7 @@ extension ManagedObjectContext {
 
     @discardableResult
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        checkQueue()
         let result = try coordinator.batchExecutor(for: self).update(request)
         processPendingChanges()
         return result
@@ -89,6 +91,7 @@ extension ManagedObjectContext {
 
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        checkQueue()
         let result = try coordinator.batchExecutor(for: self).delete(request)
         processPendingChanges()
         return result
@@ -117,6 +120,7 @@ extension ManagedObjectContext {
 
     /// Merges a batch request's changes into this context; call on its queue.
     public func mergeChanges(fromRemoteContextSave changes: BatchChanges) {
+        checkQueue()
         coordinator.rowCache.invalidate(changes.updatedObjectIDs)
         coordinator.rowCache.invalidate(changes.deletedObjectIDs)
         var merged = StoreChanges(
@@ -127,6 +131,7 @@ extension ManagedObjectContext {
     }
 
     public func mergeChanges(fromRemoteContextSave changes: [String: [ManagedObjectID]]) {
+        checkQueue()
         let updated = changes["updated"] ?? []
         let deleted = changes["deleted"] ?? []
         coordinator.rowCache.invalidate(updated)

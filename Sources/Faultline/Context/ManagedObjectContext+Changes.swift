@@ -5,6 +5,7 @@ extension ManagedObjectContext {
     /// runs before this returns.
     @discardableResult
     public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
+        checkQueue()
         guard let entity = coordinator.model.entity(named: name) else {
             throw ObjectAccessError.unknownKey(entity: "model", key: name)
         }
@@ -13,6 +14,7 @@ extension ManagedObjectContext {
 
     /// Inserts a new object of a registered subclass.
     public func insertObject<Object: ManagedObject>(_ type: Object.Type) throws -> Object {
+        checkQueue()
         let index: Int
         // Loops insert one class over and over: remember the last one instead of
         // taking the registry's lock for every object.
@@ -73,6 +75,7 @@ extension ManagedObjectContext {
     /// left alone. Until the save, another context finds no row for such an
     /// ID, as in Core Data.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue()
         let targets = objects.filter { $0.contextHandle === handle && $0.objectID.isTemporaryID && !$0.isDeletedStorage }
         guard !targets.isEmpty else { return }
         let permanent = try coordinator.reservePermanentIDs(for: targets.map(\.objectID))
@@ -86,6 +89,7 @@ extension ManagedObjectContext {
     /// Marks `object` for deletion; its delete rules run at the next save or
     /// `processPendingChanges()`. A never-saved object simply leaves.
     public func delete(_ object: ManagedObject) {
+        checkQueue()
         guard object.contextHandle === handle, !object.isDeletedStorage else { return }
         object.fireFault()
         if handle.recordsUndo { captureForUndo(object) }
@@ -169,6 +173,7 @@ extension ManagedObjectContext {
     /// reports it among the refreshed objects, as Core Data does, so a
     /// fetched-results controller places it again.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
         refreshUnannounced(object, mergeChanges: mergeChanges)
         if handle.recordsChanges { unannouncedRefreshes.insert(object) }
@@ -225,6 +230,7 @@ extension ManagedObjectContext {
     /// faults, deletions stay pending. Like `rollback()`, it reports what it
     /// did at once, the objects among the refreshed ones.
     public func refreshAllObjects() {
+        checkQueue()
         for object in registered.values { refreshUnannounced(object, mergeChanges: true) }
         guard handle.recordsChanges else { return }
         for object in registered.values where !object.isInsertedStorage { unannouncedRefreshes.insert(object) }
@@ -234,6 +240,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave, deleted ones come
     /// back, updated ones return to their committed values.
     public func rollback() {
+        checkQueue()
         discardUndo()
         recordAllChanges()
         defer { announceUnsavedChanges() }
@@ -265,6 +272,7 @@ extension ManagedObjectContext {
 
     /// Forgets every object: the context is as new.
     public func reset() {
+        checkQueue()
         discardUndo()
         for object in registered.values {
             object.releaseStorage()

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
 
     /// Saves every change to the store.
     public func save() throws {
+        checkQueue()
         guard !isSaving else { throw SaveError.recursiveSave }
         isSaving = true
         defer { isSaving = false }

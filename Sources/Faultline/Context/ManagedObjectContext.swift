@@ -248,18 +248,29 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// anything: an object whose values were set back to its committed ones,
     /// or inserted and then deleted, has no unsaved change.
     public var hasChanges: Bool {
+        checkQueue()
         guard trackedCount > 0 else { return false }
         return changeOrder.contains { object in
             object.isTrackedAsChanged && (object.isInsertedStorage != object.isDeletedStorage || object.isUpdated)
         }
     }
 
-    public var insertedObjects: Set<ManagedObject> { Set(changedInOrder.filter { $0.isInsertedStorage && !$0.isDeletedStorage }) }
-    public var updatedObjects: Set<ManagedObject> { Set(changedInOrder.filter(\.isUpdated)) }
-    public var deletedObjects: Set<ManagedObject> {
-        Set(changedInOrder.filter { $0.isDeletedStorage && !$0.isInsertedStorage })
+    public var insertedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(changedInOrder.filter { $0.isInsertedStorage && !$0.isDeletedStorage })
     }
-    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+    public var updatedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(changedInOrder.filter(\.isUpdated))
+    }
+    public var deletedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(changedInOrder.filter { $0.isDeletedStorage && !$0.isInsertedStorage })
+    }
+    public var registeredObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(registered.values)
+    }
 
     /// The object for `id`: the registered one, or a new fault (no SQL).
     /// An ID of another store (another container, or an entity this model
@@ -267,6 +278,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// raises an exception, this throws, and it never hands back this store's
     /// unrelated row that happens to have the same key.
     public func object(with id: ManagedObjectID) throws -> ManagedObject {
+        checkQueue()
         try checkOwnership(of: id)
         return object(owned: id)
     }
@@ -293,6 +305,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, materialised; throws when no such row exists.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        checkQueue()
         try checkOwnership(of: id)
         let object = self.object(owned: id)
         if object.isFaultStorage, !fulfill(object) {
@@ -303,7 +316,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The registered object for `id`, without creating a fault.
-    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+        checkQueue()
+        return registered[id]
+    }
 
     func makeObject(id: ManagedObjectID, entityIndex: Int) -> ManagedObject {
         if classByEntity.isEmpty {
@@ -332,6 +348,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @inline(__always)
     func track(_ object: ManagedObject) {
         guard !object.isTrackedAsChanged else { return }
+        checkQueue("a change to an object")
         object.isTrackedAsChanged = true
         trackedCount += 1
         changeOrder.append(object)
@@ -376,6 +393,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @discardableResult
     func fulfill(_ object: ManagedObject) -> Bool {
         guard object.isFaultStorage else { return true }
+        checkQueue("firing a fault")
         counters.faultsFired += 1
         if parent != nil, let fromParent = fulfillFromParent(object) { return fromParent }
         if object.objectID.isTemporaryID { return false }

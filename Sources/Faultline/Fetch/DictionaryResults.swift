@@ -7,6 +7,7 @@ import Foundation
 /// Data, pending changes are not included.
 extension ManagedObjectContext {
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
+        checkQueue()
         mergeInbox()
         guard let entity = coordinator.model.entity(named: request.entityName) else {
             throw FetchError.unknownEntity(request.entityName)

@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     /// changed objects are matched in memory. `file` and `line` name the fetch
     /// in the fault profiler's advice (`recordsFaultAdvice`).
     public func fetch(_ request: FetchRequest, file: StaticString = #fileID, line: UInt = #line) throws -> [ManagedObject] {
+        checkQueue()
         mergeInbox()
         let entity = try fetchedEntity(request)
         let ancestors = ancestorChanges(request, entity)
@@ -85,6 +86,7 @@ extension ManagedObjectContext {
 
     /// The IDs of the matching objects: one statement reading only keys.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        checkQueue()
         mergeInbox()
         let entity = try fetchedEntity(request)
         let ancestors = ancestorChanges(request, entity)
@@ -106,7 +108,8 @@ extension ManagedObjectContext {
 
     /// Runs `request` by its `resultType`.
     public func execute(_ request: FetchRequest) throws -> FetchResults {
-        switch request.resultType {
+        checkQueue()
+        return switch request.resultType {
         case .managedObjects: .managedObjects(try fetch(request))
         case .objectIDs: .objectIDs(try fetchObjectIDs(request))
         case .dictionaries: .dictionaries(try fetchDictionaries(request))
@@ -119,6 +122,7 @@ extension ManagedObjectContext {
     /// IDs merged with the changes in memory; for a dictionary request, the
     /// number of dictionaries its statement returns.
     public func count(for request: FetchRequest) throws -> Int {
+        checkQueue()
         mergeInbox()
         // Distinct or grouped rows, and the store's rows alone (a dictionary
         // fetch does not merge unsaved changes): counted as fetched.
