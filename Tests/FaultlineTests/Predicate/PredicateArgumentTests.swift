@@ -112,6 +112,14 @@ struct PredicateArgumentTests {
         }
     }
 
+    @Test("variableNames lists the free $VARIABLEs: not a SUBQUERY's own, and none once substituted")
+    func variableNames() throws {
+        let predicate = try FetchPredicate(format: "a == $X AND SUBQUERY(b, $S, $S.c == $Y).@count > 0 AND TERNARY(d == $Z, 1, 2) == $V.e")
+        #expect(predicate.variableNames == ["X", "Y", "Z", "V"])
+        #expect(try predicate.substituting(["X": 1, "Y": 2, "Z": 3]).variableNames == ["V"])
+        #expect(try FetchPredicate(format: "a == 1").variableNames.isEmpty)
+    }
+
     private static func error(_ error: FetchPredicateError) -> FetchPredicateError { error }
 
     /// The right-hand constants of a conjunction of comparisons, in order.
