@@ -5,9 +5,10 @@
 // code generation settings, diagram layout). Carried beside the model in
 // `ModelBundleVersion`, and given back to `ModelFileWriter`.
 //
-// Fetch request predicates stay strings here. HOOK(predicate-language): when the
-// predicate language lands, `FetchRequestTemplate.parsedPredicate(using:)` is the
-// one place that turns `predicateString` into a predicate; nothing else parses it.
+// Fetch request templates stay as the file wrote them (a predicate string and
+// verbatim options), so they write back unchanged: this module sits below the
+// predicate language. The core turns them into runnable requests
+// (`ModelBundleVersion.fetchRequestTemplate(forName:)`).
 
 /// Model-level information from a model file that the model classes have no place for.
 public struct ModelFileExtras: Hashable, Sendable {
@@ -93,21 +94,6 @@ public struct FetchRequestTemplate: Hashable, Sendable {
         self.predicateString = predicateString
         self.options = options
     }
-
-    /// The predicate parsed by `parser`; `nil` when the template has none.
-    ///
-    /// HOOK(predicate-language): the predicate language supplies a conforming parser.
-    public func parsedPredicate<Parser: FetchRequestPredicateParser>(using parser: Parser) throws -> Parser.Predicate? {
-        guard let predicateString else { return nil }
-        return try parser.parsePredicate(predicateString, entityName: entityName)
-    }
-}
-
-/// Turns a template's predicate string into a predicate (implemented by the
-/// predicate language).
-public protocol FetchRequestPredicateParser {
-    associatedtype Predicate
-    func parsePredicate(_ text: String, entityName: String) throws -> Predicate
 }
 
 /// A fetched property: a named, stored fetch request evaluated relative to an object.

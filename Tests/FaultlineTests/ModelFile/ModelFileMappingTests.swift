@@ -198,15 +198,6 @@ struct ModelFileMappingTests {
         #expect(extras.documentAttributes["lastSavedToolsVersion"] == "22522")
     }
 
-    @Test("the predicate hook hands the string to the predicate language's parser")
-    func predicateHook() throws {
-        struct EchoParser: FetchRequestPredicateParser {
-            func parsePredicate(_ text: String, entityName: String) throws -> String { "\(entityName): \(text)" }
-        }
-        let open = try #require(version.extras.fetchRequestTemplate(named: "OpenItems"))
-        #expect(try open.parsedPredicate(using: EchoParser()) == "Item: done == NO AND title BEGINSWITH \"A\"")
-    }
-
     @Test("user info at the model, entity, attribute and relationship levels is kept and queryable")
     func userInfo() throws {
         #expect(version.userInfo() == ["schema": "kitchen-sink"])
