@@ -41,6 +41,14 @@ final class EntityRuntime: Sendable {
     /// is false for an inverse whose kind is unknown, as the relationship
     /// code always treated it.
     let inverses: [Inverse?]
+    /// Indexes of the transient attributes and relationships, empty for
+    /// nearly every entity. A transient value belongs to one object in one
+    /// context: it is left out of every row snapshot (row cache, `committed`,
+    /// a child's reads) and out of the persistent changes. Only an entity with
+    /// some pays for that; the others test `hasTransients` and go on as before.
+    let transientAttributes: [Int]
+    let transientRelationships: [Int]
+    let hasTransients: Bool
 
     struct Inverse {
         let index: Int
@@ -68,12 +76,51 @@ final class EntityRuntime: Sendable {
         inverses = entity.relationships.map { relationship in
             relationship.inverseIndex.map { Inverse(index: $0, isToMany: relationship.inverseIsToMany == true) }
         }
+        transientAttributes = entity.attributes.filter(\.isTransient).map(\.index)
+        transientRelationships = entity.relationships.filter(\.isTransient).map(\.index)
+        hasTransients = !transientAttributes.isEmpty || !transientRelationships.isEmpty
         hasRules = entity.attributes.contains { (!$0.isOptional && !$0.isDerived && !$0.isTransient) || !$0.validationRules.isEmpty }
             || entity.relationships.contains { relationship in
                 relationship.isToMany
                     ? relationship.minCount > 0 || relationship.maxCount > 0
                     : !relationship.isOptional
             }
+    }
+}
+
+extension EntityRuntime {
+    /// `values` as a row snapshot may hold them: transient slots `.null`, as
+    /// a row read from the store has them. The same window, uncopied, when
+    /// the entity has no transient attribute or they are all nil.
+    @inline(__always)
+    func persistent(_ values: AttributeValues) -> AttributeValues {
+        transientAttributes.isEmpty ? values : withoutTransients(values)
+    }
+
+    private func withoutTransients(_ values: AttributeValues) -> AttributeValues {
+        var stored = values
+        for index in transientAttributes where index < stored.count {
+            if case .null = stored[index] { continue }
+            stored[index] = .null
+        }
+        return stored
+    }
+
+    /// Whether `object` holds a value in a transient attribute.
+    func holdsTransientValues(_ object: ManagedObject) -> Bool {
+        guard !object.isFaultStorage else { return false }
+        return transientAttributes.contains { index in
+            guard index < object.values.count else { return false }
+            if case .null = object.values[index] { return false }
+            return true
+        }
+    }
+
+    /// Whether any of `mask`'s set bits names a persistent property, when
+    /// `transients` are the transient ones.
+    static func hasPersistentBits(_ mask: ChangeMask, transients: [Int]) -> Bool {
+        if transients.isEmpty { return !mask.isEmpty }
+        return mask.setIndices.contains { !transients.contains($0) }
     }
 }
 

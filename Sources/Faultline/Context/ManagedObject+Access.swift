@@ -135,17 +135,20 @@ extension ManagedObject {
         values[index] = try stored(value, for: entity.attributes[index], in: entity)
     }
 
-    /// Attributes and relationships changed since the object was last read or
-    /// saved, with their new values.
+    /// Persistent attributes and relationships changed since the object was
+    /// last read or saved, with their new values. Transient properties are
+    /// left out, as Core Data leaves them out (`hasChanges` still counts them).
     public func changedValues() -> [String: Any] {
         guard let entity else { return [:] }
         var result: [String: Any] = [:]
         for index in changedAttributes.setIndices {
             let attribute = entity.attributes[index]
+            if attribute.isTransient { continue }
             result[attribute.name] = anyValue(of: attribute, stored: values[index]) ?? NSNull()
         }
         for index in changedRelationships.setIndices {
             let relationship = entity.relationships[index]
+            if relationship.isTransient { continue }
             result[relationship.name] = relationship.isToMany ? members(at: index) : (destination(at: index) ?? NSNull())
         }
         return result

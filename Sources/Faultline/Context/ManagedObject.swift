@@ -103,8 +103,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public final var isDeleted: Bool { isDeletedStorage }
     /// Whether a saved object has unsaved changes.
     public final var isUpdated: Bool { !isInsertedStorage && !isDeletedStorage && hasChangedProperties }
-    /// Whether the object has unsaved changes of any kind.
+    /// Whether the object has unsaved changes of any kind — a change to a
+    /// transient property too, as in Core Data, though the save writes no row
+    /// for an object whose only changes are transient.
     public final var hasChanges: Bool { isInsertedStorage || isDeletedStorage || hasChangedProperties }
+    /// Whether a persistent attribute or relationship changed: what
+    /// `changedValues()` reports, as Core Data's `hasPersistentChangedValues`.
+    /// False when only transient properties changed.
+    public final var hasPersistentChangedValues: Bool {
+        guard runtime.hasTransients else { return hasChangedProperties }
+        return EntityRuntime.hasPersistentBits(changedAttributes, transients: runtime.transientAttributes)
+            || EntityRuntime.hasPersistentBits(changedRelationships, transients: runtime.transientRelationships)
+    }
 
     open var description: String {
         let name = entity?.name ?? "?"
