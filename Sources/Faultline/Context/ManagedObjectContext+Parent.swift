@@ -43,9 +43,13 @@ extension ManagedObjectContext {
     }
 
     /// The object's state now as a row snapshot, with its committed version.
+    /// Transient values stay with the object: a child reads the parent's
+    /// persistent values only (its transients start nil, as after a fetch),
+    /// and a child's baseline after saving into its parent holds none.
     private func currentSnapshot(of object: ManagedObject) -> RowSnapshot {
         var arena = RowArena<ManagedObjectID?>()
-        return RowSnapshot(entityIndex: object.entityIndex, version: object.committed?.version ?? 1, values: object.values,
+        return RowSnapshot(entityIndex: object.entityIndex, version: object.committed?.version ?? 1,
+                           values: object.runtime.persistent(object.values),
                            toOne: currentToOnes(of: object, in: &arena))
     }
 

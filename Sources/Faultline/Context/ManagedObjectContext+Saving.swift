@@ -154,7 +154,7 @@ extension ManagedObjectContext {
             } else if object.isInsertedStorage {
                 saved.inserted.append(object)
                 request.inserts.append(SaveRequest.Insert(
-                    id: object.objectID, values: object.values,
+                    id: object.objectID, values: runtime.persistent(object.values),
                     toOne: currentToOnes(of: object, in: &toOnes)))
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: false) }
             } else if object.isDeletedStorage {
@@ -173,7 +173,7 @@ extension ManagedObjectContext {
                     update.changedToMany = object.changedRelationships.setIndices.filter { runtime.isToMany[$0] }
                 }
                 if !object.isFaultStorage {
-                    update.row = (object.values, currentToOnes(of: object, in: &toOnes))
+                    update.row = (runtime.persistent(object.values), currentToOnes(of: object, in: &toOnes))
                 }
                 request.updates.append(update)
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
@@ -291,7 +291,7 @@ extension ManagedObjectContext {
             let update = update(of: object, at: position - saved.inserted.count, in: request)
             object.committed = RowSnapshot(
                 entityIndex: object.entityIndex, version: update.map { $0.version + 1 } ?? (object.committed?.version ?? 1),
-                values: object.values,
+                values: object.runtime.persistent(object.values),
                 toOne: update?.row.map { result.promoted.resolving($0.toOne, in: &toOnes) } ?? currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
