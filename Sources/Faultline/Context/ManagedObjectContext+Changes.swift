@@ -166,9 +166,10 @@ extension ManagedObjectContext {
     }
 
     /// Turns `object` back into a fault, discarding its changes — a pending
-    /// deletion too, whose delete rules then never run — (`mergeChanges:
-    /// false`), or re-reads it keeping its changed values and its deletion
-    /// (`mergeChanges: true`). Inserted objects are left alone. While
+    /// deletion too, whose delete rules then never run — and its transient
+    /// values (`mergeChanges: false`), or re-reads it keeping its changed
+    /// values, its deletion and its transient values (`mergeChanges: true`;
+    /// Core Data: "this method does not affect any transient properties"). Inserted objects are left alone. While
     /// `reportsUnsavedChanges` is on, the next `processPendingChanges()`
     /// reports it among the refreshed objects, as Core Data does, so a
     /// fetched-results controller places it again.
@@ -185,7 +186,11 @@ extension ManagedObjectContext {
     /// for it.
     func refreshUnannounced(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
-        let keepsChanges = mergeChanges && (object.hasChangedProperties || object.isDeletedStorage)
+        // An object holding transient values re-reads its row rather than turn
+        // into a fault, which would drop them; an entity without transients
+        // never looks.
+        let keepsChanges = mergeChanges && (object.hasChangedProperties || object.isDeletedStorage
+            || (object.runtime.hasTransients && object.runtime.holdsTransientValues(object)))
         if !keepsChanges {
             forgetChanges(of: object)
             if object.isDeletedStorage { pendingDeletes.removeAll { $0 === object } }
@@ -198,13 +203,31 @@ extension ManagedObjectContext {
             object.resetChangeFlags()
             return
         }
-        guard let row = (try? coordinator.row(for: object.objectID)) ?? nil else { return }
-        for index in object.values.indices where !object.changedAttributes[index] { object.values[index] = row.values[index] }
+        guard let row = rowToMerge(for: object.objectID) else { return }
+        // Changed values stay, and transient ones (the row holds them as nil).
+        var kept = object.changedAttributes
+        for index in object.runtime.transientAttributes { kept[index] = true }
+        for index in object.values.indices where !kept[index] { object.values[index] = row.values[index] }
         for index in object.toOne.indices where !object.changedRelationships[index] {
             object.toOne[index] = .id(index < row.toOne.count ? row.toOne[index] : nil)
         }
         object.committed = row
         rebaseToManys(of: object)
+    }
+
+    /// The row a merging refresh lays under an object's changes: a child's
+    /// comes from its parent chain, as its faults do (a store row would undo
+    /// what the parent holds unsaved), else the store's; nil when there is
+    /// none (the parent deleted it, the store lost it).
+    private func rowToMerge(for id: ManagedObjectID) -> RowSnapshot? {
+        if let parent {
+            switch parent.performAndWait({ parent.rowForChild(id) }) {
+            case .row(let row): return row
+            case .deleted: return nil
+            case .unknown: break
+            }
+        }
+        return (try? coordinator.row(for: id)) ?? nil
     }
 
     /// After the store's row replaced `object`'s baseline: its unchanged

@@ -308,7 +308,9 @@ extension ManagedObjectContext {
             let savedSet = savedObjects.count > 8 ? Set(savedObjects.map(ObjectKey.init)) : nil
             for object in registered.objects(ofEntities: stale) where !object.hasChangedProperties {
                 let wasSaved = savedSet?.contains(ObjectKey(object)) ?? savedObjects.contains { $0 === object }
-                if !wasSaved { refreshUnannounced(object, mergeChanges: false) }
+                // Merging: an unchanged object turns into a fault as before,
+                // unless it holds transient values, which a re-read keeps.
+                if !wasSaved { refreshUnannounced(object, mergeChanges: true) }
             }
         }
         for object in saved.inserted { object.didSave() }
