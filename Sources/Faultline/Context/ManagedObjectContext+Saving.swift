@@ -39,6 +39,13 @@ extension ManagedObjectContext {
         while true {
             try resolveDuplicatesWithinContext()
             let (request, saved) = buildRequest()
+            // Only transient values changed (`SavedObjects.unwritten`): no
+            // transaction to open, as Core Data writes nothing for them.
+            if request.isEmpty {
+                finish(SaveResult(), saved: saved, request: request)
+                saveBuffers.keep(consume request, consume saved)
+                return
+            }
             switch try coordinator.write(request, source: ObjectIdentifier(self)) {
             case .success(let result):
                 advanceQueryGeneration()
@@ -113,6 +120,10 @@ extension ManagedObjectContext {
         var deleted: [ManagedObject] = []
         /// Inserted and deleted before any save: they simply leave.
         var discarded: [ManagedObject] = []
+        /// Saved objects whose only changes are to transient properties: no
+        /// row is written and no version bumped, their changes are just
+        /// taken as saved (their transient values stay).
+        var unwritten: [ManagedObject] = []
     }
 
     /// The object's to-one destinations now, as a window of `arena`: what a
@@ -161,6 +172,11 @@ extension ManagedObjectContext {
                 saved.deleted.append(object)
                 request.deletes.append(SaveRequest.Delete(id: object.objectID, version: object.committed?.version ?? 1))
             } else if object.hasChangedProperties {
+                let attributes = writtenAttributes(of: object)
+                if runtime.hasTransients, attributes.isEmpty, !object.hasPersistentChangedValues {
+                    saved.unwritten.append(object)
+                    continue
+                }
                 saved.updated.append(object)
                 var toOne: [(index: Int, destination: ManagedObjectID?)] = []
                 for index in object.changedRelationships.setIndices where !runtime.isToMany[index] {
@@ -168,7 +184,7 @@ extension ManagedObjectContext {
                 }
                 var update = SaveRequest.Update(
                     id: object.objectID, version: object.committed?.version ?? 1,
-                    attributes: writtenAttributes(of: object), toOne: toOne)
+                    attributes: attributes, toOne: toOne)
                 if recordsHistory {
                     update.changedToMany = object.changedRelationships.setIndices.filter { runtime.isToMany[$0] }
                 }
@@ -295,6 +311,7 @@ extension ManagedObjectContext {
                 toOne: update?.row.map { result.promoted.resolving($0.toOne, in: &toOnes) } ?? currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
+        for object in saved.unwritten { object.resetChangeFlags() }
         // Deleted objects leave the registry now, so nothing below refreshes
         // them, but stay readable until their `didSave` has run.
         for object in saved.deleted { registered[object.objectID] = nil }
@@ -315,6 +332,7 @@ extension ManagedObjectContext {
         }
         for object in saved.inserted { object.didSave() }
         for object in saved.updated { object.didSave() }
+        for object in saved.unwritten { object.didSave() }
         for object in saved.deleted { object.didSave() }
         for object in saved.deleted { detach(object) }
 
