@@ -48,6 +48,26 @@ extension ManagedObject {
         }
     }
 
+    /// Sets each key to its value, `NSNull` as nil: key-value coding's
+    /// `setValuesForKeys(_:)`, the form importers use. Keys are set in sorted
+    /// order and the first one refused throws, leaving the ones before it set,
+    /// as Core Data's raises after setting them (`rollback()` undoes them).
+    public func setValuesForKeys(_ keyedValues: [String: Any]) throws {
+        for key in keyedValues.keys.sorted() {
+            let value = keyedValues[key]
+            try setValue(value is NSNull ? nil : value, forKey: key)
+        }
+    }
+
+    /// The values of `keys` (`NSNull` for nil, and for an unknown key, which
+    /// `value(forKey:)` gives as nil): key-value coding's
+    /// `dictionaryWithValues(forKeys:)`.
+    public func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in keys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
     /// A composite as Core Data returns it: a dictionary of its elements, a
     /// nested composite as a nested dictionary.
     private func compositeDictionary(_ composite: CheckedComposite, in entity: CheckedEntity) -> [String: Any] {

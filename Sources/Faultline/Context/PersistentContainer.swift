@@ -75,6 +75,14 @@ public final class PersistentContainer: Sendable {
             queue: DispatchQueue(label: "faultline.context"), name: "background")
     }
 
+    /// Runs `block` with a fresh background context on that context's queue,
+    /// later, and returns at once: Core Data's completion-block form, for
+    /// synchronous code (`await` the other form from async code).
+    public func performBackgroundTask(_ block: @escaping (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+
     /// Runs `body` with a fresh background context on that context's queue.
     public func performBackgroundTask<Result: Sendable>(
         _ body: @escaping @Sendable (ManagedObjectContext) throws -> Result
