@@ -44,11 +44,21 @@ enum HeldQueues {
         current(creating: false)?.contexts.contains(context) ?? false
     }
 
-    /// Runs `body` with `context` noted as held by this thread.
-    static func holding<Result>(_ context: ObjectIdentifier, _ body: () throws -> Result) rethrows -> Result {
+    /// Stands for the main queue in the list: a block of another context run
+    /// by `performAndWait` from a main-queue block (after `dispatchMain()`, on
+    /// a worker thread) still holds the main queue, though neither the thread
+    /// nor the queue it runs on says so.
+    private enum MainQueue {}
+    static let mainQueue = ObjectIdentifier(MainQueue.self)
+
+    /// Runs `body` with `context` noted as held by this thread, and the main
+    /// queue too when `withMainQueue`.
+    static func holding<Result>(_ context: ObjectIdentifier, withMainQueue: Bool = false,
+                                _ body: () throws -> Result) rethrows -> Result {
         guard let held = current(creating: true) else { return try body() }
         held.contexts.append(context)
-        defer { held.contexts.removeLast() }
+        if withMainQueue { held.contexts.append(mainQueue) }
+        defer { held.contexts.removeLast(withMainQueue ? 2 : 1) }
         return try body()
     }
 }

@@ -177,9 +177,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// On a queue this thread holds further out (`HeldQueues`) too: a block of
     /// another context's, run by `performAndWait` inside one of this context's.
     var isOnOwnQueue: Bool {
-        if isMainQueue { return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueMark) == true }
+        if isMainQueue { return Self.isOnMainQueue }
         let identity = ObjectIdentifier(self)
         return DispatchQueue.getSpecific(key: queueMark) == identity || HeldQueues.contains(identity)
+    }
+
+    /// Whether the caller runs on the main queue: on the main thread, in a
+    /// main-queue block, or in a block another context's `performAndWait` ran
+    /// from one.
+    static var isOnMainQueue: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) == true || HeldQueues.contains(HeldQueues.mainQueue)
     }
 
     deinit {
@@ -204,8 +211,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
             mergeInbox()
             return try body()
         }
+        // The caller's main queue stays held in the block: a parent or
+        // another context on the main queue is then used inline from it.
+        let holdsMainQueue = !isMainQueue && Self.isOnMainQueue
         return try queue.sync {
-            try HeldQueues.holding(ObjectIdentifier(self)) {
+            try HeldQueues.holding(ObjectIdentifier(self), withMainQueue: holdsMainQueue) {
                 mergeInbox()
                 defer { endEvent() }
                 return try body()

@@ -43,6 +43,30 @@ struct PerformReentrancyTests {
         #expect(count == 1)
     }
 
+    @Test("From the main actor on a worker thread, a child of the view context fetches and saves, and a background block reaches back into the view context inline")
+    @MainActor
+    func mainQueueHeldThroughOtherContexts() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let view = container.viewContext
+        let child = view.newChildContext()
+        // The child's fetch and save each reach the view context with performAndWait.
+        let count = try child.performAndWait {
+            try child.insertNewObject(forEntityName: "Author").setValue("Child", forKey: "name")
+            try child.save()
+            return try child.count(for: FetchRequest(entityName: "Author"))
+        }
+        #expect(count == 1)
+        try view.save()
+        let background = container.newBackgroundContext()
+        let names = try view.performAndWait {
+            try background.performAndWait {
+                try view.performAndWait { try view.fetch(FetchRequest(entityName: "Author")).compactMap { $0.value(forKey: "name") as? String } }
+            }
+        }
+        #expect(names == ["Child"])
+    }
+
     @Test("performAndWait from inside perform runs inline")
     func insidePerform() async throws {
         let (container, url) = try LibraryModel.container()
