@@ -21,7 +21,6 @@ extension ManagedObjectContext {
             throw SaveError.refusedAccess(refusedAccesses)
         }
         try throwFaultFailures()
-        mergeInbox()
         try propagateDeletes()
         registerPendingUndo()
         announceUnsavedChanges()

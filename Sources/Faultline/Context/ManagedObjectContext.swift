@@ -206,10 +206,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// nested `performAndWait`, inside `perform`, or inside another context's
     /// block run from one of this context's, as a child's save is), `body`
     /// runs inline.
+    ///
+    /// Other contexts' saves queued for an automatic merge are applied as a
+    /// block starts, as Core Data runs its merge blocks between the blocks on
+    /// the queue — never inside one, not even in a nested `performAndWait`: a
+    /// merge in the middle of a block would lay a newer row under the block's
+    /// unsaved change, and its save would overwrite the other save unreported
+    /// where Core Data reports the conflict. Code on the main thread or the
+    /// main actor, outside any block, starts one.
     public func performAndWait<Result>(_ body: () throws -> Result) rethrows -> Result {
         if isOnOwnQueue {
-            mergeInbox()
-            return try body()
+            let identity = ObjectIdentifier(self)
+            if HeldQueues.contains(identity) || DispatchQueue.getSpecific(key: queueMark) == identity { return try body() }
+            return try HeldQueues.holding(identity) {
+                mergeInbox()
+                return try body()
+            }
         }
         // The caller's main queue stays held in the block: a parent or
         // another context on the main queue is then used inline from it.

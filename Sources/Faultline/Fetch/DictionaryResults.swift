@@ -8,7 +8,6 @@ import Foundation
 extension ManagedObjectContext {
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
         checkQueue()
-        mergeInbox()
         guard let entity = coordinator.model.entity(named: request.entityName) else {
             throw FetchError.unknownEntity(request.entityName)
         }

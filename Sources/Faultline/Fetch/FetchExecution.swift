@@ -8,7 +8,6 @@ extension ManagedObjectContext {
     /// in the fault profiler's advice (`recordsFaultAdvice`).
     public func fetch(_ request: FetchRequest, file: StaticString = #fileID, line: UInt = #line) throws -> [ManagedObject] {
         checkQueue()
-        mergeInbox()
         let entity = try fetchedEntity(request)
         let ancestors = ancestorChanges(request, entity)
         let widened = widenedForPendingChanges(request, entity, ancestors: ancestors)
@@ -87,7 +86,6 @@ extension ManagedObjectContext {
     /// The IDs of the matching objects: one statement reading only keys.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
         checkQueue()
-        mergeInbox()
         let entity = try fetchedEntity(request)
         let ancestors = ancestorChanges(request, entity)
         let widened = widenedForPendingChanges(request, entity, ancestors: ancestors)
@@ -123,7 +121,6 @@ extension ManagedObjectContext {
     /// number of dictionaries its statement returns.
     public func count(for request: FetchRequest) throws -> Int {
         checkQueue()
-        mergeInbox()
         // Distinct or grouped rows, and the store's rows alone (a dictionary
         // fetch does not merge unsaved changes): counted as fetched.
         if request.resultType == .dictionaries { return try fetchDictionaries(request).count }

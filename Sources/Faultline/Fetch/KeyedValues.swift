@@ -6,7 +6,6 @@ extension ManagedObjectContext {
     /// as its destination's key): one statement. Unsaved changes are not
     /// included.
     func fetchKeyedValues(_ request: FetchRequest, keyPaths: [String]) throws -> [(ManagedObjectID, [PredicateValue])] {
-        mergeInbox()
         let (fetch, _) = try compiledFetch(request, selecting: keyPaths)
         return try coordinator.fetchKeyedColumns(fetch).map { id, values in
             (id, values.map { value in
