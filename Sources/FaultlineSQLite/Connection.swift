@@ -44,6 +44,9 @@ public final class Connection {
 
     let handle: OpaquePointer
     public let location: Location
+    /// How long a statement waits on another connection's lock before
+    /// `SQLITE_BUSY`, as configured: what a busy error reports.
+    public let busyTimeoutMilliseconds: Int32
     private let counterStorage = ConnectionCounters()
     /// Prepared statements by SQL text; see `cachedStatement(_:)`.
     public let statementCache: StatementCache
@@ -71,6 +74,7 @@ public final class Connection {
         }
         handle = db
         self.location = location
+        busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
         statementCache = StatementCache(
             connection: db, capacity: configuration.statementCacheCapacity, counters: counterStorage)
         sqlite3_busy_timeout(db, configuration.busyTimeoutMilliseconds)

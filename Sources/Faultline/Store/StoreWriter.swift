@@ -63,9 +63,10 @@ final class StoreWriter: Sendable {
     }
 
     /// A migration's writer over `connection`: nothing to publish (no
-    /// coordinator has the store open yet) and no refusal.
+    /// coordinator has the store open yet) and no refusal; a busy error
+    /// reports the connection's own timeout, the one it waited.
     convenience init(migrating connection: Connection) {
-        self.init(connection, busyTimeout: PersistentStoreCoordinator.defaultBusyTimeout, publisher: nil)
+        self.init(connection, busyTimeout: TimeInterval(connection.busyTimeoutMilliseconds) / 1_000, publisher: nil)
     }
 
     /// Runs `body` with the connection, holding the lock, outside any

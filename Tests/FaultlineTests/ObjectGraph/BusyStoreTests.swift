@@ -26,4 +26,18 @@ struct BusyStoreTests {
             #expect(try context.count(for: FetchRequest(entityName: "Author")) == 1)
         }
     }
+
+    @Test("Opening a store with history tables while another connection writes reports the busy timeout it was given")
+    func busyOpenWithHistory() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        defer { LibraryModel.remove(url) }
+        _ = try PersistentContainer(model: LibraryModel.model(), location: .file(url), persistentHistoryTracking: true)
+        let other = try Connection(.file(url.path))
+        try other.execute("BEGIN IMMEDIATE")
+        defer { try? other.execute("ROLLBACK") }
+        #expect(throws: StoreError.busy(timeout: 0.05)) {
+            _ = try PersistentContainer(model: LibraryModel.model(), location: .file(url), busyTimeout: 0.05,
+                                        persistentHistoryTracking: true)
+        }
+    }
 }
