@@ -55,6 +55,16 @@ extension Connection {
         }.sorted { $0.name < $1.name }
     }
 
+    /// The indexes SQLite made for tables' `UNIQUE` and composite `PRIMARY KEY`
+    /// clauses (`sqlite_autoindex_<table>_<n>`, whose sql is NULL), sorted:
+    /// `schemaObjects` leaves them out with SQLite's other own objects.
+    public func autoindexNames() throws -> [String] {
+        try rows("SELECT name FROM sqlite_master WHERE type = ? AND sql IS NULL", [.text("index")]).compactMap { row in
+            guard case .text(let name)? = row.first, name.lowercased().hasPrefix("sqlite_autoindex_") else { return nil }
+            return name
+        }.sorted()
+    }
+
     /// SQLite reserves names starting `sqlite_` (any case) for its own objects.
     static func isSQLiteInternal(_ name: String) -> Bool {
         name.utf8.count >= 7 && name.prefix(7).lowercased() == "sqlite_"

@@ -51,10 +51,7 @@ enum CoreDataStoreMatcher {
     /// The schema Faultline would create for `schema`, read back from an
     /// in-memory database, compared with `store`.
     static func schemaDifferences(store: SQLiteSchemaSnapshot, schema: StoreSchema) throws -> [CoreDataStoreDifference] {
-        let scratch = try Connection(.inMemory)
-        try StoreFunctions.register(on: scratch)
-        for statement in schema.creationStatements { try scratch.execute(statement) }
-        let compiled = try SQLiteSchemaSnapshot.read(scratch)
+        let compiled = try UniqueClauseIndexes.compiled(schema)
 
         var owners: [String: [String]] = [:]
         for mapping in schema.entities {
@@ -109,24 +106,17 @@ enum CoreDataStoreMatcher {
         return differences
     }
 
-    /// Core Data of macOS 10.13 / iOS 10 and before declared a uniqueness
-    /// constraint as a `UNIQUE (…)` clause of the table, which SQLite backs with
-    /// `sqlite_autoindex_<table>_<n>`; later ones create `Z_<Entity>_UNIQUE_…`.
-    /// Either is the same constraint (Apple's knowledgeC 10.13 store, Moody):
-    /// a store's autoindex and a compiled unique index on the same table and
-    /// columns leave both lists.
+    /// A store's `UNIQUE`-clause autoindex and the compiled unique index it
+    /// stands for (`UniqueClauseIndexes`) are the same constraint: both leave
+    /// the lists.
     private static func pairingTableConstraints(
         store: [String: SQLiteSchemaSnapshot.Index], compiled: [String: SQLiteSchemaSnapshot.Index]
     ) -> (store: [String: SQLiteSchemaSnapshot.Index], compiled: [String: SQLiteSchemaSnapshot.Index]) {
         var store = store
         var compiled = compiled
-        for (name, index) in store.sorted(by: { $0.key < $1.key })
-        where index.isUnique && name.uppercased().hasPrefix("SQLITE_AUTOINDEX_") {
-            guard let match = compiled.sorted(by: { $0.key < $1.key }).first(where: {
-                $0.value.isUnique && !$0.value.isPartial && $0.value.table == index.table && $0.value.columns == index.columns
-            }) else { continue }
-            store[name] = nil
-            compiled[match.key] = nil
+        for (storeName, compiledName) in UniqueClauseIndexes.pairs(store: store, compiled: compiled) {
+            store[storeName] = nil
+            compiled[compiledName] = nil
         }
         return (store, compiled)
     }

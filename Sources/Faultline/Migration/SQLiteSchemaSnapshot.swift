@@ -4,6 +4,9 @@ import FaultlineSQLite
 /// it: tables with their columns (name, declared type, primary-key position)
 /// and indexes (columns in order, unique, partial). Read by name, never by
 /// column order: Core Data's older stores order columns differently.
+/// It sits with the migration, the lowest layer that reads it (to tell a
+/// table's `UNIQUE` clause from the index it stands for, `UniqueClauseIndexes`);
+/// the Core Data store matcher above reads it too.
 struct SQLiteSchemaSnapshot: Sendable, Equatable {
     struct Column: Sendable, Hashable {
         let name: String
