@@ -8,6 +8,13 @@ import FaultlineSQLite
 /// beside Core Data's — are not the migration's and stay. A new uniqueness index is preceded
 /// by a check of the existing rows, so a violation is reported with the
 /// duplicated values rather than as SQLite's bare constraint error.
+///
+/// A uniqueness constraint a kept table declares with a `UNIQUE` clause (Core
+/// Data of iOS 10 and before) is already there: its autoindex stands for the
+/// compiled `Z_<Entity>_UNIQUE_…` index (`UniqueClauseIndexes`, the opener's
+/// rule), which is then not created beside it — the same constraint twice, and
+/// an index the matcher would report as the store's only. `MigrationRun`
+/// rebuilt any table whose clause no longer stands for the model's constraint.
 struct IndexMigration {
     let connection: Connection
     let schema: StoreSchema
@@ -16,6 +23,9 @@ struct IndexMigration {
         let wanted = Dictionary(schema.indexes.map { (SchemaRecord.normalize($0.createStatement), $0) },
                                 uniquingKeysWith: { first, _ in first })
         let tables = Set(schema.tables.map { $0.name.uppercased() })
+        // The autoindexes are SQLite's (`schemaObjects` leaves them out) and
+        // cannot be dropped; the indexes they stand for count as present.
+        let standIns = try UniqueClauseIndexes.standIns(in: connection, schema: schema)
         var present = Set<String>()
         for index in try connection.schemaObjects(ofType: "index") where tables.contains(index.table.uppercased()) {
             guard let sql = index.sql else { continue }
@@ -24,6 +34,7 @@ struct IndexMigration {
             try connection.dropSchemaObject(ofType: .index, named: index.name)
         }
         for index in schema.indexes where !present.contains(SchemaRecord.normalize(index.createStatement)) {
+            if standIns[index.name.uppercased()] != nil { continue }
             if index.isUnique { try checkUnique(index) }
             try connection.execute(index.createStatement)
         }

@@ -71,9 +71,12 @@ struct MigrationRun {
         let mapping = try MigrationMapping(from: old, to: new)
         try checks.before(connection, old: old, new: new, mapping: mapping, metadata: metadata)
 
-        // Which old tables stay where they are, which are set aside.
+        // Which old tables stay where they are, which are set aside. A table
+        // whose UNIQUE clause is not the new model's constraint is rebuilt:
+        // nothing else removes the clause (UniqueClauseIndexes).
+        let rebuilt = try UniqueClauseIndexes.tablesToRebuild(in: connection, schema: mapping.newSchema)
         let draft = TablePlanner(mapping: mapping, oldName: { $0 },
-                                 transfer: RelationshipTransfer(mapping: mapping, oldName: { $0 }))
+                                 transfer: RelationshipTransfer(mapping: mapping, oldName: { $0 }), rebuilt: rebuilt)
         let draftPlans = draft.plans(deferCleanup: deferCleanup)
         let draftJoins = RelationshipTransfer(mapping: mapping, oldName: { $0 }).joinPlans()
         var kept = Set(draftPlans.filter { $0.mode != .create }.map(\.table.name))
@@ -83,7 +86,7 @@ struct MigrationRun {
         let aside = Set(oldNames.filter { !kept.contains($0) && newNames.contains($0) })
         let oldName: (String) -> String = { aside.contains($0) ? MigrationRun.asidePrefix + $0 : $0 }
         let transfer = RelationshipTransfer(mapping: mapping, oldName: oldName)
-        let plans = TablePlanner(mapping: mapping, oldName: oldName, transfer: transfer).plans(deferCleanup: deferCleanup)
+        let plans = TablePlanner(mapping: mapping, oldName: oldName, transfer: transfer, rebuilt: rebuilt).plans(deferCleanup: deferCleanup)
 
         try checkRequiredValues(plans)
         let triggers = try checks.triggerStatements(mapping: mapping, on: connection)

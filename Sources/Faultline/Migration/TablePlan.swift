@@ -52,6 +52,8 @@ struct TablePlanner {
     /// Old table name → the name it has while the migration runs.
     let oldName: (String) -> String
     let transfer: RelationshipTransfer
+    /// Tables (upper-cased) rebuilt even when they could be kept in place.
+    var rebuilt: Set<String> = []
 
     func copy(_ entity: CheckedEntity, from old: CheckedEntity) -> EntityCopy {
         let oldMapping = mapping.oldSchema.entities[old.index]
@@ -159,7 +161,7 @@ struct TablePlanner {
                 return copy(newModel.entities[index], from: mapping.old.model.entities[old])
             }
             var plan = TablePlan(table: table, mode: .create, copies: copies)
-            if let oldTable = oldTables[tableName],
+            if let oldTable = oldTables[tableName], !rebuilt.contains(tableName.uppercased()),
                let mode = inPlaceMode(table, old: oldTable, copies: copies, deferCleanup: deferCleanup) {
                 plan.mode = mode
                 plan.removedEntityNumbers = mapping.old.model.entities.filter {
