@@ -15,6 +15,9 @@ import FaultlineSQLite
 /// rule), which is then not created beside it — the same constraint twice, and
 /// an index the matcher would report as the store's only. `MigrationRun`
 /// rebuilt any table whose clause no longer stands for the model's constraint.
+/// Core Data migrates such a store (objc.io's Moody tests); whether it keeps
+/// the clause or rebuilds the table, the opener accepts either layout, so the
+/// table is kept and its rows are not copied.
 struct IndexMigration {
     let connection: Connection
     let schema: StoreSchema
