@@ -78,7 +78,8 @@ public enum DeferredCleanup {
         for table in record.tables where existing.contains(table) && !modelTables.contains(table) {
             try connection.dropSchemaObject(ofType: .table, named: table)
         }
-        try IndexMigration(connection: connection, schema: schema).apply()
+        try IndexMigration(connection: connection, schema: schema,
+                           hadAutoindexes: try UniqueClauseIndexes.storeHasAutoindexes(connection)).apply()
         for trigger in schema.triggers { try connection.execute(trigger.createStatement) }
         Record().write(into: &metadata)
         try metadata.write(on: connection)

@@ -21,6 +21,9 @@ import FaultlineSQLite
 struct IndexMigration {
     let connection: Connection
     let schema: StoreSchema
+    /// Whether the store had autoindexes before the migration began
+    /// (`UniqueClauseIndexes.storeHasAutoindexes`); none means no stand-ins.
+    let hadAutoindexes: Bool
 
     func apply() throws {
         let wanted = Dictionary(schema.indexes.map { (SchemaRecord.normalize($0.createStatement), $0) },
@@ -28,7 +31,7 @@ struct IndexMigration {
         let tables = Set(schema.tables.map { $0.name.uppercased() })
         // The autoindexes are SQLite's (`schemaObjects` leaves them out) and
         // cannot be dropped; the indexes they stand for count as present.
-        let standIns = try UniqueClauseIndexes.standIns(in: connection, schema: schema)
+        let standIns = hadAutoindexes ? try UniqueClauseIndexes.standIns(in: connection, schema: schema) : [:]
         var present = Set<String>()
         for index in try connection.schemaObjects(ofType: "index") where tables.contains(index.table.uppercased()) {
             guard let sql = index.sql else { continue }

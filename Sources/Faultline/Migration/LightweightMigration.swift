@@ -74,7 +74,8 @@ struct MigrationRun {
         // Which old tables stay where they are, which are set aside. A table
         // whose UNIQUE clause is not the new model's constraint is rebuilt:
         // nothing else removes the clause (UniqueClauseIndexes).
-        let rebuilt = try UniqueClauseIndexes.tablesToRebuild(in: connection, schema: mapping.newSchema)
+        let hadAutoindexes = try UniqueClauseIndexes.storeHasAutoindexes(connection)
+        let rebuilt = hadAutoindexes ? try UniqueClauseIndexes.tablesToRebuild(in: connection, schema: mapping.newSchema) : []
         let draft = TablePlanner(mapping: mapping, oldName: { $0 },
                                  transfer: RelationshipTransfer(mapping: mapping, oldName: { $0 }), rebuilt: rebuilt)
         let draftPlans = draft.plans(deferCleanup: deferCleanup)
@@ -117,7 +118,7 @@ struct MigrationRun {
         for statement in DerivedRecomputeStatements(schema: mapping.newSchema).statements(for: Array(recompute.values)) {
             try connection.execute(statement)
         }
-        try IndexMigration(connection: connection, schema: mapping.newSchema).apply()
+        try IndexMigration(connection: connection, schema: mapping.newSchema, hadAutoindexes: hadAutoindexes).apply()
         for trigger in triggers { try connection.execute(trigger) }
         try rewritePrimaryKeys(mapping)
         try HistoryMigration(mapping: mapping).apply(on: connection)

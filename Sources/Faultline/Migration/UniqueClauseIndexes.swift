@@ -46,6 +46,9 @@ enum UniqueClauseIndexes {
 
     /// Whether the store has any autoindex at all: the common case (no
     /// `UNIQUE` clause, no join table with a composite key) skips compiling.
+    /// Asked once per migration, before its tables change: a store without
+    /// one has none after it but those of new join tables, which stand for
+    /// nothing.
     static func storeHasAutoindexes(_ connection: Connection) throws -> Bool {
         try !connection.autoindexNames().isEmpty
     }
@@ -54,7 +57,6 @@ enum UniqueClauseIndexes {
     /// they stand for (compiled name → store name): what a migration must
     /// neither create again nor expect to drop.
     static func standIns(in connection: Connection, schema: StoreSchema) throws -> [String: String] {
-        guard try storeHasAutoindexes(connection) else { return [:] }
         let (store, compiled) = try snapshots(connection, schema: schema)
         return Dictionary(pairs(store: store, compiled: compiled.indexes).map { ($0.value, $0.key) },
                           uniquingKeysWith: { first, _ in first })
@@ -69,7 +71,6 @@ enum UniqueClauseIndexes {
     /// its constraint (if any) the compiled `Z_<Entity>_UNIQUE_…` index, as
     /// Core Data of iOS 11 and later writes it.
     static func tablesToRebuild(in connection: Connection, schema: StoreSchema) throws -> Set<String> {
-        guard try storeHasAutoindexes(connection) else { return [] }
         let (store, compiled) = try snapshots(connection, schema: schema)
         let paired = Set(pairs(store: store, compiled: compiled.indexes).keys)
         var result = Set<String>()
