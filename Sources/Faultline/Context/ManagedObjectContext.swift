@@ -216,8 +216,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// main actor, outside any block, starts one.
     public func performAndWait<Result>(_ body: () throws -> Result) rethrows -> Result {
         if isOnOwnQueue {
+            // On its own queue a private context is always inside one of its
+            // blocks; the view context is too unless this thread holds none.
             let identity = ObjectIdentifier(self)
-            if HeldQueues.contains(identity) || DispatchQueue.getSpecific(key: queueMark) == identity { return try body() }
+            guard isMainQueue, !HeldQueues.contains(identity) else { return try body() }
             return try HeldQueues.holding(identity) {
                 mergeInbox()
                 return try body()
