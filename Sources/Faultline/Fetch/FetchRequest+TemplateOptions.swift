@@ -54,23 +54,13 @@ extension FetchRequest {
                 }
                 self[keyPath: keyPath] = count
             case .flag(let keyPath):
-                guard let flag = Self.templateFlag(value) else {
+                guard let flag = FetchRequestTemplate.flag(value) else {
                     throw .invalidOptionValue(template: template, attribute: attribute, value: value, expected: "YES or NO")
                 }
                 self[keyPath: keyPath] = flag
             case .resultType:
                 resultType = try Self.templateResultType(value, template: template)
             }
-        }
-    }
-
-    /// As the model-file reader reads its own flags: Xcode's YES/NO, and the
-    /// true/false and 1/0 of hand-written files.
-    private static func templateFlag(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "yes", "true", "1": true
-        case "no", "false", "0": false
-        default: nil
         }
     }
 

@@ -94,6 +94,11 @@ public struct FetchRequestTemplate: Hashable, Sendable {
         self.predicateString = predicateString
         self.options = options
     }
+
+    /// A flag among `options` as the model file spells it (`YES`/`NO`, or the
+    /// `true`/`false` and `1`/`0` of hand-written files); nil when it reads as
+    /// neither.
+    public static func flag(_ text: String) -> Bool? { ModelFileFormat.bool(text) }
 }
 
 /// A fetched property: a named, stored fetch request evaluated relative to an object.
