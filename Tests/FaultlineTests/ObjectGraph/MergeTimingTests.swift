@@ -9,7 +9,7 @@ import Testing
 /// reports the conflict instead of overwriting the other save unreported.
 @Suite("Automatic merges apply between blocks, so a save in a block reports a conflict instead of losing the other save")
 struct MergeTimingTests {
-    /// An author named "Ana" with pages of a book to count, saved; its ID.
+    /// A saved book whose pages the tests count up; its ID.
     static func savedBook(_ container: PersistentContainer) throws -> ManagedObjectID {
         let seed = container.newBackgroundContext()
         return try seed.performAndWait {
