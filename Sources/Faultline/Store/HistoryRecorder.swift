@@ -85,13 +85,13 @@ final class HistoryRecorder: @unchecked Sendable {
     static func prepare(model: CheckedModel, plans: [EntityStorePlan], storeIdentifier: UInt32,
                         on connection: Connection) throws -> HistoryRecorder {
         let layouts = layouts(of: model)
-        let needed = layouts.map(\.tombstoneAttributes.count).max() ?? 0
+        let needed = tombstoneColumns(neededBy: layouts)
         if var existing = try HistoryStatements.layout(on: connection) {
             if existing.tombstoneColumns < needed {
                 try HistoryStatements.addTombstoneColumns(from: existing.tombstoneColumns, to: needed, on: connection)
                 existing.tombstoneColumns = needed
             }
-            try HistoryStatements.ensureKeyCounters(on: connection)
+            if try !HistoryStatements.hasKeyCounters(on: connection) { try HistoryStatements.ensureKeyCounters(on: connection) }
         } else {
             try HistoryStatements.createTables(tombstoneColumns: needed, on: connection)
         }
@@ -107,6 +107,18 @@ final class HistoryRecorder: @unchecked Sendable {
             tables: tables, model: model, plans: plans, layouts: layouts, tombstoneSQL: tombstoneSQL,
             keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection),
             storeIdentifier: storeIdentifier)
+    }
+
+    /// Whether `prepare` would write: the tables, a tombstone column the
+    /// model preserves or a key counter is missing.
+    static func needsSetUp(model: CheckedModel, on connection: Connection) throws -> Bool {
+        guard let existing = try HistoryStatements.layout(on: connection) else { return true }
+        if existing.tombstoneColumns < tombstoneColumns(neededBy: layouts(of: model)) { return true }
+        return try !HistoryStatements.hasKeyCounters(on: connection)
+    }
+
+    private static func tombstoneColumns(neededBy layouts: [HistoryEntityLayout]) -> Int {
+        layouts.map(\.tombstoneAttributes.count).max() ?? 0
     }
 
     /// The history rows of a save whose inserts got `insertedIDs`: the
@@ -284,10 +296,20 @@ extension PersistentStoreCoordinator {
         case (.off, true):
             return (nil, StoreError.persistentHistoryTrackingOff(path: location.path))
         case (.on, _), (.automatic, true):
-            let recorder = try StoreWriter(migrating: connection).write { connection in
-                (try HistoryRecorder.prepare(model: model, plans: plans, storeIdentifier: storeIdentifier, on: connection), nil)
-            }.result
-            return (recorder, nil)
+            let setUp = StoreWriter(migrating: connection)
+            let prepare = { (connection: Connection) in
+                try HistoryRecorder.prepare(model: model, plans: plans, storeIdentifier: storeIdentifier, on: connection)
+            }
+            // Tables already complete are read in a read transaction: another
+            // process's long write must not hold up (or, past the busy
+            // timeout, fail) an open that writes nothing.
+            let ready = try setUp.translatingBusy {
+                try connection.transaction(.deferred) {
+                    try HistoryRecorder.needsSetUp(model: model, on: connection) ? nil : prepare(connection)
+                }
+            }
+            if let ready { return (ready, nil) }
+            return (try setUp.write { (try prepare($0), nil) }.result, nil)
         default:
             return (nil, nil)
         }

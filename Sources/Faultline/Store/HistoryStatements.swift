@@ -60,6 +60,14 @@ enum HistoryStatements {
         try ensureKeyCounters(on: connection)
     }
 
+    /// Whether the three `Z_PRIMARYKEY` rows are all there.
+    static func hasKeyCounters(on connection: Connection) throws -> Bool {
+        try connection.scalar(
+            "SELECT COUNT(*) FROM Z_PRIMARYKEY WHERE Z_ENT IN (?, ?, ?)",
+            [.integer(Int64(changeEntityNumber)), .integer(Int64(transactionEntityNumber)), .integer(Int64(stringEntityNumber))]
+        ) == .integer(3)
+    }
+
     /// The three `Z_PRIMARYKEY` rows, added where missing.
     static func ensureKeyCounters(on connection: Connection) throws {
         for (number, name) in [(changeEntityNumber, "CHANGE"), (transactionEntityNumber, "TRANSACTION"),
