@@ -168,29 +168,32 @@ extension ManagedObjectContext {
     /// Turns `object` back into a fault, discarding its changes — a pending
     /// deletion too, whose delete rules then never run — and its transient
     /// values (`mergeChanges: false`), or re-reads it keeping its changed
-    /// values, its deletion and its transient values (`mergeChanges: true`;
-    /// Core Data: "this method does not affect any transient properties"). Inserted objects are left alone. While
+    /// values, its deletion and its transient values (`mergeChanges: true`).
+    /// An object without changes turns into a fault either way, its transient
+    /// values gone, as Core Data's does (its `refreshAllObjects()` resets a
+    /// saved object's transient to its default). Inserted objects are left alone. While
     /// `reportsUnsavedChanges` is on, the next `processPendingChanges()`
     /// reports it among the refreshed objects, as Core Data does, so a
     /// fetched-results controller places it again.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue()
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
-        refreshUnannounced(object, mergeChanges: mergeChanges)
+        refreshUnannounced(object, mergeChanges: mergeChanges, keepingUnchangedTransients: false)
         if handle.recordsChanges { unannouncedRefreshes.insert(object) }
     }
 
     /// `refresh(_:mergeChanges:)` for the context's own bookkeeping — merges,
     /// rollbacks, conflicts, saves — which reports its changes itself (or
     /// not at all): no refresh is recorded, and nothing is paid per object
-    /// for it.
-    func refreshUnannounced(_ object: ManagedObject, mergeChanges: Bool) {
+    /// for it. Merging another save into an unchanged object that holds
+    /// transient values re-reads its row rather than turn it into a fault,
+    /// which would drop values the app set (`keepingUnchangedTransients`);
+    /// the public refreshes fault it, as Core Data's do.
+    func refreshUnannounced(_ object: ManagedObject, mergeChanges: Bool, keepingUnchangedTransients: Bool = true) {
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
-        // An object holding transient values re-reads its row rather than turn
-        // into a fault, which would drop them; an entity without transients
-        // never looks.
+        // An entity without transients never looks.
         let keepsChanges = mergeChanges && (object.hasChangedProperties || object.isDeletedStorage
-            || (object.runtime.hasTransients && object.runtime.holdsTransientValues(object)))
+            || (keepingUnchangedTransients && object.runtime.hasTransients && object.runtime.holdsTransientValues(object)))
         if !keepsChanges {
             forgetChanges(of: object)
             if object.isDeletedStorage { pendingDeletes.removeAll { $0 === object } }
@@ -254,7 +257,7 @@ extension ManagedObjectContext {
     /// did at once, the objects among the refreshed ones.
     public func refreshAllObjects() {
         checkQueue()
-        for object in registered.values { refreshUnannounced(object, mergeChanges: true) }
+        for object in registered.values { refreshUnannounced(object, mergeChanges: true, keepingUnchangedTransients: false) }
         guard handle.recordsChanges else { return }
         for object in registered.values where !object.isInsertedStorage { unannouncedRefreshes.insert(object) }
         announceUnsavedChanges()

@@ -5,8 +5,9 @@ import Testing
 /// Core Data: transient properties "are not saved to the persistent store, but
 /// are still managed for undo, redo, validation, and so on". A transient value
 /// belongs to one object in one context: no other context sees it (not through
-/// the row cache, not through a parent), a refresh without merging releases
-/// it, a merging refresh keeps it, and it is never a persistent change.
+/// the row cache, not through a parent), a refresh releases it unless the
+/// object has changes, a merge of another save keeps it, and it is never a
+/// persistent change.
 @Suite("Transient values stay in their object: never stored, shared, or reported as persistent changes")
 struct TransientValueTests {
     static func model() -> ManagedObjectModel {
@@ -87,15 +88,15 @@ struct TransientValueTests {
         }
     }
 
-    @Test("refresh(mergeChanges: true) and refreshAllObjects keep transient values while persistent ones refresh")
-    func mergingRefreshKeepsTransients() throws {
+    @Test("A merging refresh keeps a changed object's transient values; an unchanged object turns into a fault and loses them")
+    func mergingRefreshKeepsTransientsOfChangedObjects() throws {
         let (container, url) = try LibraryModel.container(Self.model())
         defer { LibraryModel.remove(url) }
         let id = try savedItem(container)
         let a = container.newBackgroundContext()
         let item = try a.performAndWait {
             let item = try a.existingObject(with: id)
-            try item.setValue("keep me", forKey: "scratch")
+            try item.setValue("saved with it", forKey: "scratch")
             try a.save()
             return item
         }
@@ -107,39 +108,64 @@ struct TransientValueTests {
             }
         }
         try rename("renamed")
-        a.performAndWait {
-            a.refresh(item, mergeChanges: true)
-            #expect(item.value(forKey: "name") as? String == "renamed")
-            #expect(item.value(forKey: "scratch") as? String == "keep me")
-            #expect(!item.hasChanges)
-        }
-        try rename("renamed again")
+        // Saved, so unchanged: Core Data's refreshAllObjects() resets such an
+        // object's transient (CoreDataPlus's test_InvestigationTransientProperties).
         try a.performAndWait {
-            a.refreshAllObjects()
-            #expect(item.value(forKey: "name") as? String == "renamed again")
-            #expect(item.value(forKey: "scratch") as? String == "keep me")
-            // An unsaved transient change stays a change through the merge.
+            a.refresh(item, mergeChanges: true)
+            #expect(item.isFault)
+            #expect(item.value(forKey: "name") as? String == "renamed")
+            #expect(item.value(forKey: "scratch") == nil)
             try item.setValue("unsaved", forKey: "scratch")
+        }
+        // An unsaved transient change is a change: it stays through the merge.
+        try rename("renamed again")
+        a.performAndWait {
+            a.refreshAllObjects()
+            #expect(!item.isFault)
+            #expect(item.value(forKey: "name") as? String == "renamed again")
+            #expect(item.value(forKey: "scratch") as? String == "unsaved")
+            #expect(item.hasChanges)
         }
         try rename("third")
         a.performAndWait {
             a.refresh(item, mergeChanges: true)
             #expect(item.value(forKey: "name") as? String == "third")
             #expect(item.value(forKey: "scratch") as? String == "unsaved")
-            #expect(item.hasChanges)
         }
         // A value cached with the primitive setter, as awakeFromFetch would,
-        // is no change at all: the merging refresh keeps it as well.
+        // is no change: the object is unchanged and faults, as in Core Data,
+        // whose awakeFromFetch computes such values again.
         try a.performAndWait {
             try a.save()
             try item.setPrimitiveValue("cached", forKey: "scratch")
             #expect(!item.hasChanges)
+            a.refreshAllObjects()
+            #expect(item.isFault)
+            #expect(item.value(forKey: "scratch") == nil)
         }
-        try rename("fourth")
+    }
+
+    @Test("Merging another context's save keeps an unchanged object's transient values while its persistent ones refresh")
+    func mergeKeepsTransients() throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let id = try savedItem(container)
+        let a = container.newBackgroundContext()
+        a.automaticallyMergesChangesFromParent = true
+        let item = try a.performAndWait {
+            let item = try a.existingObject(with: id)
+            try item.setValue("kept", forKey: "scratch")
+            try a.save()
+            return item
+        }
+        let b = container.newBackgroundContext()
+        try b.performAndWait {
+            try b.existingObject(with: id).setValue("renamed", forKey: "name")
+            try b.save()
+        }
         a.performAndWait {
-            a.refresh(item, mergeChanges: true)
-            #expect(item.value(forKey: "name") as? String == "fourth")
-            #expect(item.value(forKey: "scratch") as? String == "cached")
+            #expect(item.value(forKey: "name") as? String == "renamed")
+            #expect(item.value(forKey: "scratch") as? String == "kept")
         }
     }
 
@@ -200,7 +226,7 @@ struct TransientValueTests {
         }
     }
 
-    @Test("A child reads its parent's persistent values, not its transients; a child's transient stays in the child")
+    @Test("A child reads its parent's persistent values, not its transients; a child's save pushes its transients to the parent only")
     func childContextsDoNotShareTransients() throws {
         let (container, url) = try LibraryModel.container(Self.model())
         defer { LibraryModel.remove(url) }
@@ -233,6 +259,9 @@ struct TransientValueTests {
             #expect(item.value(forKey: "scratch") == nil)
         }
         try parent.performAndWait {
+            // A child's save pushes its transient values too (CoreDataPlus's
+            // test_InvestigationTransientPropertiesBehaviorInParentChildContextRelationship).
+            #expect(parentItem.value(forKey: "scratch") as? String == "child's")
             try parent.save()
             #expect(parentItem.value(forKey: "name") as? String == "child name")
         }
