@@ -11,10 +11,13 @@ import Synchronization
 //
 // Invariants:
 // 1. The writer's last known version is recorded under the writer lock, after
-//    each of its commits and at the start of each write transaction
-//    (StoreWriter.swift); a difference at the start of the next write transaction is
-//    a commit by someone else: the whole row cache goes (it cannot know which
-//    rows), before the transaction reads or checks anything.
+//    each of its commits, at the start of each write transaction and when a
+//    remote-change check asks the writer (StoreWriter.swift); a difference at
+//    the start of the next write transaction, or at such a check, is a commit
+//    by someone else: the whole row cache goes (it cannot know which rows),
+//    before the transaction reads or checks anything, and `externalCommits`
+//    counts it — once, since the version is then recorded. A check of a store
+//    without history announces commits from that count (RemoteChanges.swift).
 // 2. A reader compares its version after each read with its previous one. A
 //    change with no commit of this coordinator in between is someone else's:
 //    the row cache goes. With a local commit in between it cannot tell, and
@@ -29,6 +32,9 @@ final class ExternalCommitWatch: @unchecked Sendable {
     var writerVersion: UInt32?
     /// This writer's commits so far.
     let localCommits = Atomic<Int>(0)
+    /// How many times this writer found the version moved by commits made
+    /// elsewhere (each time one or more commits); written under the writer lock.
+    let externalCommits = Atomic<Int>(0)
 }
 
 extension PersistentStoreCoordinator {

@@ -14,7 +14,9 @@ import Synchronization
 //    history) throws its refusal before BEGIN: nothing is read or written.
 // 3. Before the transaction's body runs, a data version that differs from the
 //    one this writer last saw means another connection or process committed:
-//    the row cache is emptied first (ExternalCommits.swift).
+//    the row cache is emptied first (ExternalCommits.swift). A remote-change
+//    check asks the same question between transactions
+//    (`noteCommitsElsewhere`), with the same bookkeeping.
 // 4. The after-commit work — row-cache invalidation, entities whose derived
 //    attributes went stale, new rows cached, other contexts told — runs once,
 //    in `ChangePublisher.publish`, after COMMIT and only after it; a rolled
@@ -99,7 +101,7 @@ final class StoreWriter: Sendable {
             let (result, committed): (Result, CommittedChanges?)
             do {
                 (result, committed) = try connection.transaction(.immediate) {
-                    if outermost { noteVersionBeforeWriting(connection.dataVersion) }
+                    if outermost { noteVersion(connection.dataVersion) }
                     return try body(connection)
                 }
             } catch {
@@ -118,13 +120,36 @@ final class StoreWriter: Sendable {
         return (result, committed.changes, sql)
     }
 
-    private func noteVersionBeforeWriting(_ version: UInt32?) {
+    /// Takes note of the writer connection's data version, as its current
+    /// transaction (or the statement just run) saw it; under the writer lock.
+    /// A version that differs from the one last noted is a commit made
+    /// elsewhere: nothing cached from before it is trusted (invariant 3).
+    private func noteVersion(_ version: UInt32?) {
         if let known = commitWatch.writerVersion, let version, version != known {
             publisher?.dropRowsChangedElsewhere()
             history?.forgetNames()
             spareKeys.removeAll()
+            commitWatch.externalCommits.add(1, ordering: .relaxed)
         }
         commitWatch.writerVersion = version
+    }
+
+    /// Asks the writer connection, between transactions, whether another
+    /// connection or process committed since it last looked: one statement
+    /// (`PRAGMA data_version`, whose read transaction brings the connection's
+    /// data version up to date), then the bookkeeping a write transaction's
+    /// start does (`noteVersion`), so the next write does not notice the same
+    /// commit again. Returns the writer's count of commits noticed elsewhere,
+    /// read under the lock. Should a transaction be open on the connection,
+    /// whose start noted the version, it runs nothing and only returns the count.
+    func noteCommitsElsewhere() throws -> Int {
+        try withConnection { connection in
+            if connection.isAutocommit {
+                _ = try connection.currentDataVersion()
+                noteVersion(connection.dataVersion)
+            }
+            return commitWatch.externalCommits.load(ordering: .relaxed)
+        }
     }
 
     func translatingBusy<Result>(_ body: () throws -> Result) throws -> Result {
