@@ -8,6 +8,8 @@ import FaultlineSQLite
 // 1. A check costs one statement when nothing changed: `PRAGMA data_version`
 //    on the observer's own read-only connection, which moves with every
 //    commit any other connection makes — this coordinator's writer included.
+//    (A store without history first asks the catalog whether history tables
+//    appeared: one statement more.)
 // 2. With persistent history, a changed version reads the transactions after
 //    the last one checked; those this coordinator's own commits recorded are
 //    skipped (ChangePublisher keeps their keys until a check passes them).
@@ -15,9 +17,20 @@ import FaultlineSQLite
 //    and deleted rows leave the row cache, every context hears of it (those
 //    that merge automatically merge it) — and then announced with its token,
 //    one `persistentStoreRemoteChange` notification per transaction, in order.
-// 3. Without history it cannot tell which rows or whose commit: the whole row
-//    cache goes and one notification without a token is posted, unless every
-//    commit since the last check was this coordinator's own.
+// 3. Without history it cannot tell which rows or how many commits, and the
+//    observer's version cannot tell whose: the writer can. The first check,
+//    and each whose version moved, asks the writer connection under the
+//    writer lock whether its data version moved since it last looked — one
+//    statement more, on the writer (StoreWriter.noteCommitsElsewhere). The
+//    writer counts each such move once, whether a check or the start of one
+//    of its write transactions finds it, and empties the row cache then
+//    (ExternalCommits.swift). One notification without a token is posted
+//    when the count moved since the last check, however many commits it
+//    covers: commits made elsewhere before, between or after this
+//    coordinator's own are announced, this coordinator's own alone are not.
+//    Each commit made elsewhere is announced by one check: the first whose
+//    question to the writer follows it. A store whose history tables went
+//    has no count from before: its change is announced and the row cache goes.
 // 4. Checks run one at a time (the observer's lock): on demand
 //    (`checkForRemoteChanges()`) or every interval once
 //    `startObservingRemoteChanges` is called; the timer holds the coordinator
@@ -51,8 +64,9 @@ final class RemoteChangeObserver: @unchecked Sendable {
     private var lastVersion: Int64?
     /// The key of the last history transaction checked.
     private var lastTransaction: Int64?
-    /// Local commits counted at the last check (invariant 3).
-    private var localCommits = 0
+    /// The writer's count of commits noticed elsewhere at the last check of a
+    /// store without history (invariant 3); nil before the first.
+    private var externalCommits: Int?
     private var timer: DispatchSourceTimer?
 
     deinit { timer?.cancel() }
@@ -78,18 +92,19 @@ final class RemoteChangeObserver: @unchecked Sendable {
             lastTransaction = latest
         }
         guard let version = try connection.currentDataVersion() else { return [] }
-        let commitsNow = coordinator.writer.commitWatch.localCommits.load(ordering: .relaxed)
-        defer {
-            lastVersion = version
-            localCommits = commitsNow
+        let previous = lastVersion
+        lastVersion = version
+        guard previous != version else { return [] }
+        // Without history when the block above found no tables, or when they went.
+        let historyWent = try previous != nil && lastTransaction != nil && HistoryStatements.layout(on: connection) == nil
+        guard let after = lastTransaction, !historyWent else {
+            // The writer's answer may fail (busy): the next check asks again.
+            do { return try changesWithoutHistory(coordinator, first: previous == nil) } catch {
+                lastVersion = previous
+                throw error
+            }
         }
-        guard let known = lastVersion, known != version else { return [] }
-
-        guard let after = lastTransaction, try HistoryStatements.layout(on: connection) != nil else {
-            if commitsNow != localCommits { return [] }
-            coordinator.changes.dropRowsChangedElsewhere()
-            return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
-        }
+        guard previous != nil else { return [] }
         // History this check had not read was deleted: unless every skipped
         // transaction was this coordinator's own, what another process changed
         // is unknown, so the change is announced without a transaction.
@@ -113,6 +128,19 @@ final class RemoteChangeObserver: @unchecked Sendable {
                 storeUUID: coordinator.storeUUID, historyToken: transaction.token, transaction: transaction))
         }
         return announced
+    }
+
+    /// A changed version of a store without history (invariant 3): the writer
+    /// says whether commits were made elsewhere since the last check. The
+    /// first check only takes the count.
+    private func changesWithoutHistory(_ coordinator: PersistentStoreCoordinator, first: Bool) throws -> [PersistentStoreRemoteChange] {
+        let noticed = try coordinator.writer.noteCommitsElsewhere()
+        let before = externalCommits
+        externalCommits = noticed
+        if first { return [] }
+        if before == nil { coordinator.changes.dropRowsChangedElsewhere() }
+        guard before != noticed else { return [] }
+        return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
     }
 
     fileprivate func start(_ coordinator: PersistentStoreCoordinator, interval: TimeInterval) {
@@ -141,7 +169,8 @@ extension PersistentStoreCoordinator {
     /// Looks for commits other processes made since the last look (one
     /// statement when there are none): their rows leave the row cache, the
     /// contexts hear of them, and `persistentStoreRemoteChange` is posted for
-    /// each. Returns how many were found. The first call only takes note of
+    /// each — for a store without history, one for all of them, tokenless.
+    /// Returns how many were announced. The first call only takes note of
     /// where the store is.
     @discardableResult
     public func checkForRemoteChanges() throws -> Int {
