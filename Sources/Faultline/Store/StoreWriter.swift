@@ -57,6 +57,10 @@ final class StoreWriter: Sendable {
 
     init(_ connection: Connection, busyTimeout: TimeInterval, refusal: (any Error & Sendable)? = nil,
          publisher: ChangePublisher?, history: HistoryRecorder? = nil) {
+        // The version the connection saw last (opening read the catalog), so
+        // a commit made elsewhere before this writer's first write is noticed
+        // by it (invariant 3), not taken for the starting point.
+        commitWatch.writerVersion = connection.dataVersion
         self.connection = LockedConnection(connection)
         self.busyTimeout = busyTimeout
         self.refusal = refusal

@@ -99,6 +99,34 @@ struct ExternalCommitTests {
     }
 
     /// Child: increments the counter when the parent set the store variable.
+    @Test("A coordinator's first write notices a commit made elsewhere since it opened: a fault read after it reads the new value, not the row cache")
+    func firstWriteNoticesEarlierCommit() throws {
+        let url = try Self.makeStore()
+        defer { LibraryModel.remove(url) }
+        let mine = try PersistentContainer(model: Self.model(), location: .file(url))
+        let theirs = try PersistentContainer(model: Self.model(), location: .file(url))
+        let first = mine.newBackgroundContext()
+        let id: ManagedObjectID = try first.performAndWait {
+            try #require(try first.fetch(FetchRequest(entityName: "Counter")).first).objectID
+        }
+        let other = theirs.newBackgroundContext()
+        try other.performAndWait {
+            try #require(try other.fetch(FetchRequest(entityName: "Counter")).first).setValue(Int64(41), forKey: "count")
+            try other.save()
+        }
+        // Mine writes before reading again: only its writer can notice.
+        let writer = mine.newBackgroundContext()
+        try writer.performAndWait {
+            try writer.insertNewObject(forEntityName: "Counter").setValue("mine", forKey: "name")
+            try writer.save()
+        }
+        #expect(mine.coordinator.externalCommitsNoticed == 1)
+        let reader = mine.newBackgroundContext()
+        try reader.performAndWait { () throws in
+            #expect(try reader.existingObject(with: id).value(forKey: "count") as? Int64 == 41)
+        }
+    }
+
     @Test("child: increment the shared counter, when asked")
     func childIncrements() throws {
         guard let path = ProcessInfo.processInfo.environment[Self.storeVariable] else { return }
