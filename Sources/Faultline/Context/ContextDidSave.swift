@@ -175,8 +175,10 @@ extension ManagedObjectContext {
     /// Merges another context's save: updated objects without local changes
     /// turn into faults (their next access reads the new row), changed ones keep
     /// their changes; deleted objects leave the context.
-    /// Posts the objects-did-change notification, as Core Data's does.
+    /// Posts the objects-did-change notification, as Core Data's does. The
+    /// did-save of a save with nothing to save merges nothing and posts nothing.
     public func mergeChanges(fromContextDidSave changes: ContextDidSave) {
+        guard !changes.changes.isEmpty else { return }
         mergeAndAnnounce([changes.changes])
     }
 

@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         try propagateDeletes()
         registerPendingUndo()
         announceUnsavedChanges()
-        guard hasChanges else { return }
+        guard hasChanges else { return announceEmptySave() }
         try resolveVanishedFaults()
         try runWillSave()
         try propagateDeletes()
@@ -59,6 +59,17 @@ extension ManagedObjectContext {
                 try resolve(list.conflicts)
             }
         }
+    }
+
+    /// A save with nothing to save posts the did-save notification, with
+    /// nothing inserted, updated or deleted, as Core Data's does (observers
+    /// waiting for a save hear of it), and does nothing else: no statement,
+    /// no save counted, no query generation advanced, nothing published to
+    /// other contexts nor, from a child, to its parent or siblings.
+    private func announceEmptySave() {
+        didSaveUserInfo[ContextDidSave.userInfoKey] = ContextDidSave(StoreChanges(source: ObjectIdentifier(self)))
+        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: didSaveUserInfo)
+        didSaveUserInfo.removeAll(keepingCapacity: true)
     }
 
     /// How many times a merge policy resolves conflicts before the save gives

@@ -203,6 +203,9 @@ public final class FetchedResultsController: @unchecked Sendable {
             [weak self] note in
             guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave else { return }
             self.takePermanentIDs()
+            // A save that wrote no row (nothing to save, or only transient
+            // values) moves nothing: a controller with an offset would re-read.
+            guard !saved.changes.isEmpty else { return }
             // The changes were reported as they happened; a save can still
             // move objects (derived values the store rewrote), not update them.
             let changed = saved.insertedObjectIDs.union(saved.updatedObjectIDs).compactMap { context.registeredObject(for: $0) }
