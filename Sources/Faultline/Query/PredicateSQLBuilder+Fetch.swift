@@ -27,8 +27,16 @@ extension PredicateSQLBuilder {
         }
     }
 
-    /// A column of a dictionary fetch: an attribute (through to-one joins) or a to-one key.
+    /// A column of a dictionary fetch: an attribute (through to-one joins), a
+    /// to-one key, or `objectID`, the fetched object's own ID.
     func selectedColumn(_ keyPath: String) throws -> SelectedColumn {
+        // Core Data's `#keyPath(Car.objectID)`: read as `SELF` with the
+        // object-ID result type is. No property can take the name (it is
+        // reserved, `NameRules.reservedPropertyNames`), so it hides none.
+        if keyPath == "objectID" {
+            return try expressionColumn(ExpressionDescription(
+                name: keyPath, expression: .keyPath(PredicateKeyPath([])), resultType: .objectIDAttributeType)).column
+        }
         let entity = model.entities[root.entityIndex]
         let unknown = FetchError.unknownKeyPath(entity: entity.name, keyPath: keyPath)
         let keys = keyPath.split(separator: ".").map(String.init)
