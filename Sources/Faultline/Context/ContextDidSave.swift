@@ -26,6 +26,13 @@ public struct ContextDidSave: Sendable {
 }
 
 extension Notification.Name {
+    /// Posted as a context's `save()` starts, on its queue, before anything
+    /// is checked or written (Core Data's `NSManagedObjectContextWillSave`):
+    /// `object` is the context, there is no `userInfo`, and what an observer
+    /// changes in the context is part of the save. Posted for a save with
+    /// nothing to save too.
+    public static let managedObjectContextWillSave = Notification.Name("FaultlineManagedObjectContextWillSave")
+
     /// Posted after a context saves; `object` is the context and `userInfo`
     /// holds a `ContextDidSave` under `ContextDidSave.userInfoKey`.
     public static let managedObjectContextDidSave = Notification.Name("FaultlineManagedObjectContextDidSave")

@@ -20,6 +20,8 @@ extension ManagedObjectContext {
             defer { refusedAccesses = [] }
             throw SaveError.refusedAccess(refusedAccesses)
         }
+        // First, as Core Data's: what an observer changes is saved with the rest.
+        NotificationCenter.default.post(name: .managedObjectContextWillSave, object: self)
         try throwFaultFailures()
         try propagateDeletes()
         registerPendingUndo()
