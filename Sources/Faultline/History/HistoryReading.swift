@@ -11,6 +11,7 @@ extension PersistentStoreCoordinator {
     /// The transactions after `afterKey` and `afterTime` (nil: any), with
     /// their changes, read on `connection`.
     func historyTransactions(afterKey: Int64?, afterTime: Double? = nil, predicate: FetchPredicate? = nil,
+                             changePredicate: FetchPredicate? = nil,
                              on connection: Connection) throws -> [PersistentHistoryTransaction] {
         let layouts = history?.layouts ?? HistoryRecorder.layouts(of: model)
         guard let tables = try HistoryStatements.layout(on: connection) else { throw StoreError.noPersistentHistory(path: location.path) }
@@ -40,11 +41,17 @@ extension PersistentStoreCoordinator {
             // A transaction the predicate left out.
             guard let index = position[row.transaction] else { continue }
             if let change = historyChange(row, layouts: layouts) {
+                if let changePredicate,
+                   !(try changePredicate.evaluate(with: PersistentHistoryChangeSubject(change: change, transaction: transactions[index]))) {
+                    continue
+                }
                 transactions[index].changes.append(change)
             } else {
                 transactions[index].unreadableChangeCount += 1
             }
         }
+        // A change predicate keeps the transactions with a change it matched.
+        if changePredicate != nil { transactions.removeAll { $0.changes.isEmpty } }
         return transactions
     }
 
@@ -77,6 +84,7 @@ extension PersistentStoreCoordinator {
         return PersistentHistoryChange(
             changeID: row.key,
             changedObjectID: ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: row.entityKey),
+            changedEntityName: model.entities[entityIndex].name,
             changeType: type, updatedProperties: updated, tombstone: tombstone)
     }
 }

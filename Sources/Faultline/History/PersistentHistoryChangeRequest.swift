@@ -19,6 +19,13 @@ public struct PersistentHistoryChangeRequest: Sendable {
     /// `PersistentHistoryTransaction`'s: `author`, `contextName`, `bundleID`,
     /// `processID`, `timestamp`, `transactionNumber`.
     public var predicate: FetchPredicate?
+    /// Keeps only the changes it matches, and the transactions left with one
+    /// (fetches only; Core Data's fetch request of `NSPersistentHistoryChange`
+    /// as the request's `fetchRequest`). Its keys: `changeType` (0 insert,
+    /// 1 update, 2 delete), `changedEntity.name` (or `changedEntityName`),
+    /// `changedObjectID`, `changeID`, and `transaction.` with a key of
+    /// `predicate` (`changedEntity.name == 'Item' AND transaction.author != 'app'`).
+    public var changePredicate: FetchPredicate?
 
     /// The transactions after `token` (all of them for nil), oldest first.
     public static func fetchHistory(after token: PersistentHistoryToken?) -> Self { Self(action: .fetch(after: .token(token))) }
@@ -85,8 +92,9 @@ extension PersistentStoreCoordinator {
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         switch request.action {
         case .fetch(let bound):
-            return PersistentHistoryResult(transactions: try fetchHistory(after: bound, predicate: request.predicate),
-                                           deletedTransactionCount: 0)
+            return PersistentHistoryResult(
+                transactions: try fetchHistory(after: bound, predicate: request.predicate, changePredicate: request.changePredicate),
+                deletedTransactionCount: 0)
         case .delete(let bound):
             let deleted = try writer.write { connection -> (Int, CommittedChanges?) in
                 guard try HistoryStatements.layout(on: connection) != nil else { throw StoreError.noPersistentHistory(path: location.path) }
@@ -110,9 +118,9 @@ extension PersistentStoreCoordinator {
         return token.transactionNumber
     }
 
-    private func fetchHistory(after bound: PersistentHistoryChangeRequest.Bound, predicate: FetchPredicate?) throws
-        -> [PersistentHistoryTransaction]
-    {
+    private func fetchHistory(
+        after bound: PersistentHistoryChangeRequest.Bound, predicate: FetchPredicate?, changePredicate: FetchPredicate?
+    ) throws -> [PersistentHistoryTransaction] {
         var afterKey: Int64?
         var afterTime: Double?
         switch bound {
@@ -124,7 +132,8 @@ extension PersistentStoreCoordinator {
             if case .token(let token?) = bound, try HistoryStatements.transactionsDeleted(after: token.transactionNumber, on: connection) {
                 throw PersistentHistoryError.expiredToken(transactionNumber: token.transactionNumber)
             }
-            return try historyTransactions(afterKey: afterKey, afterTime: afterTime, predicate: predicate, on: connection)
+            return try historyTransactions(
+                afterKey: afterKey, afterTime: afterTime, predicate: predicate, changePredicate: changePredicate, on: connection)
         }
     }
 }

@@ -38,6 +38,8 @@ public struct PersistentHistoryChange: Sendable {
     /// The change row's key (`ACHANGE.Z_PK`).
     public let changeID: Int64
     public let changedObjectID: ManagedObjectID
+    /// The name of the changed object's entity (Core Data's `changedEntity`).
+    public let changedEntityName: String
     public let changeType: PersistentHistoryChangeType
     /// For an update, the properties it changed; nil for inserts and deletes.
     public let updatedProperties: Set<String>?
@@ -80,6 +82,41 @@ extension PersistentHistoryTransaction: PredicateSubject {
         case "timestamp": return .value(.date(timestamp))
         case "transactionNumber": return .value(.int(transactionNumber))
         default: throw FetchPredicateError.unknownKey(entity: "PersistentHistoryTransaction", key: key)
+        }
+    }
+}
+
+/// What a history request's `changePredicate` evaluates: a change within its
+/// transaction (Core Data's fetch request of `NSPersistentHistoryChange`).
+/// Its keys: `changeType` (0 insert, 1 update, 2 delete:
+/// `PersistentHistoryChangeType`'s raw values, Core Data's),
+/// `changedEntity.name` (or `changedEntityName`), `changedObjectID`,
+/// `changeID`, and `transaction` with the keys of a transaction's predicate
+/// (`transaction.author`).
+struct PersistentHistoryChangeSubject: PredicateSubject {
+    let change: PersistentHistoryChange
+    let transaction: PersistentHistoryTransaction
+
+    func predicateValue(forKey key: String) throws -> PredicateOperand {
+        switch key {
+        case "changeType": return .value(.int(Int64(change.changeType.rawValue)))
+        case "changedEntity": return .object(ChangedEntity(name: change.changedEntityName))
+        case "changedEntityName": return .value(.string(change.changedEntityName))
+        case "changedObjectID":
+            return .value(.objectID(PredicateObjectID(entityName: change.changedEntityName, primaryKey: change.changedObjectID.primaryKey)))
+        case "changeID": return .value(.int(change.changeID))
+        case "transaction": return .object(transaction)
+        default: throw FetchPredicateError.unknownKey(entity: "PersistentHistoryChange", key: key)
+        }
+    }
+
+    /// `changedEntity`, of which a predicate reads the name.
+    private struct ChangedEntity: PredicateSubject {
+        let name: String
+
+        func predicateValue(forKey key: String) throws -> PredicateOperand {
+            guard key == "name" else { throw FetchPredicateError.unknownKey(entity: "NSEntityDescription", key: key) }
+            return .value(.string(name))
         }
     }
 }

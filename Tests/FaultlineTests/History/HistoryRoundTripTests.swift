@@ -401,6 +401,47 @@ struct HistoryRoundTripTests {
         #expect(throws: FetchPredicateError.self) { try container.coordinator.execute(request) }
     }
 
+    @Test("A change predicate keeps the changes it matches (type, entity, object, the transaction's author) and the transactions left with one")
+    func changePredicate() throws {
+        let (container, url) = try Self.container()
+        defer { Self.remove(url) }
+        let context = container.newBackgroundContext()
+        let (ann, book) = try context.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
+            context.transactionAuthor = "importer"
+            let ann = try context.insertNewObject(forEntityName: "Author")
+            try ann.setValue("Ann", forKey: "name")
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("First", forKey: "title")
+            try book.setValue(ann, forKey: "author")
+            try context.save()
+            context.transactionAuthor = "app"
+            try book.setValue(Int64(10), forKey: "pages")
+            try context.save()
+            context.delete(book)
+            try context.save()
+            return (ann.objectID, book.objectID)
+        }
+        func changes(_ format: String, _ arguments: [Any] = []) throws -> [[String]] {
+            var request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            request.changePredicate = try FetchPredicate(format: format, argumentArray: arguments)
+            return try container.coordinator.execute(request).transactions.map { transaction in
+                transaction.changes.map { "\(transaction.transactionNumber) \($0.changedEntityName) \($0.changeType)" }
+            }
+        }
+        #expect(try changes("changedEntity.name == 'Book'") == [["1 Book insert"], ["2 Book update"], ["3 Book delete"]])
+        #expect(try changes("changeType == 2") == [["3 Book delete"]])
+        #expect(try changes("changedEntityName == 'Author' AND changeType == 0") == [["1 Author insert"]])
+        // The delete also changed Ann's books: an Author update in transaction 3.
+        #expect(try changes("transaction.author == 'app'") == [["2 Book update"], ["3 Book delete", "3 Author update"]])
+        #expect(try changes("changedObjectID == %@", [ann]) == [["1 Author insert"], ["3 Author update"]])
+        #expect(try changes("changedObjectID == %@ AND changeType != 0", [book]) == [["2 Book update"], ["3 Book delete"]])
+        #expect(try changes("changeType == 1 AND changedEntity.name == 'Author'") == [["3 Author update"]])
+        #expect(try changes("changedEntity.name == 'Publisher'") == [])
+        var request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        request.changePredicate = try FetchPredicate(format: "changedColour == 'red'")
+        #expect(throws: FetchPredicateError.self) { try container.coordinator.execute(request) }
+    }
+
     @Test("A store with history opened with tracking off refuses writes and changes nothing; a store without history has no tables and no token")
     func trackingOff() throws {
         let (container, url) = try Self.container()
