@@ -2,7 +2,9 @@ import Foundation
 import FaultlineSQLite
 
 // Commits made by other processes (or other coordinators on the same file),
-// told to this coordinator's row cache and contexts.
+// told to this coordinator's row cache and contexts, and every commit —
+// this coordinator's own included, as Core Data's `NSPersistentStoreRemoteChange`
+// is posted for a coordinator's own saves too — announced.
 //
 // Invariants:
 // 1. A check costs one statement when nothing changed: `PRAGMA data_version`
@@ -11,12 +13,17 @@ import FaultlineSQLite
 //    (A store without history first asks the catalog whether history tables
 //    appeared: one statement more.)
 // 2. With persistent history, a changed version reads the transactions after
-//    the last one checked; those this coordinator's own commits recorded are
-//    skipped (ChangePublisher keeps their keys until a check passes them).
-//    Each remote transaction is published like a local commit — its updated
-//    and deleted rows leave the row cache, every context hears of it (those
-//    that merge automatically merge it) — and then announced with its token,
-//    one `persistentStoreRemoteChange` notification per transaction, in order.
+//    the last one checked. Each is announced with its token and transaction,
+//    one `persistentStoreRemoteChange` notification per transaction, in commit
+//    order, this coordinator's own among the others. Those this coordinator's
+//    own commits recorded are not published again (ChangePublisher keeps their
+//    keys until a check passes them; their commit published them). Each other
+//    transaction is published like a local commit before it is announced — its
+//    updated and deleted rows leave the row cache, every context hears of it
+//    (those that merge automatically merge it). History deleted before the
+//    check read it is announced by one notification without a token or a
+//    transaction; the row cache goes unless every transaction it skipped was
+//    this coordinator's own.
 // 3. Without history it cannot tell which rows or how many commits, and the
 //    observer's version cannot tell whose: the writer can. The first check,
 //    and each whose version moved, asks the writer connection under the
@@ -24,23 +31,30 @@ import FaultlineSQLite
 //    statement more, on the writer (StoreWriter.noteCommitsElsewhere). The
 //    writer counts each such move once, whether a check or the start of one
 //    of its write transactions finds it, and empties the row cache then
-//    (ExternalCommits.swift). One notification without a token is posted
-//    when the count moved since the last check, however many commits it
-//    covers: commits made elsewhere before, between or after this
-//    coordinator's own are announced, this coordinator's own alone are not.
-//    Each commit made elsewhere is announced by one check: the first whose
-//    question to the writer follows it. A store whose history tables went
-//    has no count from before: its change is announced and the row cache goes.
+//    (ExternalCommits.swift); the same answer, read under the same lock,
+//    gives the writer's count of its own commits (`localCommits`). One
+//    notification without a token is posted when either count moved since
+//    the last check, however many commits it covers: commits made elsewhere
+//    before, between or after this coordinator's own, and this coordinator's
+//    own alone. Only commits made elsewhere empty the row cache (the writer's
+//    noticing them does); an own commit's announcement leaves it. Each commit
+//    is announced by one check: the first whose question to the writer
+//    follows it. A store whose history tables went has no count from before:
+//    its change is announced and the row cache goes.
 // 4. Checks run one at a time (the observer's lock): on demand
 //    (`checkForRemoteChanges()`) or every interval once
 //    `startObservingRemoteChanges` is called; the timer holds the coordinator
 //    weakly and stops when the coordinator goes.
 
 extension Notification.Name {
-    /// Posted by a coordinator for each commit another process (or another
-    /// coordinator on the same file) made (Core Data's
-    /// `NSPersistentStoreRemoteChange`); `object` is the coordinator and
-    /// `userInfo` holds a `PersistentStoreRemoteChange` under its `userInfoKey`.
+    /// Posted by a coordinator's check (`checkForRemoteChanges()`) for each
+    /// commit to its store since the last check — another process's, another
+    /// coordinator's on the same file, and this coordinator's own, as Core
+    /// Data's `NSPersistentStoreRemoteChange` is (filter by the transaction's
+    /// `author` to skip your own); with persistent history one per transaction
+    /// with its token, in commit order, without it one tokenless notification
+    /// for all. `object` is the coordinator and `userInfo` holds a
+    /// `PersistentStoreRemoteChange` under its `userInfoKey`.
     public static let persistentStoreRemoteChange = Notification.Name("FaultlinePersistentStoreRemoteChange")
 }
 
@@ -49,10 +63,11 @@ public struct PersistentStoreRemoteChange: Sendable {
     public static let userInfoKey = "change"
     /// The store's UUID.
     public let storeUUID: String
-    /// The token of the remote transaction (Core Data's
-    /// `NSPersistentHistoryTokenKey`); nil for a store without history.
+    /// The token of the announced transaction (Core Data's
+    /// `NSPersistentHistoryTokenKey`); nil for a store without history, or
+    /// when the history was deleted before the check read it.
     public let historyToken: PersistentHistoryToken?
-    /// The transaction itself, with its changes; nil without history.
+    /// The transaction itself, with its changes; nil when the token is.
     public let transaction: PersistentHistoryTransaction?
 }
 
@@ -67,6 +82,8 @@ final class RemoteChangeObserver: @unchecked Sendable {
     /// The writer's count of commits noticed elsewhere at the last check of a
     /// store without history (invariant 3); nil before the first.
     private var externalCommits: Int?
+    /// The writer's count of its own commits at the same check.
+    private var localCommits: Int?
     private var timer: DispatchSourceTimer?
 
     deinit { timer?.cancel() }
@@ -112,8 +129,7 @@ final class RemoteChangeObserver: @unchecked Sendable {
             let latest = try HistoryStatements.latestTransaction(on: connection)
             lastTransaction = latest
             let local = coordinator.changes.takeLocalTransactions(through: latest)
-            guard !(after + 1...max(after + 1, latest)).allSatisfy(local.contains) else { return [] }
-            coordinator.changes.dropRowsChangedElsewhere()
+            if !(after + 1...max(after + 1, latest)).allSatisfy(local.contains) { coordinator.changes.dropRowsChangedElsewhere() }
             return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
         }
         let transactions = try coordinator.historyTransactions(afterKey: after, on: connection)
@@ -121,9 +137,13 @@ final class RemoteChangeObserver: @unchecked Sendable {
         lastTransaction = newest
         let local = coordinator.changes.takeLocalTransactions(through: newest)
         var announced: [PersistentStoreRemoteChange] = []
-        for transaction in transactions where !local.contains(transaction.transactionNumber) {
-            var changes = coordinator.storeChanges(of: transaction)
-            coordinator.changes.publish(&changes, caching: [])
+        for transaction in transactions {
+            // This coordinator's own commit was published when it committed:
+            // only announced (Core Data announces a coordinator's own saves).
+            if !local.contains(transaction.transactionNumber) {
+                var changes = coordinator.storeChanges(of: transaction)
+                coordinator.changes.publish(&changes, caching: [])
+            }
             announced.append(PersistentStoreRemoteChange(
                 storeUUID: coordinator.storeUUID, historyToken: transaction.token, transaction: transaction))
         }
@@ -131,15 +151,16 @@ final class RemoteChangeObserver: @unchecked Sendable {
     }
 
     /// A changed version of a store without history (invariant 3): the writer
-    /// says whether commits were made elsewhere since the last check. The
-    /// first check only takes the count.
+    /// says whether commits were made elsewhere, and how many of its own it
+    /// made, since the last check. The first check only takes the counts.
     private func changesWithoutHistory(_ coordinator: PersistentStoreCoordinator, first: Bool) throws -> [PersistentStoreRemoteChange] {
         let noticed = try coordinator.writer.noteCommitsElsewhere()
-        let before = externalCommits
-        externalCommits = noticed
+        let before = externalCommits, localBefore = localCommits
+        externalCommits = noticed.external
+        localCommits = noticed.local
         if first { return [] }
         if before == nil { coordinator.changes.dropRowsChangedElsewhere() }
-        guard before != noticed else { return [] }
+        guard before != noticed.external || localBefore != noticed.local else { return [] }
         return [PersistentStoreRemoteChange(storeUUID: coordinator.storeUUID, historyToken: nil, transaction: nil)]
     }
 
@@ -166,12 +187,16 @@ final class RemoteChangeObserver: @unchecked Sendable {
 extension PersistentStoreCoordinator {
     private var remoteChanges: RemoteChangeObserver { attachment(RemoteChangeObserver.self) { RemoteChangeObserver() } }
 
-    /// Looks for commits other processes made since the last look (one
-    /// statement when there are none): their rows leave the row cache, the
-    /// contexts hear of them, and `persistentStoreRemoteChange` is posted for
-    /// each — for a store without history, one for all of them, tokenless.
-    /// Returns how many were announced. The first call only takes note of
-    /// where the store is.
+    /// Looks for commits made since the last look (one statement when there
+    /// are none) and posts `persistentStoreRemoteChange` for each, this
+    /// coordinator's own included (Core Data posts it for a coordinator's own
+    /// saves too): with persistent history one per transaction, in commit
+    /// order, with its token; for a store without history one for all of them,
+    /// tokenless. Commits other processes or coordinators made are published
+    /// first — their rows leave the row cache (all rows, without history) and
+    /// the contexts hear of them; this coordinator's own, published when they
+    /// committed, are only announced. Returns how many notifications were
+    /// posted. The first call only takes note of where the store is.
     @discardableResult
     public func checkForRemoteChanges() throws -> Int {
         let found = try remoteChanges.check(self)
@@ -184,7 +209,8 @@ extension PersistentStoreCoordinator {
 
     /// Checks for remote changes every `interval` seconds until stopped or
     /// until the coordinator goes (Core Data posts its notification when
-    /// another process commits; a poll is Linux's stand-in for its file watch).
+    /// the store file changes, by any process or coordinator; a poll is
+    /// Linux's stand-in for its file watch).
     public func startObservingRemoteChanges(every interval: TimeInterval = 0.25) {
         _ = try? remoteChanges.check(self)
         remoteChanges.start(self, interval: interval)

@@ -17,7 +17,8 @@ import Synchronization
 //    by someone else: the whole row cache goes (it cannot know which rows),
 //    before the transaction reads or checks anything, and `externalCommits`
 //    counts it — once, since the version is then recorded. A check of a store
-//    without history announces commits from that count (RemoteChanges.swift).
+//    without history announces commits from that count and from
+//    `localCommits` (RemoteChanges.swift).
 // 2. A reader compares its version after each read with its previous one. A
 //    change with no commit of this coordinator in between is someone else's:
 //    the row cache goes. With a local commit in between it cannot tell, and

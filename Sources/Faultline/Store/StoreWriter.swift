@@ -143,16 +143,17 @@ final class StoreWriter: Sendable {
     /// (`PRAGMA data_version`, whose read transaction brings the connection's
     /// data version up to date), then the bookkeeping a write transaction's
     /// start does (`noteVersion`), so the next write does not notice the same
-    /// commit again. Returns the writer's count of commits noticed elsewhere,
-    /// read under the lock. Should a transaction be open on the connection,
-    /// whose start noted the version, it runs nothing and only returns the count.
-    func noteCommitsElsewhere() throws -> Int {
+    /// commit again. Returns the writer's count of commits noticed elsewhere
+    /// and of its own commits, both read under the lock. Should a transaction
+    /// be open on the connection, whose start noted the version, it runs
+    /// nothing and only returns the counts.
+    func noteCommitsElsewhere() throws -> (external: Int, local: Int) {
         try withConnection { connection in
             if connection.isAutocommit {
                 _ = try connection.currentDataVersion()
                 noteVersion(connection.dataVersion)
             }
-            return commitWatch.externalCommits.load(ordering: .relaxed)
+            return (commitWatch.externalCommits.load(ordering: .relaxed), commitWatch.localCommits.load(ordering: .relaxed))
         }
     }
 

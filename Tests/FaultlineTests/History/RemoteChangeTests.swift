@@ -4,8 +4,10 @@ import Testing
 
 /// Two processes on one store that records persistent history: the other
 /// process's saves reach this one's row cache and contexts without a manual
-/// refresh, one remote-change notification per commit with its token; the
-/// counter-increment retry loop converges with every increment in the history.
+/// refresh, one remote-change notification per commit with its token (this
+/// coordinator's own commits are announced too, in commit order, as Core Data
+/// does); the counter-increment retry loop converges with every increment in
+/// the history.
 @Suite("Persistent history: changes from another process reach this one's row cache, contexts and notifications")
 struct RemoteChangeTests {
     static let variable = "FAULTLINE_REMOTE_CHANGE_STORE"
@@ -26,7 +28,7 @@ struct RemoteChangeTests {
         }
     }
 
-    @Test("parent: another process's saves are found by one check, published to the row cache and to a context that merges automatically, and announced once per commit with its token")
+    @Test("parent: another process's saves are found by one check, published to the row cache and to a context that merges automatically, and announced once per commit with its token, this coordinator's later save after them")
     func remoteSavesReachThisProcess() throws {
         guard ProcessInfo.processInfo.environment[Self.variable] == nil else { return }
         let (container, url) = try HistoryRoundTripTests.container()
@@ -54,15 +56,16 @@ struct RemoteChangeTests {
         let child = try TestChildProcess.start(filter: "RemoteChangeTests/childSaves", variable: Self.variable, value: url.path)
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
-        // A local save between the child's commits and the check is not announced.
+        // A local save between the child's commits and the check is announced
+        // after them (Core Data announces a coordinator's own saves).
         try context.performAndWait {
             let other = try context.insertNewObject(forEntityName: "Author")
             try other.setValue("Local", forKey: "name")
             try context.save()
         }
 
-        #expect(try coordinator.checkForRemoteChanges() == Self.savesByChild)
-        #expect(tokens.withLock { $0.map { $0?.transactionNumber } } == [2, 3, 4])
+        #expect(try coordinator.checkForRemoteChanges() == Self.savesByChild + 1)
+        #expect(tokens.withLock { $0.map { $0?.transactionNumber } } == [2, 3, 4, 5])
         #expect(tokens.withLock { $0.allSatisfy { $0?.storeUUID == coordinator.storeUUID } })
         #expect(coordinator.rowCache.snapshot(for: id) == nil, "the row the child changed left the row cache")
         context.performAndWait {
@@ -71,7 +74,7 @@ struct RemoteChangeTests {
         #expect(try coordinator.checkForRemoteChanges() == 0)
     }
 
-    @Test("History another coordinator deleted before this one read it is announced once, without a transaction; its own deleted history is not")
+    @Test("History another coordinator deleted before this one read it is announced once, without a transaction; so is its own deleted history, which leaves the row cache alone")
     func deletedHistory() throws {
         let (container, url) = try HistoryRoundTripTests.container()
         defer { HistoryRoundTripTests.remove(url) }
@@ -95,12 +98,16 @@ struct RemoteChangeTests {
         try save(mine, "Mine")
         let token = try #require(try other.coordinator.currentPersistentHistoryToken())
         _ = try theirs.execute(.deleteHistory(before: token))
-        #expect(try coordinator.checkForRemoteChanges() == 0, "the deleted transaction was this coordinator's own")
+        let noticed = coordinator.externalCommitsNoticed
+        #expect(try coordinator.checkForRemoteChanges() == 1, "this coordinator's own commit is announced, its history gone")
+        #expect(changes.withLock { $0.count == 1 && $0[0] != nil && $0[0]?.historyToken == nil && $0[0]?.transaction == nil })
+        #expect(coordinator.externalCommitsNoticed == noticed, "the deleted transaction was this coordinator's own: the row cache stays")
 
         try save(theirs, "Theirs")
         _ = try theirs.execute(.deleteHistory(before: try #require(try other.coordinator.currentPersistentHistoryToken())))
         #expect(try coordinator.checkForRemoteChanges() == 1)
-        #expect(changes.withLock { $0.count == 1 && $0[0] != nil && $0[0]?.historyToken == nil && $0[0]?.transaction == nil })
+        #expect(changes.withLock { $0.count == 2 && $0[1] != nil && $0[1]?.historyToken == nil && $0[1]?.transaction == nil })
+        #expect(coordinator.externalCommitsNoticed > noticed, "another coordinator's deleted transaction empties the row cache")
         try save(theirs, "Later")
         #expect(try coordinator.checkForRemoteChanges() == 1, "checks after it read history again")
         #expect(changes.withLock { $0.last??.historyToken?.transactionNumber } == 4)

@@ -6,8 +6,10 @@ import Testing
 /// announces another coordinator's commit once, without a token, and drops
 /// the row cache, even when this coordinator also committed since the last
 /// check (before or after the other commit); this coordinator's own commits
-/// alone are never announced, nor is a commit announced twice.
-@Suite("Without persistent history: another coordinator's commit is announced once, even beside this coordinator's own")
+/// are announced too (Core Data announces a coordinator's own saves), one
+/// notification per check for all of them, and leave the row cache alone; no
+/// commit is announced twice.
+@Suite("Without persistent history: another coordinator's commit is announced once, even beside this coordinator's own, which are announced too")
 struct RemoteChangesWithoutHistoryTests {
     /// Two coordinators on a fresh store holding the one shared counter, and
     /// the counter's ID; `mine` has read the counter, so its row is cached.
@@ -98,8 +100,10 @@ struct RemoteChangesWithoutHistoryTests {
         #expect(coordinator.rowCache.snapshot(for: pair.counter) == nil, "the check dropped the row cache")
         #expect(try pair.countSeenByMine() == 41, "read from the store, not from the row cache")
         #expect(try pair.check() == (0, 0), "announced once")
+        let noticed = coordinator.externalCommitsNoticed
         try pair.commitMine("later")
-        #expect(try pair.check() == (0, 0), "this coordinator's next commit does not announce it again")
+        #expect(try pair.check() == (1, 1), "this coordinator's next commit is announced")
+        #expect(coordinator.externalCommitsNoticed == noticed, "and the other's is not noticed again")
     }
 
     @Test("Another coordinator commits between two of this one's commits: one check announces it once")
@@ -135,7 +139,7 @@ struct RemoteChangesWithoutHistoryTests {
         #expect(try pair.check() == (0, 0), "announced once")
     }
 
-    @Test("Only this coordinator commits: nothing is announced, and the row cache stays")
+    @Test("Only this coordinator commits: each check after its commits announces them once, without a token, and the row cache stays")
     func onlyLocalCommits() throws {
         let pair = try Pair()
         defer { LibraryModel.remove(pair.url) }
@@ -144,16 +148,17 @@ struct RemoteChangesWithoutHistoryTests {
         let posted = try pair.notifications {
             try pair.commitMine("first")
             try pair.commitMine("second")
-            #expect(try coordinator.checkForRemoteChanges() == 0)
+            #expect(try coordinator.checkForRemoteChanges() == 1)
+            #expect(try coordinator.checkForRemoteChanges() == 0, "announced once")
             try pair.commitMine("third")
-            #expect(try coordinator.checkForRemoteChanges() == 0)
+            #expect(try coordinator.checkForRemoteChanges() == 1)
         }
-        #expect(posted == 0)
+        #expect(posted == 2)
         #expect(coordinator.rowCache.snapshot(for: pair.counter) != nil, "no commit elsewhere, so the row cache stays")
         #expect(coordinator.externalCommitsNoticed == 0)
     }
 
-    @Test("Only another coordinator commits: announced once; this coordinator's next commit does not announce it again")
+    @Test("Only another coordinator commits: announced once; the check after this coordinator's next commit announces that commit, not the other's again")
     func onlyRemoteCommit() throws {
         let pair = try Pair()
         defer { LibraryModel.remove(pair.url) }
@@ -165,7 +170,9 @@ struct RemoteChangesWithoutHistoryTests {
         }
         #expect(posted == 1)
         #expect(try pair.countSeenByMine() == 44)
+        let noticed = coordinator.externalCommitsNoticed
         try pair.commitMine("local")
-        #expect(try pair.check() == (0, 0), "the write that followed the announced commit is this coordinator's own")
+        #expect(try pair.check() == (1, 1), "the write that followed the announced commit is this coordinator's own, announced")
+        #expect(coordinator.externalCommitsNoticed == noticed, "the other's commit is not noticed again")
     }
 }
