@@ -67,61 +67,126 @@ extension ManagedObjectContext: StoreChangeSubscriber {
 /// What changed in a context: the payload of
 /// `managedObjectContextObjectsDidChange`, Core Data's
 /// `NSManagedObjectContextObjectsDidChange`. Posted after a merge of other
-/// saves and, while `reportsUnsavedChanges` is on, for the context's own
-/// changes and refreshes at each `processPendingChanges()` (and at once by
-/// `rollback()` and `refreshAllObjects()`).
+/// saves that changed what this context holds, by `reset()`, and, while
+/// `reportsUnsavedChanges` is on, for the context's own changes and
+/// refreshes at each `processPendingChanges()` (and at once by `rollback()`
+/// and `refreshAllObjects()`).
+///
+/// A merge reports what Core Data's does: the objects it refreshed that this
+/// context was showing (registered, not faults) in `refreshedObjects`, the
+/// registered objects it deleted in `deletedObjects`, and every object it
+/// inserted in `insertedObjects`. Updates and deletions of objects this
+/// context never registered, or holds only as faults, change nothing here:
+/// a merge of only those posts nothing.
 public struct ContextObjectsDidChange {
-    /// Registered objects that changed: by this context, or by another save
-    /// (they then show its values).
+    /// Registered objects this context changed (not saved yet).
     public let updatedObjects: Set<ManagedObject>
     /// Objects deleted: by this context (not saved yet), or by another save
     /// (they have left the context).
     public let deletedObjects: Set<ManagedObject>
-    /// Objects this context inserted (not saved yet).
-    public let insertedObjects: Set<ManagedObject>
-    /// Objects another save inserted (not registered here yet).
+    /// Objects this context inserted (not saved yet) and, after a merge, the
+    /// objects another save inserted. Those are registered here, as faults,
+    /// when this is first read (on the context's queue, as every object of
+    /// the notification is): a merge nobody asks about registers nothing.
+    public var insertedObjects: Set<ManagedObject> {
+        guard !insertedObjectIDs.isEmpty, let context else { return ownInsertedObjects }
+        return ownInsertedObjects.union(insertedObjectIDs.map { context.object(owned: $0) })
+    }
+    /// The objects of `insertedObjects` another save inserted, by ID:
+    /// reading them registers nothing.
     public let insertedObjectIDs: Set<ManagedObjectID>
-    /// Objects another save updated or deleted that this context had not
-    /// registered (a fetched-results controller over a batched fetch holds
-    /// such IDs).
-    public let updatedObjectIDs: Set<ManagedObjectID>
-    public let deletedObjectIDs: Set<ManagedObjectID>
-    /// Objects `refresh(_:mergeChanges:)` or `refreshAllObjects()` read again
-    /// from the store (Core Data's `NSRefreshedObjectsKey`): their values,
-    /// and a pending deletion a refresh discarded, may have changed. A
-    /// merge's own refreshes are reported as updates instead.
+    /// Objects read again from the store (Core Data's
+    /// `NSRefreshedObjectsKey`): by `refresh(_:mergeChanges:)` or
+    /// `refreshAllObjects()` — their values, and a pending deletion a
+    /// refresh discarded, may have changed — or by a merge of another save
+    /// that updated them, which they now show.
     public let refreshedObjects: Set<ManagedObject>
-    /// Entities whose rows changed without a list of which (a batch request
-    /// that returned no IDs, derived values rewritten by the store): Core
-    /// Data's `NSInvalidatedAllObjectsKey`, by entity index.
-    let invalidatedEntities: Set<Int>
+    /// Whether `reset()` forgot every object of the context (Core Data's
+    /// `NSInvalidatedAllObjectsKey` is present): each object it had is
+    /// detached, and fetching again is the only way back.
+    public let invalidatedAllObjects: Bool
+
+    /// This context's own inserts, as recorded.
+    let ownInsertedObjects: Set<ManagedObject>
+    /// Whether a merge posted this: a fetched-results controller takes a
+    /// merge from `managedObjectContextDidMerge`, which lists it in full.
+    let isMerge: Bool
+    /// The context, to register the inserted objects of a merge.
+    private weak var context: ManagedObjectContext?
 
     init(updatedObjects: Set<ManagedObject> = [], deletedObjects: Set<ManagedObject> = [],
-         insertedObjects: Set<ManagedObject> = [], insertedObjectIDs: Set<ManagedObjectID> = [],
-         updatedObjectIDs: Set<ManagedObjectID> = [], deletedObjectIDs: Set<ManagedObjectID> = [],
-         refreshedObjects: Set<ManagedObject> = [], invalidatedEntities: Set<Int> = []) {
+         insertedObjects: Set<ManagedObject> = [], refreshedObjects: Set<ManagedObject> = [],
+         invalidatedAllObjects: Bool = false) {
         self.updatedObjects = updatedObjects
         self.deletedObjects = deletedObjects
-        self.insertedObjects = insertedObjects
-        self.insertedObjectIDs = insertedObjectIDs
-        self.updatedObjectIDs = updatedObjectIDs
-        self.deletedObjectIDs = deletedObjectIDs
+        self.ownInsertedObjects = insertedObjects
+        self.insertedObjectIDs = []
         self.refreshedObjects = refreshedObjects
-        self.invalidatedEntities = invalidatedEntities
+        self.invalidatedAllObjects = invalidatedAllObjects
+        self.isMerge = false
+    }
+
+    /// A merge's notification: `insertedObjectIDs` are registered in `context` when read.
+    init(mergedInto context: ManagedObjectContext, refreshedObjects: Set<ManagedObject>,
+         deletedObjects: Set<ManagedObject>, insertedObjectIDs: Set<ManagedObjectID>) {
+        self.updatedObjects = []
+        self.deletedObjects = deletedObjects
+        self.ownInsertedObjects = []
+        self.insertedObjectIDs = insertedObjectIDs
+        self.refreshedObjects = refreshedObjects
+        self.invalidatedAllObjects = false
+        self.isMerge = true
+        self.context = context
     }
 
     public static let userInfoKey = "changes"
     var isEmpty: Bool {
-        updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjects.isEmpty && insertedObjectIDs.isEmpty
-            && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && refreshedObjects.isEmpty && invalidatedEntities.isEmpty
+        updatedObjects.isEmpty && deletedObjects.isEmpty && ownInsertedObjects.isEmpty && insertedObjectIDs.isEmpty
+            && refreshedObjects.isEmpty && !invalidatedAllObjects
+    }
+}
+
+/// What a merge did, in full: the payload of the internal
+/// `managedObjectContextDidMerge`, which fetched-results controllers follow.
+/// Unlike the public notification it lists the objects another save updated
+/// or deleted that this context never registered (a controller over a
+/// batched fetch holds such IDs), registered faults among the updated ones,
+/// and the entities whose rows changed without a list of which. Posted only
+/// while a controller follows the context, whenever any of it is non-empty.
+struct ContextMerge {
+    /// Registered objects the merge refreshed (faults included).
+    let updatedObjects: Set<ManagedObject>
+    /// Registered objects the merge deleted.
+    let deletedObjects: Set<ManagedObject>
+    /// Objects another save inserted, by ID.
+    let insertedObjectIDs: Set<ManagedObjectID>
+    /// Objects another save updated or deleted that this context had not registered.
+    let updatedObjectIDs: Set<ManagedObjectID>
+    let deletedObjectIDs: Set<ManagedObjectID>
+    /// Entities whose rows changed without a list of which (a batch request
+    /// that returned no IDs, derived values rewritten by the store), by
+    /// entity index.
+    let invalidatedEntities: Set<Int>
+
+    static let userInfoKey = "merge"
+    var isEmpty: Bool {
+        updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjectIDs.isEmpty
+            && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && invalidatedEntities.isEmpty
     }
 }
 
 extension Notification.Name {
-    /// Posted on a context's queue after it merged other contexts' saves;
-    /// `object` is the context, `userInfo` holds a `ContextObjectsDidChange`
-    /// under `ContextObjectsDidChange.userInfoKey`.
+    /// Posted on a context's queue after it merged other contexts' saves
+    /// (when they changed what it holds), after `reset()`, and for its own
+    /// changes while `reportsUnsavedChanges` is on; `object` is the context,
+    /// `userInfo` holds a `ContextObjectsDidChange` under
+    /// `ContextObjectsDidChange.userInfoKey`.
     public static let managedObjectContextObjectsDidChange = Notification.Name("FaultlineManagedObjectContextObjectsDidChange")
+    /// Posted on a context's queue after a merge, before
+    /// `managedObjectContextObjectsDidChange`, while a fetched-results
+    /// controller follows it; `userInfo` holds a `ContextMerge` under
+    /// `ContextMerge.userInfoKey`.
+    static let managedObjectContextDidMerge = Notification.Name("FaultlineManagedObjectContextDidMerge")
 }
 
 extension ManagedObjectContext {
@@ -144,12 +209,15 @@ extension ManagedObjectContext {
         mergeAndAnnounce(pending)
     }
 
-    /// Merges `pending` and posts one objects-did-change notification for
-    /// them all (none when nothing registered here changed and nothing was
-    /// inserted): what observers, fetched-results controllers among them, follow.
+    /// Merges `pending`; posts one objects-did-change notification for them
+    /// all when they changed what this context holds (objects it showed
+    /// refreshed, objects it held deleted, objects inserted), and, before it,
+    /// the merge in full to the fetched-results controllers following the
+    /// context.
     func mergeAndAnnounce(_ pending: [StoreChanges]) {
         advanceQueryGeneration()
         var updated = Set<ManagedObject>()
+        var shown = Set<ManagedObject>()
         var deleted = Set<ManagedObject>()
         var inserted = Set<ManagedObjectID>()
         var updatedIDs = Set<ManagedObjectID>(), deletedIDs = Set<ManagedObjectID>()
@@ -157,6 +225,7 @@ extension ManagedObjectContext {
         for changes in pending {
             let merged = merge(changes)
             updated.formUnion(merged.updated)
+            shown.formUnion(merged.shown)
             deleted.formUnion(merged.deleted)
             updatedIDs.formUnion(merged.unregisteredUpdates)
             deletedIDs.formUnion(merged.unregisteredDeletes)
@@ -164,9 +233,18 @@ extension ManagedObjectContext {
             invalidated.formUnion(changes.staleEntities)
             invalidated.formUnion(changes.unlistedInserts)
         }
-        let change = ContextObjectsDidChange(
+        let merge = ContextMerge(
             updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted,
             updatedObjectIDs: updatedIDs.subtracting(deletedIDs), deletedObjectIDs: deletedIDs, invalidatedEntities: invalidated)
+        if followers > 0, !merge.isEmpty {
+            NotificationCenter.default.post(
+                name: .managedObjectContextDidMerge, object: self, userInfo: [ContextMerge.userInfoKey: merge])
+        }
+        // An object inserted and deleted by saves merged together never reached this context.
+        let gone = deletedIDs.union(deleted.lazy.map(\.objectID))
+        let change = ContextObjectsDidChange(
+            mergedInto: self, refreshedObjects: shown.subtracting(deleted), deletedObjects: deleted,
+            insertedObjectIDs: gone.isEmpty ? inserted : inserted.subtracting(gone))
         guard !change.isEmpty else { return }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange, object: self,
@@ -182,18 +260,23 @@ extension ManagedObjectContext {
     /// Merges another context's save: updated objects without local changes
     /// turn into faults (their next access reads the new row), changed ones keep
     /// their changes; deleted objects leave the context.
-    /// Posts the objects-did-change notification, as Core Data's does. The
-    /// did-save of a save with nothing to save merges nothing and posts nothing.
+    /// Posts the objects-did-change notification, as Core Data's does: the
+    /// objects it refreshed that the context showed, the held objects it
+    /// deleted and the objects inserted; nothing when it changed none of them.
+    /// The did-save of a save with nothing to save merges nothing.
     public func mergeChanges(fromContextDidSave changes: ContextDidSave) {
         guard !changes.changes.isEmpty else { return }
         mergeAndAnnounce([changes.changes])
     }
 
+    /// `shown`: the updated objects that were not faults, whose values the
+    /// context had shown — what Core Data reports as refreshed.
     private func merge(_ changes: StoreChanges) -> (
-        updated: [ManagedObject], deleted: [ManagedObject],
+        updated: [ManagedObject], shown: [ManagedObject], deleted: [ManagedObject],
         unregisteredUpdates: [ManagedObjectID], unregisteredDeletes: [ManagedObjectID]
     ) {
         var updated: [ManagedObject] = []
+        var shown: [ManagedObject] = []
         var deleted: [ManagedObject] = []
         var unregisteredUpdates: [ManagedObjectID] = [], unregisteredDeletes: [ManagedObjectID] = []
         // The ancestors' save may reach this merge before the adoption its
@@ -205,11 +288,13 @@ extension ManagedObjectContext {
                 unregisteredUpdates.append(id)
                 continue
             }
+            if !object.isFaultStorage { shown.append(object) }
             refreshUnannounced(object, mergeChanges: true)
             updated.append(object)
         }
         if !changes.staleEntities.isEmpty {
             for object in registered.objects(ofEntities: changes.staleEntities) {
+                if !object.isFaultStorage { shown.append(object) }
                 refreshUnannounced(object, mergeChanges: true)
                 updated.append(object)
             }
@@ -226,7 +311,7 @@ extension ManagedObjectContext {
             deleted.append(object)
         }
         if !deleted.isEmpty { dropFromRelationships(deleted) }
-        return (updated, deleted, unregisteredUpdates, unregisteredDeletes)
+        return (updated, shown, deleted, unregisteredUpdates, unregisteredDeletes)
     }
 
     /// Objects another save deleted leave this context's to-manys and the join

@@ -296,7 +296,9 @@ extension ManagedObjectContext {
         faultFailures.removeAll()
     }
 
-    /// Forgets every object: the context is as new.
+    /// Forgets every object: the context is as new. Posts the
+    /// objects-did-change notification with `invalidatedAllObjects`, as Core
+    /// Data's posts `NSInvalidatedAllObjectsKey`.
     public func reset() {
         checkQueue()
         discardUndo()
@@ -315,5 +317,6 @@ extension ManagedObjectContext {
         links.removeAll()
         transformedValues.removeAll()
         advanceQueryGeneration()
+        announceReset()
     }
 }

@@ -66,4 +66,13 @@ extension ManagedObjectContext {
             userInfo: [ContextObjectsDidChange.userInfoKey: ContextObjectsDidChange(
                 updatedObjects: updated, deletedObjects: deleted, insertedObjects: inserted, refreshedObjects: refreshed)])
     }
+
+    /// Tells observers `reset()` forgot every object (Core Data's
+    /// `NSInvalidatedAllObjectsKey`); posted whether or not anyone follows
+    /// the context's changes, as Core Data's is.
+    func announceReset() {
+        NotificationCenter.default.post(
+            name: .managedObjectContextObjectsDidChange, object: self,
+            userInfo: [ContextObjectsDidChange.userInfoKey: ContextObjectsDidChange(invalidatedAllObjects: true)])
+    }
 }

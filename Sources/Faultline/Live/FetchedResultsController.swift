@@ -211,23 +211,44 @@ public final class FetchedResultsController: @unchecked Sendable {
             let changed = saved.insertedObjectIDs.union(saved.updatedObjectIDs).compactMap { context.registeredObject(for: $0) }
             self.apply(changed: changed, deletedIDs: saved.deletedObjectIDs, reportsUpdates: false)
         })
+        // The context's own changes and refreshes. A merge comes in full
+        // through `managedObjectContextDidMerge` (its public notification
+        // leaves out what the context does not hold); a reset changes no
+        // row.
         observers.append(center.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) {
             [weak self] note in
-            guard let self, let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
-            // IDs obtained since (`obtainPermanentIDs`) are taken first.
-            self.takePermanentIDs()
-            var changed = Array(change.updatedObjects) + Array(change.insertedObjects)
-            // Another save's objects this context never registered: faults,
-            // filled from the row cache that save wrote.
-            for id in change.insertedObjectIDs.union(change.updatedObjectIDs) where self.hierarchy.contains(id.entityIndex) {
-                changed.append(context.object(owned: id))
-            }
-            let refreshed = self.readRefreshed(change.refreshedObjects)
-            changed += refreshed.changed
-            let deletedIDs = refreshed.gone.isEmpty ? change.deletedObjectIDs : change.deletedObjectIDs.union(refreshed.gone)
-            self.apply(changed: changed, deleted: Array(change.deletedObjects), deletedIDs: deletedIDs,
-                       invalidated: refreshed.rereads || !change.invalidatedEntities.isDisjoint(with: self.hierarchy))
+            guard let self, let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange,
+                  !change.isMerge, !change.invalidatedAllObjects else { return }
+            self.take(updated: change.updatedObjects, inserted: change.ownInsertedObjects, deleted: change.deletedObjects,
+                      refreshed: change.refreshedObjects)
         })
+        observers.append(center.addObserver(forName: .managedObjectContextDidMerge, object: context, queue: nil) {
+            [weak self] note in
+            guard let self, let merge = note.userInfo?[ContextMerge.userInfoKey] as? ContextMerge else { return }
+            self.take(updated: merge.updatedObjects, insertedIDs: merge.insertedObjectIDs, updatedIDs: merge.updatedObjectIDs,
+                      deleted: merge.deletedObjects, deletedIDs: merge.deletedObjectIDs, invalidatedEntities: merge.invalidatedEntities)
+        })
+    }
+
+    /// Applies a change of the context: its own, or a merge of other saves.
+    private func take(updated: Set<ManagedObject>, inserted: Set<ManagedObject> = [],
+                      insertedIDs: Set<ManagedObjectID> = [], updatedIDs: Set<ManagedObjectID> = [],
+                      deleted: Set<ManagedObject>, deletedIDs: Set<ManagedObjectID> = [],
+                      refreshed: Set<ManagedObject> = [], invalidatedEntities: Set<Int> = []) {
+        let context = managedObjectContext
+        // IDs obtained since (`obtainPermanentIDs`) are taken first.
+        takePermanentIDs()
+        var changed = Array(updated) + Array(inserted)
+        // Another save's objects this context never registered: faults,
+        // filled from the row cache that save wrote.
+        for id in insertedIDs.union(updatedIDs) where hierarchy.contains(id.entityIndex) {
+            changed.append(context.object(owned: id))
+        }
+        let refreshed = readRefreshed(refreshed)
+        changed += refreshed.changed
+        let deletedIDs = refreshed.gone.isEmpty ? deletedIDs : deletedIDs.union(refreshed.gone)
+        apply(changed: changed, deleted: Array(deleted), deletedIDs: deletedIDs,
+              invalidated: refreshed.rereads || !invalidatedEntities.isDisjoint(with: hierarchy))
     }
 
     /// Refreshed objects of the fetch's entities, to be decided as changed

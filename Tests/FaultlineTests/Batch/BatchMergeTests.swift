@@ -65,7 +65,8 @@ struct BatchMergeTests {
             forName: .managedObjectContextObjectsDidChange, object: context, queue: nil
         ) { note in
             guard let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
-            announced.withLock { $0.append(Set(change.updatedObjects.map(ObjectIdentifier.init))) }
+            // A merged update is a refresh here, as in Core Data.
+            announced.withLock { $0.append(Set(change.refreshedObjects.map(ObjectIdentifier.init))) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         context.performAndWait { context.mergeChanges(fromRemoteContextSave: ["updated": [id, id]]) }

@@ -57,7 +57,8 @@ struct HistoryMergingTests {
             forName: .managedObjectContextObjectsDidChange, object: reading, queue: nil) { note in
             guard let change = note.userInfo?[ContextObjectsDidChange.userInfoKey] as? ContextObjectsDidChange else { return }
             announced.withLock {
-                $0 = (Set(change.updatedObjects.map(ObjectIdentifier.init)), Set(change.deletedObjects.map(ObjectIdentifier.init)))
+                // Another save's update is a refresh here, as in Core Data.
+                $0 = (Set(change.refreshedObjects.map(ObjectIdentifier.init)), Set(change.deletedObjects.map(ObjectIdentifier.init)))
             }
         }
         defer { NotificationCenter.default.removeObserver(observer) }

@@ -149,7 +149,7 @@ struct RefreshedResultsTests {
         }
     }
 
-    @Test("The notification lists a refresh under refreshedObjects; a merge's refreshes are its updates alone, reported once")
+    @Test("The notification lists a refresh under refreshedObjects, a merge's as Core Data does; the controller reports the merge once")
     func notificationPayload() throws {
         let (container, url) = try Self.seeded([1, 2])
         defer { LibraryModel.remove(url) }
@@ -186,8 +186,8 @@ struct RefreshedResultsTests {
         try context.performAndWait {
             context.processPendingChanges()
             #expect(heard.changes.count == 1)
-            #expect(heard.changes.first?.refreshedObjects.isEmpty == true)
-            #expect(heard.changes.first?.updatedObjects == [first])
+            #expect(heard.changes.first?.refreshedObjects == [first])
+            #expect(heard.changes.first?.updatedObjects.isEmpty == true)
             #expect(recorder.events.filter { $0 == .will }.count == 1, "reported once")
             #expect(Self.names(controller) == ["r2", "r1"])
         }
