@@ -109,7 +109,7 @@ public struct ContextObjectsDidChange {
     /// This context's own inserts, as recorded.
     let ownInsertedObjects: Set<ManagedObject>
     /// Whether a merge posted this: a fetched-results controller takes a
-    /// merge from `managedObjectContextDidMerge`, which lists it in full.
+    /// merge in full from the context (`ContextMergeFollower`) instead.
     let isMerge: Bool
     /// The context, to register the inserted objects of a merge.
     private weak var context: ManagedObjectContext?
@@ -146,13 +146,13 @@ public struct ContextObjectsDidChange {
     }
 }
 
-/// What a merge did, in full: the payload of the internal
-/// `managedObjectContextDidMerge`, which fetched-results controllers follow.
-/// Unlike the public notification it lists the objects another save updated
-/// or deleted that this context never registered (a controller over a
+/// What a merge did, in full, told to the context's merge followers
+/// (fetched-results controllers) directly, not through the notification
+/// center. Unlike the public notification it lists the objects another save
+/// updated or deleted that this context never registered (a controller over a
 /// batched fetch holds such IDs), registered faults among the updated ones,
-/// and the entities whose rows changed without a list of which. Posted only
-/// while a controller follows the context, whenever any of it is non-empty.
+/// and the entities whose rows changed without a list of which. Told only
+/// whenever any of it is non-empty.
 struct ContextMerge {
     /// Registered objects the merge refreshed (faults included).
     let updatedObjects: Set<ManagedObject>
@@ -168,7 +168,6 @@ struct ContextMerge {
     /// entity index.
     let invalidatedEntities: Set<Int>
 
-    static let userInfoKey = "merge"
     var isEmpty: Bool {
         updatedObjects.isEmpty && deletedObjects.isEmpty && insertedObjectIDs.isEmpty
             && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && invalidatedEntities.isEmpty
@@ -182,11 +181,17 @@ extension Notification.Name {
     /// `userInfo` holds a `ContextObjectsDidChange` under
     /// `ContextObjectsDidChange.userInfoKey`.
     public static let managedObjectContextObjectsDidChange = Notification.Name("FaultlineManagedObjectContextObjectsDidChange")
-    /// Posted on a context's queue after a merge, before
-    /// `managedObjectContextObjectsDidChange`, while a fetched-results
-    /// controller follows it; `userInfo` holds a `ContextMerge` under
-    /// `ContextMerge.userInfoKey`.
-    static let managedObjectContextDidMerge = Notification.Name("FaultlineManagedObjectContextDidMerge")
+}
+
+/// What follows a context's merges in full (a fetched-results controller),
+/// told on the context's queue before the public notification is posted.
+protocol ContextMergeFollower: AnyObject {
+    func contextDidMerge(_ merge: ContextMerge)
+}
+
+/// A merge follower, held weakly: a controller that goes stops following.
+struct WeakMergeFollower {
+    weak var follower: (any ContextMergeFollower)?
 }
 
 extension ManagedObjectContext {
@@ -236,9 +241,9 @@ extension ManagedObjectContext {
         let merge = ContextMerge(
             updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted,
             updatedObjectIDs: updatedIDs.subtracting(deletedIDs), deletedObjectIDs: deletedIDs, invalidatedEntities: invalidated)
-        if followers > 0, !merge.isEmpty {
-            NotificationCenter.default.post(
-                name: .managedObjectContextDidMerge, object: self, userInfo: [ContextMerge.userInfoKey: merge])
+        if !mergeFollowers.isEmpty, !merge.isEmpty {
+            mergeFollowers.removeAll { $0.follower == nil }
+            for follower in mergeFollowers { follower.follower?.contextDidMerge(merge) }
         }
         // An object inserted and deleted by saves merged together never reached this context.
         let gone = deletedIDs.union(deleted.lazy.map(\.objectID))

@@ -83,6 +83,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var unannouncedRefreshes = Set<ManagedObject>()
     /// Fetched-results controllers following this context.
     var followers = 0
+    /// Those told each merge in full; one that went is skipped, and dropped
+    /// at the next merge (a controller may go on any thread).
+    var mergeFollowers: [WeakMergeFollower] = []
     var reportsUnsavedChangesByRequest = false
     /// The undo manager, and the states its next step restores
     /// (ManagedObjectContext+Undo.swift).

@@ -41,7 +41,7 @@ public enum FetchedResultsError: Error, Equatable, CustomStringConvertible {
 /// or gains an entry at its end (where the store's rows past the window may
 /// come first) re-reads the keys of the whole result, in one statement. Confined, like its context,
 /// to the context's queue: create it, fetch and read it there.
-public final class FetchedResultsController: @unchecked Sendable {
+public final class FetchedResultsController: @unchecked Sendable, ContextMergeFollower {
     /// How the controller kept up: deterministic, for tests and benchmarks.
     public struct Counters: Sendable, Equatable {
         /// Changed objects decided in memory.
@@ -212,7 +212,7 @@ public final class FetchedResultsController: @unchecked Sendable {
             self.apply(changed: changed, deletedIDs: saved.deletedObjectIDs, reportsUpdates: false)
         })
         // The context's own changes and refreshes. A merge comes in full
-        // through `managedObjectContextDidMerge` (its public notification
+        // from the context (`contextDidMerge`; its public notification
         // leaves out what the context does not hold); a reset changes no
         // row.
         observers.append(center.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) {
@@ -222,12 +222,12 @@ public final class FetchedResultsController: @unchecked Sendable {
             self.take(updated: change.updatedObjects, inserted: change.ownInsertedObjects, deleted: change.deletedObjects,
                       refreshed: change.refreshedObjects)
         })
-        observers.append(center.addObserver(forName: .managedObjectContextDidMerge, object: context, queue: nil) {
-            [weak self] note in
-            guard let self, let merge = note.userInfo?[ContextMerge.userInfoKey] as? ContextMerge else { return }
-            self.take(updated: merge.updatedObjects, insertedIDs: merge.insertedObjectIDs, updatedIDs: merge.updatedObjectIDs,
-                      deleted: merge.deletedObjects, deletedIDs: merge.deletedObjectIDs, invalidatedEntities: merge.invalidatedEntities)
-        })
+        context.mergeFollowers.append(WeakMergeFollower(follower: self))
+    }
+
+    func contextDidMerge(_ merge: ContextMerge) {
+        take(updated: merge.updatedObjects, insertedIDs: merge.insertedObjectIDs, updatedIDs: merge.updatedObjectIDs,
+             deleted: merge.deletedObjects, deletedIDs: merge.deletedObjectIDs, invalidatedEntities: merge.invalidatedEntities)
     }
 
     /// Applies a change of the context: its own, or a merge of other saves.

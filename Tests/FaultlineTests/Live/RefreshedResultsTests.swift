@@ -183,7 +183,7 @@ struct RefreshedResultsTests {
             try Self.item("r1", in: other).setValue(Int64(7), forKey: "rank")
             try other.save()
         }
-        try context.performAndWait {
+        context.performAndWait {
             context.processPendingChanges()
             #expect(heard.changes.count == 1)
             #expect(heard.changes.first?.refreshedObjects == [first])

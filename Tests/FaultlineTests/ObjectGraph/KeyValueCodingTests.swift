@@ -28,7 +28,7 @@ struct KeyValueCodingTests {
         #expect(values["pages"] as? Int64 == 412)
         #expect(values["price"] is NSNull)
         #expect(values.count == 4)
-        let authorName = try reader.performAndWait { (values["author"] as? ManagedObject)?.value(forKey: "name") as? String }
+        let authorName = reader.performAndWait { (values["author"] as? ManagedObject)?.value(forKey: "name") as? String }
         #expect(authorName == "Ana")
     }
 
