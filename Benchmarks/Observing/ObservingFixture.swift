@@ -102,6 +102,8 @@ final class SeededStores {
 
     func store(rows: Int) throws -> URL {
         if let url = stores[rows] { return url }
+        // The shared instance lives until the process ends, so that is when its files go.
+        if stores.isEmpty { atexit { SeededStores.shared.removeAll() } }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-observing-seed-\(UUID().uuidString).sqlite")
         let container = try PersistentContainer(model: ObservingModel.model(), location: .file(url))
         let context = container.newBackgroundContext()
@@ -128,7 +130,7 @@ final class SeededStores {
         return url
     }
 
-    deinit {
+    private func removeAll() {
         for url in stores.values {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         }

@@ -214,7 +214,7 @@ struct FoundationArchiveTests {
                 Attribute("secure", .transformable).transformer("NSSecureUnarchiveFromData")
             }
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
         let container = try PersistentContainer(model: model, location: .file(url))
         let context = container.newBackgroundContext()

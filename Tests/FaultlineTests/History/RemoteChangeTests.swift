@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import Faultline
@@ -143,7 +144,7 @@ struct RemoteChangeTests {
     @Test("parent: two processes incrementing one counter in a store with history converge, and every increment is one transaction naming count")
     func incrementsConverge() throws {
         guard ProcessInfo.processInfo.environment[ExternalCommitTests.storeVariable + "_HISTORY"] == nil else { return }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { HistoryRoundTripTests.remove(url) }
         do {
             let container = try PersistentContainer(model: ExternalCommitTests.model(), location: .file(url), persistentHistoryTracking: true)

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import Faultline
@@ -35,7 +36,7 @@ struct RemoteResultsTests {
     @Test("parent: after one check the controller equals a fresh fetch, each change reported once, and its callbacks replayed turn the old sections into the new")
     func followsAnotherProcess() throws {
         guard ProcessInfo.processInfo.environment[Self.variable] == nil else { return }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { HistoryRoundTripTests.remove(url) }
         let container = try PersistentContainer(model: FetchedResultsControllerTests.model(), location: .file(url),
                                                 persistentHistoryTracking: true)

@@ -1,3 +1,4 @@
+import FixtureSupport
 import FaultlineSQLite
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
 struct BusyStoreTests {
     @Test("A save blocked by another connection's write transaction throws StoreError.busy after the timeout, then succeeds")
     func busySave() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { LibraryModel.remove(url) }
         let container = try PersistentContainer(model: LibraryModel.model(), location: .file(url), busyTimeout: 0.05)
         #expect(container.coordinator.busyTimeout == 0.05)
@@ -29,7 +30,7 @@ struct BusyStoreTests {
 
     @Test("Opening a store that must first create its history tables, while another connection writes, reports the busy timeout it was given")
     func busyOpenCreatingHistory() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { LibraryModel.remove(url) }
         _ = try PersistentContainer(model: LibraryModel.model(), location: .file(url))
         let other = try Connection(.file(url.path))
@@ -43,7 +44,7 @@ struct BusyStoreTests {
 
     @Test("A store whose history tables are complete opens and reads while another connection writes, and records history once it is done")
     func openWithHistoryUnderAWrite() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { LibraryModel.remove(url) }
         do {
             let first = try PersistentContainer(model: LibraryModel.model(), location: .file(url), persistentHistoryTracking: true)

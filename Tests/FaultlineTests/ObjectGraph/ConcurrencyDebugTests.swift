@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import Faultline
@@ -9,15 +10,17 @@ import Testing
 @Suite("Concurrency debugging stops a context used off its queue")
 struct ConcurrencyDebugTests {
     /// A saved author in a fresh store, with debugging on in this process.
-    static func storeWithAuthor() throws -> (PersistentContainer, URL) {
+    /// A process that is meant to stop gets an in-memory store: it dies
+    /// before any clean-up could remove a file.
+    static func storeWithAuthor(_ location: StoreLocation = .inMemory) throws -> PersistentContainer {
         setenv("FAULTLINE_CONCURRENCY_DEBUG", "1", 1)
-        let (container, url) = try LibraryModel.container()
+        let container = try PersistentContainer(model: LibraryModel.model(), location: location)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             try context.insertNewObject(forEntityName: "Author").setValue("Ana", forKey: "name")
             try context.save()
         }
-        return (container, url)
+        return container
     }
 
     /// The synchronous `perform(_:)`, which async code cannot name.
@@ -37,7 +40,8 @@ struct ConcurrencyDebugTests {
     @Test("Correct use — nested performAndWait, perform, async perform, a child's save, automatic merges — runs to the end")
     func correctUseRuns() async {
         await #expect(processExitsWith: .success) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
+            let url = ScratchStores.url()
+            let container = try ConcurrencyDebugTests.storeWithAuthor(.file(url))
             defer { LibraryModel.remove(url) }
             let context = container.newBackgroundContext()
             let other = container.newBackgroundContext()
@@ -66,8 +70,7 @@ struct ConcurrencyDebugTests {
     @Test("A fetch off the queue stops the process, naming the call and the context")
     func fetchOffQueue() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
-            defer { LibraryModel.remove(url) }
+            let container = try ConcurrencyDebugTests.storeWithAuthor()
             let context = container.newBackgroundContext()
             context.name = "worker"
             _ = try context.fetch(FetchRequest(entityName: "Author"))
@@ -80,8 +83,7 @@ struct ConcurrencyDebugTests {
     @Test("An insert off the queue stops the process")
     func insertOffQueue() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
-            defer { LibraryModel.remove(url) }
+            let container = try ConcurrencyDebugTests.storeWithAuthor()
             _ = try container.newBackgroundContext().insertNewObject(forEntityName: "Author")
         }
         #expect(Self.stderr(result).contains("insertNewObject(forEntityName:) was called"))
@@ -90,8 +92,7 @@ struct ConcurrencyDebugTests {
     @Test("A save off the queue stops the process")
     func saveOffQueue() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
-            defer { LibraryModel.remove(url) }
+            let container = try ConcurrencyDebugTests.storeWithAuthor()
             try container.newBackgroundContext().save()
         }
         #expect(Self.stderr(result).contains("save() was called"))
@@ -100,8 +101,7 @@ struct ConcurrencyDebugTests {
     @Test("Changing an object fetched inside performAndWait, after the block returned, stops the process")
     func writeAfterTheBlock() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
-            defer { LibraryModel.remove(url) }
+            let container = try ConcurrencyDebugTests.storeWithAuthor()
             let context = container.newBackgroundContext()
             let author = try context.performAndWait { try #require(try context.fetch(FetchRequest(entityName: "Author")).first) }
             _ = context.performAndWait { author.value(forKey: "name") }
@@ -113,8 +113,7 @@ struct ConcurrencyDebugTests {
     @Test("Firing a fault off the queue stops the process")
     func faultOffQueue() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
-            defer { LibraryModel.remove(url) }
+            let container = try ConcurrencyDebugTests.storeWithAuthor()
             let id = try #require(try container.newBackgroundContext().fetchObjectIDsOnQueue("Author").first)
             let context = container.newBackgroundContext()
             let fault = try context.performAndWait { try context.object(with: id) }
@@ -126,8 +125,7 @@ struct ConcurrencyDebugTests {
     @Test("A main-queue context used from another thread stops the process")
     func viewContextOffMain() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (container, url) = try ConcurrencyDebugTests.storeWithAuthor()
-            defer { LibraryModel.remove(url) }
+            let container = try ConcurrencyDebugTests.storeWithAuthor()
             let view = await MainActor.run { container.viewContext }
             // Tests run off the main thread.
             _ = try view.count(for: FetchRequest(entityName: "Author"))

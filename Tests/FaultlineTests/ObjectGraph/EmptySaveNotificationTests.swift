@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import FaultlineSQLite
 import Testing
@@ -60,7 +61,7 @@ struct EmptySaveNotificationTests {
     /// Ann and Bob saved, on a store that records history (so a written
     /// transaction would show as a new history token).
     static func seeded() throws -> (PersistentContainer, URL) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         let container = try PersistentContainer(model: LibraryModel.model(), location: .file(url), persistentHistoryTracking: true)
         let context = container.newBackgroundContext()
         try context.performAndWait {

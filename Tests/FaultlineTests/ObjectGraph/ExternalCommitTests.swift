@@ -1,3 +1,4 @@
+import FixtureSupport
 import FaultlineSQLite
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ struct ExternalCommitTests {
     struct RetriesExhausted: Error { let done: Int; let attempts: Int }
 
     static func makeStore() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         let container = try PersistentContainer(model: model(), location: .file(url))
         let context = container.newBackgroundContext()
         try context.performAndWait {

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 @testable import Faultline
 
@@ -38,7 +39,7 @@ enum LibraryModel {
 
     /// A container on a fresh temporary file store.
     static func container(_ model: ManagedObjectModel = model()) throws -> (PersistentContainer, URL) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         return (try PersistentContainer(model: model, location: .file(url)), url)
     }
 

@@ -4,6 +4,7 @@
 // Codable; URIs of other stores, unknown entities, unsaved objects and
 // malformed text resolve to nothing or to a typed error.
 
+import FixtureSupport
 import Foundation
 import Testing
 import FaultlineSQLite
@@ -93,7 +94,7 @@ struct ObjectIDURITests {
 
     @Test("With one coordinator open the decoder finds it; with none, or for an unsaved ID, a typed error")
     func codableErrors() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+        let url = ScratchStores.url()
         defer { LibraryModel.remove(url) }
         var json = Data()
         do {

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import FaultlineSQLite
 @testable import Faultline
@@ -53,7 +54,7 @@ final class TestStore {
     let schema: StoreSchema
 
     init(_ schema: StoreSchema) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite").path
+        path = ScratchStores.url().path
         connection = try Connection(.file(path))
         try StoreFunctions.register(on: connection)
         try StoreBootstrap.create(schema, on: connection)

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import Faultline
@@ -62,7 +63,7 @@ struct StoreWriterTests {
     func concurrentBootstrap() throws {
         let model = try LibraryModel.model().checked()
         for _ in 0..<5 {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-\(UUID().uuidString).sqlite")
+            let url = ScratchStores.url()
             defer { LibraryModel.remove(url) }
             let failures = Locked<[String]>([])
             let uuids = Locked<Set<String>>([])
