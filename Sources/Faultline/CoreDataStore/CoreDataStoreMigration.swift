@@ -26,11 +26,13 @@ struct CoreDataStoreMigration: MigrationChecks {
 
     /// Versions can share a schema (an attribute made optional changes no
     /// column): of those whose schema the store has, the one whose entity
-    /// hashes are the store's own, else the latest.
+    /// hashes are the store's own, else the latest. Callers list the target
+    /// last, so a store that is the target's is current even when the target
+    /// is among the sources too (as Core Data finds a compatible store).
     func position(of connection: Connection, among versions: [ModelVersion]) throws -> Int? {
         let matching = try versions.indices.filter { try isStore(connection, at: versions[$0]) }
         let stored = try StoreBootstrap.metadata(on: connection).entityVersionHashes
-        return matching.first { versions[$0].model.entityVersionHashes == stored } ?? matching.last
+        return matching.last { versions[$0].model.entityVersionHashes == stored } ?? matching.last
     }
 
     func before(_ connection: Connection, old: ModelVersion, new: ModelVersion, mapping: MigrationMapping,

@@ -79,6 +79,21 @@ struct CoreDataStoreMigrationTests {
         #expect(names.count == 1 && value == names.first.flatMap { $0 }.map { SQLValue.text($0) })
     }
 
+    @Test("A store already at the target is current, and left unwritten, when the target is also listed among the sources")
+    func targetAmongSourcesIsCurrent() throws {
+        let copy = try StoreCopy("\(Self.folder)/Example_v1.1.0.sqlite")
+        defer { copy.remove() }
+        let versions = try Self.modelVersions()
+        let target = try #require(versions["v1.1.0"])
+        // Each version listed ahead of the target, as a caller passing every version does.
+        let sources = Self.versions.compactMap { versions[$0] }
+        let files = Self.files(copy.url)
+        let plan = try CoreDataStore.planMigration(storeAt: copy.url, to: target, from: sources, triesOnCopy: false)
+        #expect(plan.isCurrent && plan.source == nil)
+        #expect(try CoreDataStore.migrate(storeAt: copy.url, to: target, from: sources) == .alreadyCurrent)
+        #expect(Self.files(copy.url) == files, "a current store was rewritten")
+    }
+
     @Test("Staged: lightweight stages, then a custom stage whose handler rewrites values; ends as Core Data's v2.0.0 store")
     func stagedWithHandler() throws {
         let copy = try StoreCopy("\(Self.folder)/Example_v1.0.0.sqlite")
