@@ -11,7 +11,7 @@ public enum FetchedResultsError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingSortDescriptors(let entity):
-            "a fetched-results controller needs sort descriptors (fetch of \(entity) has none)"
+            "a fetched-results controller with sections needs sort descriptors (fetch of \(entity) has none)"
         case .unknownEntity(let name): "unknown entity \(name)"
         case .indexPathOutOfRange(let section, let item): "no object at section \(section), item \(item)"
         }
@@ -109,7 +109,10 @@ public final class FetchedResultsController: @unchecked Sendable, ContextMergeFo
         guard let entity = model.entity(named: fetchRequest.entityName) else {
             throw FetchedResultsError.unknownEntity(fetchRequest.entityName)
         }
-        guard !fetchRequest.sortDescriptors.isEmpty else {
+        // Core Data takes an empty array (only nil is refused, which a
+        // FetchRequest cannot tell from it): the store's order. Sections must
+        // each be in one piece, which takes an order.
+        guard !fetchRequest.sortDescriptors.isEmpty || sectionNameKeyPath == nil else {
             throw FetchedResultsError.missingSortDescriptors(entity: fetchRequest.entityName)
         }
         hierarchy = Set(fetchRequest.includesSubentities ? entity.hierarchyIndexes : [entity.index])

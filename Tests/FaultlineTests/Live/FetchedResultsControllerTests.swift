@@ -145,13 +145,14 @@ struct FetchedResultsControllerTests {
         a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
-    @Test("A fetch without sort descriptors or of an unknown entity is refused; index paths out of range throw")
+    @Test("A sectioned fetch without sort descriptors or a fetch of an unknown entity is refused; index paths out of range throw")
     func refusals() throws {
         let (container, url) = try LibraryModel.container(Self.model())
         defer { LibraryModel.remove(url) }
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let unsorted = FetchedResultsController(fetchRequest: FetchRequest(entityName: "Item"), managedObjectContext: context)
+            let unsorted = FetchedResultsController(fetchRequest: FetchRequest(entityName: "Item"), managedObjectContext: context,
+                                                    sectionNameKeyPath: "group")
             #expect(throws: FetchedResultsError.missingSortDescriptors(entity: "Item")) { try unsorted.performFetch() }
             var unknown = try Self.request()
             unknown.entityName = "Nothing"

@@ -132,12 +132,12 @@ struct ResultsObservationTests {
         }
     }
 
-    @Test("A request without sort descriptors finishes the sequence with the controller's error")
+    @Test("A sectioned request without sort descriptors finishes the sequence with the controller's error")
     func refusal() async throws {
         let (container, url) = try LibraryModel.container(FetchedResultsControllerTests.model())
         defer { LibraryModel.remove(url) }
         let context = container.newBackgroundContext()
-        var results = context.changes(of: FetchRequest(entityName: "Item")).makeAsyncIterator()
+        var results = context.changes(of: FetchRequest(entityName: "Item"), sectionNameKeyPath: "group").makeAsyncIterator()
         await #expect(throws: FetchedResultsError.missingSortDescriptors(entity: "Item")) { _ = try await results.next() }
     }
 }
