@@ -57,6 +57,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// (Core Data's `transactionAuthor`); with `name`, what history readers
     /// filter their own changes out by.
     public var transactionAuthor: String?
+    /// The app's own values kept with the context (Core Data's `userInfo`),
+    /// used on the context's queue like the rest of it; Faultline never reads them.
+    public var userInfo: [AnyHashable: Any] = [:]
 
     // The context is confined to its queue: the hot fields skip Swift's
     // dynamic exclusivity checks (≈ 4 % of a per-object insert, measured).

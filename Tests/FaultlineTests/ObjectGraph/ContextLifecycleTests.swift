@@ -300,4 +300,19 @@ struct ContextLifecycleTests {
             #expect(author.value(forKey: "name") == nil)
         }
     }
+
+    @Test("userInfo keeps each context's own values through a save and a reset, as Core Data's does")
+    func userInfo() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext(), other = container.newBackgroundContext()
+        try context.performAndWait {
+            context.userInfo["cache"] = ["Ana": 1]
+            try context.insertNewObject(forEntityName: "Author").setValue("Ana", forKey: "name")
+            try context.save()
+            context.reset()
+            #expect(context.userInfo["cache"] as? [String: Int] == ["Ana": 1])
+        }
+        other.performAndWait { #expect(other.userInfo.isEmpty) }
+    }
 }
