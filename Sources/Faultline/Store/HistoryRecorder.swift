@@ -79,12 +79,20 @@ final class HistoryRecorder: @unchecked Sendable {
         model.entities.map { HistoryEntityLayout(entity: $0, model: model) }
     }
 
-    /// Makes the store record history — creating Core Data's tables, adding
-    /// tombstone columns the model needs, adding the key counters — inside
-    /// the open transaction on `connection`, and returns its recorder.
-    static func prepare(model: CheckedModel, plans: [EntityStorePlan], storeIdentifier: UInt32,
-                        on connection: Connection) throws -> HistoryRecorder {
-        let layouts = layouts(of: model)
+    /// The history tables' layout when the tables, every tombstone column
+    /// the model preserves and the key counters are all there; nil when
+    /// `setUp` must write.
+    static func completeTables(layouts: [HistoryEntityLayout], on connection: Connection) throws -> HistoryStatements.TablesLayout? {
+        guard let existing = try HistoryStatements.layout(on: connection),
+              existing.tombstoneColumns >= tombstoneColumns(neededBy: layouts),
+              try HistoryStatements.hasKeyCounters(on: connection) else { return nil }
+        return existing
+    }
+
+    /// Makes the store able to record history — creating Core Data's tables,
+    /// adding the tombstone columns the model needs and the key counters —
+    /// inside the open write transaction on `connection`.
+    static func setUp(layouts: [HistoryEntityLayout], on connection: Connection) throws -> HistoryStatements.TablesLayout {
         let needed = tombstoneColumns(neededBy: layouts)
         if var existing = try HistoryStatements.layout(on: connection) {
             if existing.tombstoneColumns < needed {
@@ -92,12 +100,18 @@ final class HistoryRecorder: @unchecked Sendable {
                 existing.tombstoneColumns = needed
             }
             if try !HistoryStatements.hasKeyCounters(on: connection) { try HistoryStatements.ensureKeyCounters(on: connection) }
-        } else {
-            try HistoryStatements.createTables(tombstoneColumns: needed, on: connection)
+            return existing
         }
+        try HistoryStatements.createTables(tombstoneColumns: needed, on: connection)
         guard let tables = try HistoryStatements.layout(on: connection) else {
             throw StoreError.notAStore("its persistent-history tables could not be created")
         }
+        return tables
+    }
+
+    /// The recorder of a store whose history tables are complete (`tables`).
+    static func recorder(tables: HistoryStatements.TablesLayout, model: CheckedModel, plans: [EntityStorePlan],
+                         layouts: [HistoryEntityLayout], storeIdentifier: UInt32, on connection: Connection) throws -> HistoryRecorder {
         let tombstoneSQL = zip(layouts, plans).map { layout, plan -> String? in
             guard !layout.tombstoneAttributes.isEmpty else { return nil }
             return HistoryStatements.tombstonesSQL(
@@ -107,14 +121,6 @@ final class HistoryRecorder: @unchecked Sendable {
             tables: tables, model: model, plans: plans, layouts: layouts, tombstoneSQL: tombstoneSQL,
             keyFloors: try HistoryStatements.largestKeys(internsStrings: tables.internsStrings, on: connection),
             storeIdentifier: storeIdentifier)
-    }
-
-    /// Whether `prepare` would write: the tables, a tombstone column the
-    /// model preserves or a key counter is missing.
-    static func needsSetUp(model: CheckedModel, on connection: Connection) throws -> Bool {
-        guard let existing = try HistoryStatements.layout(on: connection) else { return true }
-        if existing.tombstoneColumns < tombstoneColumns(neededBy: layouts(of: model)) { return true }
-        return try !HistoryStatements.hasKeyCounters(on: connection)
     }
 
     private static func tombstoneColumns(neededBy layouts: [HistoryEntityLayout]) -> Int {
@@ -296,20 +302,22 @@ extension PersistentStoreCoordinator {
         case (.off, true):
             return (nil, StoreError.persistentHistoryTrackingOff(path: location.path))
         case (.on, _), (.automatic, true):
-            let setUp = StoreWriter(migrating: connection)
-            let prepare = { (connection: Connection) in
-                try HistoryRecorder.prepare(model: model, plans: plans, storeIdentifier: storeIdentifier, on: connection)
+            let writer = StoreWriter(migrating: connection)
+            let layouts = HistoryRecorder.layouts(of: model)
+            let recorder = { (tables: HistoryStatements.TablesLayout, connection: Connection) in
+                try HistoryRecorder.recorder(tables: tables, model: model, plans: plans, layouts: layouts,
+                                             storeIdentifier: storeIdentifier, on: connection)
             }
             // Tables already complete are read in a read transaction: another
             // process's long write must not hold up (or, past the busy
             // timeout, fail) an open that writes nothing.
-            let ready = try setUp.translatingBusy {
+            let ready = try writer.translatingBusy {
                 try connection.transaction(.deferred) {
-                    try HistoryRecorder.needsSetUp(model: model, on: connection) ? nil : prepare(connection)
+                    try HistoryRecorder.completeTables(layouts: layouts, on: connection).map { try recorder($0, connection) }
                 }
             }
             if let ready { return (ready, nil) }
-            return (try setUp.write { (try prepare($0), nil) }.result, nil)
+            return (try writer.write { (try recorder(HistoryRecorder.setUp(layouts: layouts, on: $0), $0), nil) }.result, nil)
         default:
             return (nil, nil)
         }
