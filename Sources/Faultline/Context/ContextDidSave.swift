@@ -108,12 +108,14 @@ extension ManagedObjectContext {
             invalidated.formUnion(changes.staleEntities)
             invalidated.formUnion(changes.unlistedInserts)
         }
-        let merge = ContextMerge(
-            updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted,
-            updatedObjectIDs: updatedIDs.subtracting(deletedIDs), deletedObjectIDs: deletedIDs, invalidatedEntities: invalidated)
-        if !mergeFollowers.isEmpty, !merge.isEmpty {
+        if !mergeFollowers.isEmpty {
+            let merge = ContextMerge(
+                updatedObjects: updated.subtracting(deleted), deletedObjects: deleted, insertedObjectIDs: inserted,
+                updatedObjectIDs: updatedIDs.subtracting(deletedIDs), deletedObjectIDs: deletedIDs, invalidatedEntities: invalidated)
             mergeFollowers.removeAll { $0.follower == nil }
-            for follower in mergeFollowers { follower.follower?.contextDidMerge(merge) }
+            if !merge.isEmpty {
+                for follower in mergeFollowers { follower.follower?.contextDidMerge(merge) }
+            }
         }
         // An object inserted and deleted by saves merged together never reached this context.
         let gone = deletedIDs.union(deleted.lazy.map(\.objectID))
