@@ -8,6 +8,9 @@ import Foundation
 ///   either side is nil (as SQL's NULL), and throw `typeMismatch` for kinds
 ///   that do not compare (a string with a number).
 /// - `==` between different kinds is false, not an error (NSPredicate's isEqual:).
+/// - A key path compared with a constant converts the constant by the stored
+///   value's affinity first (`PredicateAffinity`), as the SQL store does:
+///   `numberPlate == 9` holds for "9", where NSPredicate in memory says no.
 /// - An object equals an object ID argument when its `predicateObjectID` is it.
 /// - `IN`: membership in a collection, or a substring of a string right side.
 ///   `CONTAINS`: a substring, or membership when the left side is a collection.
@@ -18,24 +21,25 @@ extension PredicateEvaluator {
         let left = try resolve(comparison.left, depth: depth)
         let right = try resolve(comparison.right, depth: depth)
         let operation = comparison.operation, options = comparison.options
+        let stored = FetchExpression.storedSide(comparison.left, comparison.right)
         switch comparison.modifier {
         case .direct:
-            return try test(left, operation, options, right)
+            return try test(left, operation, options, right, stored)
         case .any:
             for element in try quantified(left, comparison.modifier)
-            where try test(element, operation, options, right) {
+            where try test(element, operation, options, right, stored) {
                 return true
             }
             return false
         case .all:
             for element in try quantified(left, comparison.modifier)
-            where try !test(element, operation, options, right) {
+            where try !test(element, operation, options, right, stored) {
                 return false
             }
             return true
         case .none:
             for element in try quantified(left, comparison.modifier)
-            where try test(element, operation, options, right) {
+            where try test(element, operation, options, right, stored) {
                 return false
             }
             return true
@@ -51,20 +55,20 @@ extension PredicateEvaluator {
 
     private func test(
         _ left: PredicateResolved, _ operation: PredicateOperator, _ options: PredicateComparisonOptions,
-        _ right: PredicateResolved
+        _ right: PredicateResolved, _ stored: PredicateSide?
     ) throws -> Bool {
         let symbol = operation.rawValue
         if operation == .contains, case .collection(let collection) = left {
-            return try collection.elements.contains { try equal($0, right, options, symbol) }
+            return try collection.elements.contains { try equal(stored, $0, right, options, symbol) }
         }
         if case .collection = left { throw FetchPredicateError.collectionNeedsModifier(operator: symbol) }
         switch operation {
         case .equal:
-            return try equal(left, right, options, symbol)
+            return try equal(stored, left, right, options, symbol)
         case .notEqual:
-            return try !equal(left, right, options, symbol)
+            return try !equal(stored, left, right, options, symbol)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = try order(left, right, options, symbol) else { return false }
+            guard let order = try order(stored, left, right, options, symbol) else { return false }
             switch operation {
             case .less: return order == .orderedAscending
             case .lessOrEqual: return order != .orderedDescending
@@ -78,8 +82,8 @@ extension PredicateEvaluator {
             else {
                 throw FetchPredicateError.typeMismatch(operator: symbol, left: left.kindName, right: right.kindName)
             }
-            guard let low = try order(left, lower, options, symbol),
-                let high = try order(left, upper, options, symbol)
+            guard let low = try order(stored, left, lower, options, symbol),
+                let high = try order(stored, left, upper, options, symbol)
             else { return false }
             return low != .orderedAscending && high != .orderedDescending
         case .in:
@@ -90,10 +94,10 @@ extension PredicateEvaluator {
             guard let elements = right.elements else {
                 throw FetchPredicateError.typeMismatch(operator: symbol, left: left.kindName, right: right.kindName)
             }
-            return try elements.contains { try equal(left, $0, options, symbol) }
+            return try elements.contains { try equal(stored, left, $0, options, symbol) }
         case .contains:
             if case .value(.array(let values)) = left {
-                return try values.contains { try equal(.value($0), right, options, symbol) }
+                return try values.contains { try equal(stored, .value($0), right, options, symbol) }
             }
             return try strings(left, right, options, symbol).map(PredicateText.contains) ?? false
         case .beginsWith:
@@ -123,9 +127,10 @@ extension PredicateEvaluator {
     }
 
     private func equal(
-        _ left: PredicateResolved, _ right: PredicateResolved, _ options: PredicateComparisonOptions, _ symbol: String
+        _ stored: PredicateSide?, _ left: PredicateResolved, _ right: PredicateResolved,
+        _ options: PredicateComparisonOptions, _ symbol: String
     ) throws -> Bool {
-        switch (left, right) {
+        switch Self.converted(left, right, stored) {
         case (.value(let a), .value(let b)):
             return PredicateValue.equal(a, b, options)
         case (.object(let object), .value(.objectID(let id))), (.value(.objectID(let id)), .object(let object)):
@@ -144,16 +149,38 @@ extension PredicateEvaluator {
 
     /// The order of two scalars; nil when either is nil or NaN.
     private func order(
-        _ left: PredicateResolved, _ right: PredicateResolved, _ options: PredicateComparisonOptions, _ symbol: String
+        _ stored: PredicateSide?, _ left: PredicateResolved, _ right: PredicateResolved,
+        _ options: PredicateComparisonOptions, _ symbol: String
     ) throws -> ComparisonResult? {
         guard case .value(let a) = left, case .value(let b) = right else {
             if case .collection = right { throw FetchPredicateError.collectionNeedsModifier(operator: symbol) }
             throw FetchPredicateError.typeMismatch(operator: symbol, left: left.kindName, right: right.kindName)
         }
         if a == .null || b == .null { return nil }
-        guard let order = PredicateValue.order(a, b, options) else {
-            throw FetchPredicateError.typeMismatch(operator: symbol, left: a.kindName, right: b.kindName)
+        let (first, second) = Self.converted(a, b, stored)
+        guard let order = PredicateValue.order(first, second, options) else {
+            throw FetchPredicateError.typeMismatch(operator: symbol, left: first.kindName, right: second.kindName)
         }
         return order
+    }
+
+    /// The two operands with the constant one converted by the affinity of
+    /// the stored one (`stored`), as SQLite converts a bound value.
+    private static func converted(
+        _ left: PredicateResolved, _ right: PredicateResolved, _ stored: PredicateSide?
+    ) -> (PredicateResolved, PredicateResolved) {
+        guard case .value(let a) = left, case .value(let b) = right else { return (left, right) }
+        let (first, second) = converted(a, b, stored)
+        return (.value(first), .value(second))
+    }
+
+    private static func converted(
+        _ left: PredicateValue, _ right: PredicateValue, _ stored: PredicateSide?
+    ) -> (PredicateValue, PredicateValue) {
+        switch stored {
+        case .left?: (left, PredicateAffinity(of: left)?.coerce(right) ?? right)
+        case .right?: (PredicateAffinity(of: right)?.coerce(left) ?? left, right)
+        case nil: (left, right)
+        }
     }
 }

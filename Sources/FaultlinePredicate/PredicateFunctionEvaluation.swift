@@ -95,12 +95,16 @@ package enum PredicateFunctionEvaluation {
         return at >= 0 && at < Int64(count) ? Int(at) : nil
     }
 
-    /// A double as SQLite's `CAST(x AS TEXT)` writes it: `%!.15g`, with `.0`
-    /// added to an integral value.
+    /// A double as SQLite writes a REAL as text (`CAST(x AS TEXT)`, TEXT
+    /// affinity): `%!.15g`, whose `!` gives the mantissa a point and a digit
+    /// (`15.0`, `1.0e+20`, `1.0e-05`); zero is `0.0` whatever its sign.
     static func sqliteText(_ real: Double) -> String {
         guard real.isFinite else { return real.isNaN ? "" : real > 0 ? "Inf" : "-Inf" }
+        guard real != 0 else { return "0.0" }
         let text = String(format: "%.15g", real)
-        return text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
+        guard !text.contains(".") else { return text }
+        guard let exponent = text.firstIndex(of: "e") else { return text + ".0" }
+        return text[..<exponent] + ".0" + text[exponent...]
     }
 
     /// SQLite's `<<`: a negative count shifts right (arithmetically), 64 or more gives 0 (or -1 right of a negative).

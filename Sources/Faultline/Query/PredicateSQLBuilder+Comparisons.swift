@@ -9,7 +9,11 @@ extension PredicateSQLBuilder {
             let decided = try FetchPredicate(.comparison(comparison)).evaluate(with: ConstantSubject())
             return decided ? .alwaysTrue : .alwaysFalse
         }
+        let outer = convertsConstants
+        defer { convertsConstants = outer }
         let left = try resolve(comparison.left), right = try resolve(comparison.right)
+        // Set after resolving: a SUBQUERY operand compiles its own comparisons.
+        convertsConstants = FetchExpression.storedSide(comparison.left, comparison.right) != nil
         let operation = comparison.operation, options = comparison.options
         if comparison.modifier == .direct { return try compare(left, operation, options, right) }
 
@@ -110,7 +114,8 @@ extension PredicateSQLBuilder {
             return unequal
         case (.constant, .expression):
             return try equality(right, left, options, negated: negated)
-        case (.expression(let sql, let kind, _, let canonical, let isColumn), .constant(let value)):
+        case (.expression(let sql, let kind, _, let canonical, let isColumn), .constant(let constant)):
+            let value = converted(constant, toward: kind)
             guard let valueKind = PredicateSQLKind(value), kind.compares(with: valueKind) else { return unequal }
             if kind == .text, case .string(let text) = value, !options.isEmpty {
                 let (folded, argument) = fold(sql, canonical: canonical, options, text)
@@ -169,7 +174,8 @@ extension PredicateSQLBuilder {
             default: .lessOrEqual
             }
             return try order(right, flipped, options, left)
-        case (.expression(let sql, let kind, let name, _, let isColumn), .constant(let value)):
+        case (.expression(let sql, let kind, let name, _, let isColumn), .constant(let constant)):
+            let value = converted(constant, toward: kind)
             guard kind.isOrdered, let valueKind = PredicateSQLKind(value), kind.compares(with: valueKind),
                 let bound = kind.sqlValue(for: value, column: isColumn)
             else { throw FetchPredicateError.typeMismatch(operator: symbol, left: name, right: value.kindName) }
@@ -224,7 +230,8 @@ extension PredicateSQLBuilder {
         }
         var bound: [SQLValue] = [], includesNull = false
         let folds = kind == .text && !options.isEmpty
-        for value in values {
+        for constant in values {
+            let value = kind.map { converted(constant, toward: $0) } ?? constant
             if kind == .markedData, case .data(let data) = value { try refuseFiled(data, comparedWith: operand) }
             if value == .null {
                 includesNull = true
@@ -245,6 +252,15 @@ extension PredicateSQLBuilder {
         if includesNull { tests.append(operand + " IS NULL") }
         guard !tests.isEmpty else { return .alwaysFalse }
         return tests.count == 1 ? tests[0] : "(" + SQLFragment.joined(tests, separator: " OR ") + ")"
+    }
+
+    /// `value` as SQLite compares it with an operand of `kind`, when the
+    /// comparison is a key path against a constant (`convertsConstants`):
+    /// Core Data binds the constant as it is and the column's affinity
+    /// converts it (`numberPlate IN {9, 10}` compares '9' and '10').
+    func converted(_ value: PredicateValue, toward kind: PredicateSQLKind) -> PredicateValue {
+        guard convertsConstants, let affinity = kind.affinity else { return value }
+        return affinity.coerce(value)
     }
 
     /// The largest list bound as one placeholder per element.

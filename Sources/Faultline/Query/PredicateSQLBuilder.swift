@@ -18,6 +18,10 @@ final class PredicateSQLBuilder {
     var groupsRows = false
     /// Computed columns a HAVING predicate names, by their names.
     var namedExpressions: [String: PredicateSQLTerm] = [:]
+    /// Whether the comparison being compiled is a key path against a
+    /// constant, whose value the key path's affinity converts
+    /// (`FetchExpression.storedSide`, the evaluator's rule).
+    var convertsConstants = false
     /// Columns holding Core Data's external-storage form: SQL compares them
     /// as stored, so their comparisons are compiled apart.
     let marked: MarkedDataAttributes
@@ -81,16 +85,8 @@ final class PredicateSQLBuilder {
     // MARK: Operands
 
     /// Whether an expression holds no key path, so the evaluator can decide it now.
-    func isConstant(_ expression: FetchExpression) -> Bool {
-        switch expression {
-        case .value: true
-        case .list(let elements): elements.allSatisfy(isConstant)
-        case .aggregate(_, let collection, _): isConstant(collection)
-        case .function(_, let arguments): arguments.allSatisfy(isConstant)
-        case .conditional: false
-        case .keyPath, .subquery: false
-        }
-    }
+    /// The evaluator's rule (`FetchExpression.isConstant`), so both convert the same constants.
+    func isConstant(_ expression: FetchExpression) -> Bool { expression.isConstant }
 
     func resolve(_ expression: FetchExpression) throws -> PredicateSQLTerm {
         if isConstant(expression) {

@@ -40,10 +40,13 @@ import FaultlineSQLite
 // - Two-valued logic: SQL's NULL only ever means "false" in a positive position,
 //   so NOT compiles to `NOT COALESCE((x), 0)`: `NOT views > 10` holds for a nil views.
 // - `!=` is `IS NOT` (nil != 3 holds); `== nil` is `IS NULL`.
-// - Kinds are checked statically from the model: `==` across kinds is constant
-//   false, ordering or string operators across kinds throw `typeMismatch`, as
-//   the evaluator does (it throws only once a non-nil value reaches it; the
-//   compiler throws at once).
+// - A key path compared with a constant converts the constant first, as the
+//   column's SQLite affinity would (`PredicateAffinity`: `numberPlate == 9`
+//   binds '9'); the evaluator converts alike, so pending changes agree.
+// - Kinds are then checked statically from the model: `==` across kinds is
+//   constant false, ordering or string operators across kinds throw
+//   `typeMismatch`, as the evaluator does (it throws only once a non-nil value
+//   reaches it; the compiler throws at once).
 // - A comparison of constants only is evaluated at compile time by the
 //   evaluator itself and becomes `1` or `0`.
 

@@ -24,6 +24,17 @@ enum PredicateSQLKind: Hashable {
     }
 
     var isNumeric: Bool { self == .number || self == .decimal }
+
+    /// How SQLite converts a constant compared with a value of this kind
+    /// (`PredicateAffinity`); nil for kinds it leaves alone.
+    var affinity: PredicateAffinity? {
+        switch self {
+        case .text: .text
+        case .number, .decimal: .numeric
+        case .date: .date
+        case .uuid, .data, .markedData, .other: nil
+        }
+    }
     /// Whether `<`, `>`, BETWEEN, @min and @max apply.
     var isOrdered: Bool { isNumeric || self == .text || self == .date }
 

@@ -109,8 +109,8 @@ struct PredicateErrorTests {
         #expect(throws: FetchPredicateError.unknownKey(entity: "Book", key: "nonexistent")) {
             try FetchPredicate(format: "nonexistent == 1").evaluate(with: book)
         }
-        #expect(throws: FetchPredicateError.typeMismatch(operator: ">", left: "string", right: "integer")) {
-            try FetchPredicate(format: "title > 3").evaluate(with: book)
+        #expect(throws: FetchPredicateError.typeMismatch(operator: ">", left: "integer", right: "string")) {
+            try FetchPredicate(format: "views > 'x'").evaluate(with: book)
         }
         #expect(throws: FetchPredicateError.collectionNeedsModifier(operator: "==")) {
             try FetchPredicate(format: "books.title == 'x'").evaluate(with: Library.authors[0])

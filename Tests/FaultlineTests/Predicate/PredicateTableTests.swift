@@ -227,7 +227,7 @@ enum PredicateTable {
         parseError(String(repeating: "(", count: 300) + "a == 1" + String(repeating: ")", count: 300), "nestingTooDeep"),
         evaluationError(.books, "title == $T", "unsubstitutedVariable"),
         evaluationError(.books, "isbn > 3", "typeMismatch"),
-        evaluationError(.books, "title > 3", "typeMismatch"),
+        evaluationError(.books, "views > \"many\"", "typeMismatch"),
         evaluationError(.books, "title BEGINSWITH 3", "typeMismatch"),
         evaluationError(.books, "title.length == 3", "notAnObject"),
         evaluationError(.books, "nonexistent == 1", "unknownKey"),
