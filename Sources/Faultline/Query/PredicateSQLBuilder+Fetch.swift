@@ -102,6 +102,19 @@ extension PredicateSQLBuilder {
         }
     }
 
+    /// `$name` (or `$name.key`) in a HAVING predicate, where no SUBQUERY binds
+    /// it: the computed column or fetched key path of that name, as Core Data
+    /// reads `NSExpression(forVariable: "count")` in a `havingPredicate`.
+    /// Anything else is still an unsubstituted variable.
+    func fetchedColumn(named variable: String, _ path: PredicateKeyPath) throws -> PredicateSQLTerm {
+        if path.components.isEmpty, let named = namedExpressions[variable] { return named }
+        let keys = [variable] + path.components
+        guard fetchedKeyPaths.contains(keys.joined(separator: ".")) else {
+            throw FetchPredicateError.unsubstitutedVariable(name: variable)
+        }
+        return try resolve(keys[...], scope: root, alias: root.alias, entityIndex: root.entityIndex)
+    }
+
     /// A computed column of a dictionary fetch: its SQL with its bindings,
     /// read back as the description's result type.
     func expressionColumn(_ description: ExpressionDescription) throws -> (column: SelectedColumn, sql: SQLFragment) {

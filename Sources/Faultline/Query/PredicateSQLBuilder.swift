@@ -18,6 +18,9 @@ final class PredicateSQLBuilder {
     var groupsRows = false
     /// Computed columns a HAVING predicate names, by their names.
     var namedExpressions: [String: PredicateSQLTerm] = [:]
+    /// The key paths a grouped fetch fetches, which a HAVING predicate may
+    /// also name as variables (`$maker`), as Core Data's may.
+    var fetchedKeyPaths: Set<String> = []
     /// Whether the comparison being compiled is a key path against a
     /// constant, whose value the key path's affinity converts
     /// (`FetchExpression.storedSide`, the evaluator's rule).
@@ -107,7 +110,7 @@ final class PredicateSQLBuilder {
                 return named
             }
             if let variable = path.variable {
-                guard let bound = variables[variable] else { throw FetchPredicateError.unsubstitutedVariable(name: variable) }
+                guard let bound = variables[variable] else { return try fetchedColumn(named: variable, path) }
                 return try resolve(path.components[...], scope: bound.scope, alias: bound.alias, entityIndex: bound.entityIndex)
             }
             return try resolve(path.components[...], scope: root, alias: root.alias, entityIndex: root.entityIndex)

@@ -62,6 +62,7 @@ struct CompiledFetch: Sendable {
         builder.groupsRows = true
         let computed = try fetch.expressions.map(builder.expressionColumn)
         builder.name(computed, fetch.expressions)
+        builder.fetchedKeyPaths = Set(fetch.selecting)
         let havingSQL = try fetch.having.map { try builder.compile($0.root) }
         having = havingSQL?.sql
         columns = keyColumns + computed.map(\.column)
