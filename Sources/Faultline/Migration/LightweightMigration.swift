@@ -29,12 +29,14 @@ public enum LightweightMigration {
     /// The same, through the store's `writer`: foreign keys off around the
     /// outermost transaction, as the rebuild procedure says. `checks` says how
     /// the store is verified before and after (Faultline's own stores: against
-    /// the schema they record).
+    /// the schema they record). A custom stage checks required relationships
+    /// itself, once its `didMigrate` had the chance to fill them.
     static func migrate(
         using writer: StoreWriter, from old: ModelVersion, to new: ModelVersion,
         deferCleanup: Bool = false, stage: String = "lightweight",
         progress: (@Sendable (MigrationProgress) -> Void)? = nil,
-        checks: any MigrationChecks = RecordedSchemaChecks(), files: MigrationFileChanges? = nil
+        checks: any MigrationChecks = RecordedSchemaChecks(), files: MigrationFileChanges? = nil,
+        checksRequiredRelationships: Bool = true
     ) throws {
         // Nested in a caller's transaction, the caller ends the files with it.
         let owned = files == nil ? MigrationFileChanges() : nil
@@ -42,7 +44,7 @@ public enum LightweightMigration {
             try writer.write(foreignKeysOff: true) { connection in
                 var run = MigrationRun(connection: connection, stage: stage, progress: progress, checks: checks,
                                        files: files ?? owned ?? MigrationFileChanges())
-                try run.apply(from: old, to: new, deferCleanup: deferCleanup)
+                try run.apply(from: old, to: new, deferCleanup: deferCleanup, checksRequiredRelationships: checksRequiredRelationships)
                 return ((), nil)
             }
         } catch {
@@ -62,7 +64,7 @@ struct MigrationRun {
     let files: MigrationFileChanges
     static let asidePrefix = "Z_MIG_OLD_"
 
-    mutating func apply(from old: ModelVersion, to new: ModelVersion, deferCleanup: Bool) throws {
+    mutating func apply(from old: ModelVersion, to new: ModelVersion, deferCleanup: Bool, checksRequiredRelationships: Bool) throws {
         var metadata = try StoreBootstrap.metadata(on: connection)
         if DeferredCleanup.Record.stored(in: metadata) != nil {
             try DeferredCleanup.finish(on: connection, model: old.model)
@@ -122,6 +124,7 @@ struct MigrationRun {
         for trigger in triggers { try connection.execute(trigger) }
         try rewritePrimaryKeys(mapping)
         try HistoryMigration(mapping: mapping).apply(on: connection)
+        if checksRequiredRelationships { try RequiredRelationships.check(new.model, schema: mapping.newSchema, on: connection) }
 
         var updated = try metadata.migrated(to: new.model, schema: mapping.newSchema,
                                             recordsFaultlineKeys: checks.recordsFaultlineKeys)

@@ -20,6 +20,9 @@
 //  - A required attribute gets its default for NULL (or new) values; without
 //    a default and with NULLs present, the migration fails (`missingDefault`).
 //    Core Data fails the same way, at validation time.
+//  - A required to-one (new, or made required) that existing rows would be
+//    left without fails the migration (`missingRelationship`), as Core Data's
+//    validation does; a custom stage's `didMigrate` may fill it first.
 //  - A new attribute with a default gets the default in existing rows.
 //  - Derived attributes whose derivation or type changed, or that are new, are
 //    recomputed from the migrated data; `now()` becomes the migration's time.

@@ -153,6 +153,8 @@ public enum MigrationError: Error, CustomStringConvertible {
     case unsupportedChange(entity: String, property: String, reason: String)
     /// A required attribute without default while existing rows hold NULL.
     case missingDefault(entity: String, attribute: String, nullRows: Int)
+    /// A required to-one that existing rows would be left without (`RequiredRelationships`).
+    case missingRelationship(entity: String, relationship: String, emptyRows: Int)
     /// A new uniqueness constraint that existing rows violate.
     case constraintViolation(entity: String, properties: [String], duplicates: [[SQLValue]])
     /// A stage of a staged migration failed; the store is at `storeVersion`.
@@ -174,6 +176,8 @@ public enum MigrationError: Error, CustomStringConvertible {
             return "\(entity).\(property): \(reason)"
         case .missingDefault(let entity, let attribute, let rows):
             return "\(entity).\(attribute) became required without a default value and \(rows) rows hold NULL"
+        case .missingRelationship(let entity, let relationship, let rows):
+            return "\(entity).\(relationship) is required and \(rows) rows would have no destination"
         case .constraintViolation(let entity, let properties, let duplicates):
             let values = duplicates.map { "(" + $0.map(\.description).joined(separator: ", ") + ")" }
             return "existing \(entity) rows violate the new uniqueness constraint on "

@@ -3,7 +3,8 @@ import FaultlineSQLite
 
 /// What a lightweight migration would meet in a store's existing rows, found
 /// by reading only: every attribute made required (or added as required)
-/// without a default whose rows hold NULL, and every new uniqueness
+/// without a default whose rows hold NULL, every required to-one existing
+/// rows would be left without, and every new uniqueness
 /// constraint that existing rows break. A migration stops at the first of
 /// these; the preflight lists them all, so they can be fixed in one go.
 public struct MigrationPreflight: Sendable, CustomStringConvertible {
@@ -25,15 +26,26 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A required to-one that `rows` rows would be left without.
+    public struct EmptyRelationships: Sendable, Equatable {
+        public let entity: String
+        public let relationship: String
+        public let rows: Int
+    }
+
     public let requiredNulls: [RequiredNulls]
+    public let emptyRelationships: [EmptyRelationships]
     public let duplicates: [Duplicates]
 
-    public var isClean: Bool { requiredNulls.isEmpty && duplicates.isEmpty }
+    public var isClean: Bool { requiredNulls.isEmpty && emptyRelationships.isEmpty && duplicates.isEmpty }
 
     public var description: String {
         var lines: [String] = []
         for problem in requiredNulls {
             lines.append("\(problem.entity).\(problem.attribute) becomes required without a default: \(problem.rows) row(s) hold NULL")
+        }
+        for problem in emptyRelationships {
+            lines.append("\(problem.entity).\(problem.relationship) is required: \(problem.rows) row(s) would have no destination")
         }
         for problem in duplicates {
             let values = problem.groups.map { "(" + $0.values.map(\.description).joined(separator: ", ") + ") ×\($0.count)" }
@@ -92,6 +104,7 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
                 if !groups.isEmpty { duplicates.append(Duplicates(entity: entity.name, properties: names, groups: groups)) }
             }
         }
-        return MigrationPreflight(requiredNulls: nulls, duplicates: duplicates)
+        return MigrationPreflight(requiredNulls: nulls, emptyRelationships: try RequiredRelationships.preflight(mapping, on: connection),
+                                  duplicates: duplicates)
     }
 }

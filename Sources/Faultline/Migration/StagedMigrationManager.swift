@@ -152,11 +152,12 @@ public final class StagedMigrationManager: Sendable {
                 // Nested: a savepoint inside this step's transaction, on the same connection.
                 try LightweightMigration.migrate(
                     using: StoreWriter(migrating: connection), from: step.from, to: step.to, deferCleanup: deferCleanup,
-                    stage: step.label, progress: progress, checks: checks, files: converted)
+                    stage: step.label, progress: progress, checks: checks, files: converted, checksRequiredRelationships: false)
                 if let handler = step.didMigrate {
                     try Self.runHandler(handler, model: step.to.model, connection: connection, location: location,
                                         preparesStore: faultlineStore, files: files, checks: checks)
                 }
+                try RequiredRelationships.check(step.to.model, schema: StoreSchema(compiling: step.to.model), on: connection)
                 return ((), nil)
             }
         } catch {

@@ -1,0 +1,59 @@
+import FaultlineSQLite
+
+/// Required to-one relationships a migration would leave empty. Core Data
+/// refuses such a migration when it validates the migrated objects (error
+/// 134110, a mandatory destination value missing): a model version that adds a
+/// required to-one, or makes one required, needs every existing row to get a
+/// destination — a custom stage's `didMigrate` can give them one.
+enum RequiredRelationships {
+    /// Throws `MigrationError.missingRelationship` for the first required
+    /// to-one of `model` that a row of the migrated store (laid out by
+    /// `schema`) leaves empty.
+    static func check(_ model: CheckedModel, schema: StoreSchema, on connection: Connection) throws {
+        for entity in model.entities where !entity.isAbstract {
+            let mapping = schema.entities[entity.index]
+            for relationship in entity.relationships where relationship.isRequiredToOne {
+                guard case .foreignKey(let column, _) = mapping.relationships[relationship.index] else { continue }
+                let count = try MigrationStatements.nullCount(
+                    in: mapping.table, entityNumber: mapping.sharesTable ? entity.number : nil, column: column, on: connection)
+                if count > 0 {
+                    throw MigrationError.missingRelationship(entity: entity.name, relationship: relationship.name, emptyRows: count)
+                }
+            }
+        }
+    }
+
+    /// The rows of the old store (written by `mapping.old`) that would have
+    /// no destination for each required to-one of the new model: all of an
+    /// entity's rows for a new relationship, those whose key is NULL for one
+    /// that was a to-one already. A to-many becoming a required to-one is
+    /// left to the migration's own check.
+    static func preflight(_ mapping: MigrationMapping, on connection: Connection) throws -> [MigrationPreflight.EmptyRelationships] {
+        var found: [MigrationPreflight.EmptyRelationships] = []
+        for entity in mapping.new.model.entities where !entity.isAbstract {
+            guard let oldIndex = mapping.sourceEntity[entity.index] else { continue }
+            let oldEntity = mapping.old.model.entities[oldIndex]
+            let oldMapping = mapping.oldSchema.entities[oldIndex]
+            for relationship in entity.relationships where relationship.isRequiredToOne {
+                let column: String?
+                if let previous = mapping.oldRelationship(relationship, of: entity) {
+                    guard oldMapping.relationships.indices.contains(previous.index),
+                          case .foreignKey(let key, _) = oldMapping.relationships[previous.index] else { continue }
+                    column = key
+                } else {
+                    column = nil
+                }
+                let count = try MigrationStatements.nullCount(
+                    in: oldMapping.table, entityNumber: oldMapping.sharesTable ? oldEntity.number : nil, column: column,
+                    on: connection)
+                if count > 0 { found.append(.init(entity: entity.name, relationship: relationship.name, rows: count)) }
+            }
+        }
+        return found
+    }
+}
+
+extension CheckedRelationship {
+    /// A stored to-one that must not be nil.
+    var isRequiredToOne: Bool { !isToMany && !isOptional && !isTransient }
+}
