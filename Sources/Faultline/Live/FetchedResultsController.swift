@@ -72,11 +72,21 @@ public final class FetchedResultsController: @unchecked Sendable, ContextMergeFo
     private var unsaved: [ManagedObjectID: ManagedObject] = [:]
     private var observers: [NSObjectProtocol] = []
 
-    public init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
+    /// The name Core Data files its section cache under. Faultline keeps no
+    /// cache between launches — `performFetch()` always reads the store, in
+    /// one statement — so the name is only kept, for Core Data code to pass.
+    public let cacheName: String?
+
+    public init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String? = nil,
+                cacheName: String? = nil) {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = managedObjectContext
         self.sectionNameKeyPath = sectionNameKeyPath
+        self.cacheName = cacheName
     }
+
+    /// Core Data's `deleteCache(withName:)`: there is no cache to delete (see `cacheName`).
+    public static func deleteCache(withName name: String?) {}
 
     deinit {
         for observer in observers { NotificationCenter.default.removeObserver(observer) }

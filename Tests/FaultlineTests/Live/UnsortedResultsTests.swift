@@ -22,7 +22,11 @@ struct UnsortedResultsTests {
             try context.save()
             var request = FetchRequest(entityName: "Item")
             request.fetchBatchSize = batchSize
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
+            // Written as Core Data code writes it, with a cache name (kept, no cache made).
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil,
+                                                      cacheName: "Root")
+            FetchedResultsController.deleteCache(withName: "Root")
+            #expect(controller.cacheName == "Root")
             let recorder = FetchedResultsControllerTests.Recorder()
             controller.delegate = recorder
             try controller.performFetch()
