@@ -244,28 +244,11 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Refuses a file that is not a store of `schema`'s model before anything
     /// opens it for writing (which would switch another app's database to WAL).
-    ///
-    /// An immutable inspection reads without SQLite's locks: another
-    /// connection's checkpoint writing the file meanwhile (one closing the
-    /// store as this one opens it) shows it torn. A refusal is asked twice
-    /// more, a moment apart — under the locks once a `-wal` shows the store in
-    /// use — before it stands; a file that is not a store is refused each time.
+    /// Read as `inspecting(_:_:)` reads, retried when another connection's
+    /// checkpoint shows the file torn.
     private static func inspect(_ url: URL, schema: StoreSchema) throws {
-        var attempt = 0
-        while true {
-            let configuration = Connection.Configuration.inspecting(url.path)
-            do {
-                return try check(url, schema: schema, configuration)
-            } catch where configuration.immutable && attempt < 2 {
-                attempt += 1
-                Thread.sleep(forTimeInterval: 0.002 * Double(attempt))
-            }
-        }
-    }
-
-    private static func check(_ url: URL, schema: StoreSchema, _ configuration: Connection.Configuration) throws {
         do {
-            _ = try checkStore(schema: schema, on: Connection(.file(url.path), configuration: configuration))
+            try inspecting(url) { _ = try checkStore(schema: schema, on: $0) }
         } catch let error as SQLiteError where error.code == .notADatabase {
             throw StoreError.notAStore("not a SQLite database")
         }
