@@ -71,6 +71,15 @@ public final class ManagedObjectModel: FreezableDescription {
     }
 
     private var storedEntities: [EntityDescription] = []
+
+    /// Core Data's `versionIdentifiers`: the model file's
+    /// `userDefinedModelVersionIdentifier` (a compiled model may carry several).
+    /// Not part of the entity hashes; a store created or migrated with the model
+    /// records them under `NSStoreModelVersionIdentifiers`. Empty for a model
+    /// built in code. Ignored (and recorded) once the model is frozen.
+    public var versionIdentifiers: Set<String> = [] {
+        didSet { if rejectsMutation("versionIdentifiers") { versionIdentifiers = oldValue } }
+    }
     /// Core Data's hash of each entity by name, with the hash Faultline computed
     /// for it when adopted: valid while Faultline's hash is unchanged.
     var adoptedVersionHashes: [String: (computed: Data, coreData: Data)] = [:]

@@ -40,11 +40,13 @@ extension SchemaRecord {
 
 extension StoreMetadata {
     /// This metadata rewritten for a store now holding `model`'s schema: the
-    /// entity hashes and what is computed from them; Faultline's own keys only
+    /// entity hashes and what is computed from them, the model's version
+    /// identifiers (as Core Data's migration writes them); Faultline's own keys only
     /// for a Faultline store (a Core Data store keeps every other key as it was).
     func migrated(to model: CheckedModel, schema: StoreSchema, recordsFaultlineKeys: Bool = true) throws -> StoreMetadata {
         var result = self
         result.entityVersionHashes = model.entityVersionHashes
+        result.versionIdentifiers = StoreMetadata.versionIdentifiers(of: model)
         // Older Core Data stores carry no checksum or digest: none is added.
         if recordsFaultlineKeys || checksum != nil { result.checksum = StoreMetadata.checksum(of: model.entityVersionHashes) }
         if recordsFaultlineKeys || digest != nil { result.digest = StoreMetadata.digest(of: model.entityVersionHashes) }

@@ -46,6 +46,7 @@ public enum StoreBootstrap {
     static func create(_ schema: StoreSchema, inTransactionOn connection: Connection, uuid: UUID = UUID(),
                        marksExternalData: Bool = true) throws -> StoreMetadata {
         var metadata = StoreMetadata(uuid: uuid.uuidString.uppercased(), entityVersionHashes: schema.model.entityVersionHashes)
+        metadata.versionIdentifiers = StoreMetadata.versionIdentifiers(of: schema.model)
         metadata.additional[modelVersionHashKey] = .string(schema.model.versionHash.base64EncodedString())
         if marksExternalData { metadata.additional[externalDataFormatKey] = .string(externalDataFormat) }
         // The schema written, so a later migration can check the store against its claimed model.

@@ -42,6 +42,14 @@ public struct StoreMetadata: Sendable, Equatable {
         self.maximumFrameworkVersion = StoreMetadata.observedFrameworkVersion
     }
 
+    /// What `NSStoreModelVersionIdentifiers` holds for a store of `model`: its
+    /// identifiers, sorted (Core Data's are a set, so any order reads back the
+    /// same); [""] for a model without any, as Core Data writes for a model file
+    /// whose identifier is empty (for a model built in code it writes []).
+    static func versionIdentifiers(of model: CheckedModel) -> [String] {
+        model.versionIdentifiers.isEmpty ? [""] : model.versionIdentifiers.sorted()
+    }
+
     /// base64(SHA-256(hash₁ ‖ hash₂ ‖ …)), entities in name order.
     public static func checksum(of hashes: [String: Data]) -> String {
         var bytes = Data()

@@ -36,6 +36,9 @@ public struct CheckedModel: Hashable, Sendable {
     /// The model hash over Faultline's own entity hashes, whatever was adopted:
     /// what a store written before adopting recorded for the same model.
     public let faultlineVersionHash: Data
+    /// The model's `versionIdentifiers` (Core Data's): what a store created or
+    /// migrated with it records under `NSStoreModelVersionIdentifiers`.
+    public let versionIdentifiers: Set<String>
 
     /// The entity called `name`.
     public func entity(named name: String) -> CheckedEntity? {

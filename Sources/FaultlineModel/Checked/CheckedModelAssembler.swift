@@ -74,7 +74,8 @@ struct CheckedModelAssembler {
             entityIndexByName: Dictionary(entities.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first }),
             versionHash: ModelVersionHash.modelHash(entityHashesByName: hashesByName),
             entityVersionHashes: hashesByName,
-            faultlineVersionHash: ModelVersionHash.modelHash(entityHashesByName: ownHashesByName))
+            faultlineVersionHash: ModelVersionHash.modelHash(entityHashesByName: ownHashesByName),
+            versionIdentifiers: model.versionIdentifiers)
     }
 
     // MARK: - Entity order

@@ -84,6 +84,7 @@ struct ArchivedModelDecoder {
             return names
         }
         extras.versionIdentifier = identifiers.sorted().first { !$0.isEmpty }
+        model.versionIdentifiers = Set(identifiers.filter { !$0.isEmpty })
         if identifiers.filter({ !$0.isEmpty }).count > 1 {
             warn("/NSVersionIdentifiers", "the model has \(identifiers.count) version identifiers; only '\(extras.versionIdentifier ?? "")' is kept")
         }

@@ -43,6 +43,12 @@ public struct ModelBundleVersion {
         self.isCurrent = isCurrent
         self.model = model
         self.extras = extras
+        // The file's identifier is the model's (Core Data's `versionIdentifiers`),
+        // which stores created or migrated with it record; a compiled model's
+        // decoder sets them all already.
+        if model.versionIdentifiers.isEmpty, let identifier = extras.versionIdentifier {
+            model.versionIdentifiers = [identifier]
+        }
         self.warnings = warnings
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
         coreDataEntityVersionHashes.map(model.adoptCoreDataEntityVersionHashes)
