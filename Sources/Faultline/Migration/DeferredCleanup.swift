@@ -16,7 +16,7 @@ import FaultlineSQLite
 /// that still has deferred work finishes that work first.
 public enum DeferredCleanup {
     static let recordKey = "FaultlineDeferredCleanup"
-    static let coreDataKey = "NSPersistentStoreDeferredLightweightMigrationOptionKey"
+    static let coreDataKey = StoreMetadata.deferredMigrationKey
 
     /// What waits: whole tables to drop and columns to drop per table.
     struct Record: Codable, Equatable {

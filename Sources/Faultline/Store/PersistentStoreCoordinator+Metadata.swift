@@ -31,28 +31,3 @@ extension PersistentStoreCoordinator {
         }
     }
 }
-
-extension PersistentContainer {
-    /// The store's metadata: `PersistentStoreCoordinator.metadata()`.
-    public func metadata() throws -> StoreMetadata { try coordinator.metadata() }
-
-    /// Writes the app's metadata keys at once: `PersistentStoreCoordinator.setMetadata(_:)`.
-    public func setMetadata(_ metadata: StoreMetadata) throws { try coordinator.setMetadata(metadata) }
-}
-
-extension StoreMetadata {
-    /// Whether `key` of `additional` is one Faultline keeps for itself (its
-    /// model hash, schema record, external-data format, deferred clean-up).
-    static func isFaultlineKey(_ key: String) -> Bool {
-        key.hasPrefix("Faultline") || key == DeferredCleanup.coreDataKey
-    }
-
-    /// This metadata with `other`'s app keys in place of its own; Faultline's
-    /// keys and every typed field stay this metadata's.
-    func takingAppKeys(of other: StoreMetadata) -> StoreMetadata {
-        var result = self
-        result.additional = additional.filter { Self.isFaultlineKey($0.key) }
-        for (key, value) in other.additional where !Self.isFaultlineKey(key) { result.additional[key] = value }
-        return result
-    }
-}
