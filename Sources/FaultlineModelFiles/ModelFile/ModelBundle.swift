@@ -45,8 +45,8 @@ public struct ModelBundleVersion {
         self.extras = extras
         // The file's identifier is the model's (Core Data's `versionIdentifiers`),
         // which stores created or migrated with it record; a compiled model's
-        // decoder sets them all already.
-        if model.versionIdentifiers.isEmpty, let identifier = extras.versionIdentifier {
+        // decoder sets them all already, and a frozen model keeps its own.
+        if model.isEditable, model.versionIdentifiers.isEmpty, let identifier = extras.versionIdentifier {
             model.versionIdentifiers = [identifier]
         }
         self.warnings = warnings
