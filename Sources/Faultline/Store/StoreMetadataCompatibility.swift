@@ -48,9 +48,11 @@ extension ModelBundleVersion {
     /// version (nil or Core Data's default name: every entity; otherwise the
     /// file's `<configuration>` of that name, false when there is none).
     public func isConfiguration(withName name: String?, compatibleWithStoreMetadata metadata: StoreMetadata) -> Bool {
-        let hashes = model.entityVersionHashesByName
-        if StoreMetadata.isDefaultConfiguration(name) { return metadata.isCompatible(withEntityVersionHashes: hashes) }
-        guard let name, let configuration = extras.configuration(named: name) else { return false }
-        return metadata.isCompatible(withEntityVersionHashes: hashes.filter { configuration.entityNames.contains($0.key) })
+        guard let name, !StoreMetadata.isDefaultConfiguration(name) else {
+            return model.isConfiguration(withName: name, compatibleWithStoreMetadata: metadata)
+        }
+        guard let configuration = extras.configuration(named: name) else { return false }
+        let hashes = model.entityVersionHashesByName.filter { configuration.entityNames.contains($0.key) }
+        return metadata.isCompatible(withEntityVersionHashes: hashes)
     }
 }
