@@ -73,10 +73,11 @@ public final class ManagedObjectModel: FreezableDescription {
     private var storedEntities: [EntityDescription] = []
 
     /// Core Data's `versionIdentifiers`: the model file's
-    /// `userDefinedModelVersionIdentifier` (a compiled model may carry several).
-    /// Not part of the entity hashes; a store created or migrated with the model
-    /// records them under `NSStoreModelVersionIdentifiers`. Empty for a model
-    /// built in code. Ignored (and recorded) once the model is frozen.
+    /// `userDefinedModelVersionIdentifier` (a compiled model may carry several;
+    /// a file without one has the empty one). Not part of the entity hashes; a
+    /// store created or migrated with the model records them under
+    /// `NSStoreModelVersionIdentifiers`. Empty for a model built in code.
+    /// Ignored (and recorded) once the model is frozen.
     public var versionIdentifiers: Set<String> = [] {
         didSet { if rejectsMutation("versionIdentifiers") { versionIdentifiers = oldValue } }
     }

@@ -44,10 +44,11 @@ public struct StoreMetadata: Sendable, Equatable {
 
     /// What `NSStoreModelVersionIdentifiers` holds for a store of `model`: its
     /// identifiers, sorted (Core Data's are a set, so any order reads back the
-    /// same); [""] for a model without any, as Core Data writes for a model file
-    /// whose identifier is empty (for a model built in code it writes []).
+    /// same). As Core Data writes them: [""] for a model file without an
+    /// identifier (its reader gives the model the empty one), [] for a model
+    /// built in code (CoreDataPlus's SampleModel2 stores).
     static func versionIdentifiers(of model: CheckedModel) -> [String] {
-        model.versionIdentifiers.isEmpty ? [""] : model.versionIdentifiers.sorted()
+        model.versionIdentifiers.sorted()
     }
 
     /// base64(SHA-256(hash₁ ‖ hash₂ ‖ …)), entities in name order.

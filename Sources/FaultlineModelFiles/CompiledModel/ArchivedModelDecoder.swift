@@ -84,7 +84,8 @@ struct ArchivedModelDecoder {
             return names
         }
         extras.versionIdentifier = identifiers.sorted().first { !$0.isEmpty }
-        model.versionIdentifiers = Set(identifiers.filter { !$0.isEmpty })
+        // All of them, the empty one too: a store records them as they are.
+        model.versionIdentifiers = Set(identifiers)
         if identifiers.filter({ !$0.isEmpty }).count > 1 {
             warn("/NSVersionIdentifiers", "the model has \(identifiers.count) version identifiers; only '\(extras.versionIdentifier ?? "")' is kept")
         }

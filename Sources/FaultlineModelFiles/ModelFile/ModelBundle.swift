@@ -44,10 +44,12 @@ public struct ModelBundleVersion {
         self.model = model
         self.extras = extras
         // The file's identifier is the model's (Core Data's `versionIdentifiers`),
-        // which stores created or migrated with it record; a compiled model's
-        // decoder sets them all already, and a frozen model keeps its own.
-        if model.isEditable, model.versionIdentifiers.isEmpty, let identifier = extras.versionIdentifier {
-            model.versionIdentifiers = [identifier]
+        // which stores created or migrated with it record: the empty one for a
+        // file without (Core Data records [""] for it, [] for a model built in
+        // code). A compiled model's decoder sets them all already, and a frozen
+        // model keeps its own.
+        if model.isEditable, model.versionIdentifiers.isEmpty {
+            model.versionIdentifiers = [extras.versionIdentifier ?? ""]
         }
         self.warnings = warnings
         self.coreDataEntityVersionHashes = coreDataEntityVersionHashes
