@@ -39,11 +39,14 @@ public struct ManagedObjectID: Hashable, Sendable, BitwiseCopyable, CustomString
             : "x-faultline://\(storeIdentifier)/\(entityNumber)/p\(primaryKey)"
     }
 
-    /// The fields folded into one word. Equality still compares every field.
+    /// The entity and key folded into one word. Equality still compares every
+    /// field. The store is left out: a registry or row cache holds one
+    /// store's IDs, and its identifier is random per open, so hashing it made
+    /// probe sequences (and the gate's instruction counts) differ from run to
+    /// run.
     @inline(__always)
     private var hashWord: UInt64 {
         UInt64(bitPattern: primaryKey) ^ (UInt64(truncatingIfNeeded: entityIndex) << 44)
-            ^ (UInt64(storeIdentifier) << 54)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(hashWord) }

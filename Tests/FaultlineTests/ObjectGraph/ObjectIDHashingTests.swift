@@ -1,7 +1,7 @@
 import Testing
 @testable import Faultline
 
-@Suite("Stored object IDs hash into consecutive buckets for consecutive keys, and spread otherwise")
+@Suite("Stored object IDs hash into consecutive buckets for consecutive keys, spread otherwise, and the same in every run")
 struct ObjectIDHashingTests {
     private func id(_ key: Int64, entity: Int = 0) -> ManagedObjectID {
         ManagedObjectID(storeIdentifier: 1, entityIndex: entity, primaryKey: key)
@@ -22,6 +22,18 @@ struct ObjectIDHashingTests {
         #expect(Set(groups).count > 9_900)
         #expect(id(8)._rawHashValue(seed: 7) != id(8, entity: 1)._rawHashValue(seed: 7))
         #expect(id(8)._rawHashValue(seed: 7) != id(8)._rawHashValue(seed: 8))
+    }
+
+    @Test("The hash leaves the store out: it is the same whatever identifier the store drew when it opened, and IDs of two stores stay unequal")
+    func storeLeftOut() {
+        let first = ManagedObjectID(storeIdentifier: 1, entityIndex: 2, primaryKey: 17)
+        let second = ManagedObjectID(storeIdentifier: 3_000_000_000, entityIndex: 2, primaryKey: 17)
+        #expect(first._rawHashValue(seed: 0) == second._rawHashValue(seed: 0))
+        #expect(first.hashValue == second.hashValue)
+        #expect(first != second)
+        let temporary = ManagedObjectID(storeIdentifier: 1, entityIndex: 2, primaryKey: -5)
+        #expect(temporary._rawHashValue(seed: 0)
+            == ManagedObjectID(storeIdentifier: 9, entityIndex: 2, primaryKey: -5)._rawHashValue(seed: 0))
     }
 
     @Test("Temporary IDs are not grouped: consecutive temporary keys spread over the high bits")
