@@ -104,8 +104,19 @@ public final class FetchedResultsController: @unchecked Sendable, ContextMergeFo
     public var sections: [FetchedResultsSection]? {
         takePermanentIDs()
         guard let state else { return nil }
-        guard sectionNameKeyPath != nil else { return [FetchedResultsSection(name: "", objects: objects(in: 0 ..< state.count, of: state))] }
-        return state.sections.map { FetchedResultsSection(name: $0.name, objects: objects(in: $0.start ..< $0.start + $0.count, of: state)) }
+        guard sectionNameKeyPath != nil else {
+            return [FetchedResultsSection(name: "", indexTitle: nil, objects: objects(in: 0 ..< state.count, of: state))]
+        }
+        return state.sections.map {
+            FetchedResultsSection(name: $0.name, indexTitle: sectionIndexTitle(forSectionName: $0.name),
+                                  objects: objects(in: $0.start ..< $0.start + $0.count, of: state))
+        }
+    }
+
+    /// The sections' names, in order (nil before `performFetch()`).
+    var sectionNames: [String]? {
+        takePermanentIDs()
+        return state?.sections.map(\.name)
     }
 
     private func objects(in range: Range<Int>, of state: FetchedResultsState) -> FetchedObjects {
@@ -150,7 +161,7 @@ public final class FetchedResultsController: @unchecked Sendable, ContextMergeFo
     /// A section as a change reports it: a deleted one by name alone.
     func section(named name: String, at index: Int, type: FetchedResultsChangeType) -> FetchedResultsSection {
         if type != .delete, let sections, sections.indices.contains(index) { return sections[index] }
-        return FetchedResultsSection(name: name, objects: FetchedObjects([], range: 0 ..< 0, context: managedObjectContext,
+        return FetchedResultsSection(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: FetchedObjects([], range: 0 ..< 0, context: managedObjectContext,
                                                                          batchSize: 0, prefetching: []))
     }
 

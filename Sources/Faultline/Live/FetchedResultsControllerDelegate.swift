@@ -3,7 +3,8 @@ import Foundation
 /// Told of each change to a controller's results, in Core Data's order:
 /// will change; each section and object change (deletes at their old index
 /// paths, inserts at their new ones, moves from old to new, updates with
-/// both); did change. Every method has an empty default.
+/// both); did change. The change methods do nothing by default; the index
+/// title is Core Data's by default.
 public protocol FetchedResultsControllerDelegate: AnyObject {
     func controllerWillChangeContent(_ controller: FetchedResultsController)
     func controller(_ controller: FetchedResultsController, didChange section: FetchedResultsSection,
@@ -11,6 +12,9 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
                     for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
     func controllerDidChangeContent(_ controller: FetchedResultsController)
+    /// A section's title in the section index; by default Core Data's, the
+    /// name's first character capitalised (nil leaves the section out of it).
+    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String?
 }
 
 extension FetchedResultsControllerDelegate {
@@ -20,6 +24,9 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController, didChange object: ManagedObject, at indexPath: IndexPath?,
                            for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
+    public func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
+        FetchedResultsController.defaultSectionIndexTitle(forSectionName: sectionName)
+    }
 }
 
 /// Told of each change as one difference of the ordered object IDs, for a

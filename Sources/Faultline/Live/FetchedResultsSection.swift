@@ -6,8 +6,10 @@ public struct FetchedResultsSection {
     /// a number as its digits (a boolean as 1 or 0, as `NSNumber` writes it),
     /// anything else as its description.
     public let name: String
-    /// The name's first character, uppercased (Core Data's default index title).
-    public var indexTitle: String? { name.first.map { String($0).uppercased() } }
+    /// The section's title in a section index: the controller's
+    /// `sectionIndexTitle(forSectionName:)` (by default the name's first
+    /// character, capitalised).
+    public let indexTitle: String?
     /// The section's objects, made on access (a deleted section reports none).
     public let objects: FetchedObjects
     public var numberOfObjects: Int { objects.count }
