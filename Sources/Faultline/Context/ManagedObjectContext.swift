@@ -226,8 +226,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
             // blocks; the view context is too unless this thread holds none.
             let identity = ObjectIdentifier(self)
             guard isMainQueue, !HeldQueues.contains(identity) else { return try body() }
+            // The outermost block of main-thread code: it ends an event as
+            // every other block does (announcements, delete rules, undo step).
             return try HeldQueues.holding(identity) {
                 mergeInbox()
+                defer { endEvent() }
                 return try body()
             }
         }

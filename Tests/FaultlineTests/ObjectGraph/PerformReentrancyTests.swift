@@ -43,6 +43,34 @@ struct PerformReentrancyTests {
         #expect(count == 1)
     }
 
+    @Test("The view context's outermost performAndWait from the main actor ends its block as any other: its changes are announced, its undo step closes")
+    @MainActor
+    func viewContextBlockEndsItsEvent() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let view = container.viewContext
+        view.reportsUnsavedChanges = true
+        view.undoManager = UndoManager()
+        let listener = ObjectsDidChangeAsCoreDataTests.Listener(view)
+        let first = try view.performAndWait {
+            let author = try view.insertNewObject(forEntityName: "Author")
+            try author.setValue("First", forKey: "name")
+            return author
+        }
+        #expect(listener.all.map(\.inserted) == [[ObjectIdentifier(first)]])
+        let second = try view.performAndWait {
+            let author = try view.insertNewObject(forEntityName: "Author")
+            try author.setValue("Second", forKey: "name")
+            // A nested block is inside the outer one: nothing is announced yet.
+            view.performAndWait {}
+            #expect(listener.all.count == 1)
+            return author
+        }
+        #expect(listener.all.map(\.inserted) == [[ObjectIdentifier(first)], [ObjectIdentifier(second)]])
+        view.undoManager?.undo()
+        #expect(view.insertedObjects == [first])
+    }
+
     @Test("From the main actor on a worker thread, a child of the view context fetches and saves, and a background block reaches back into the view context inline")
     @MainActor
     func mainQueueHeldThroughOtherContexts() throws {
