@@ -57,9 +57,11 @@ extension ManagedObjectContext {
                 deleted.insert(object)
             } else if object.isInsertedStorage {
                 inserted.insert(object)
-            } else {
+            } else if object.isUpdated || !refreshed.contains(object) {
                 updated.insert(object)
             }
+            // Otherwise `refresh(_:mergeChanges: false)` threw its changes
+            // away since: it is only refreshed, as in Core Data.
         }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange, object: self,

@@ -189,6 +189,33 @@ struct ObjectsDidChangeAsCoreDataTests {
         #expect(heard.first?.updated.isEmpty == true)
     }
 
+    @Test("Two changed objects refreshed, one keeping its changes and one not: both refreshed, only the one that kept them updated (CoreDataPlus's testRefreshedOnDidChangeEvent)")
+    func refreshDroppingChangesIsNoUpdate() throws {
+        let (container, url, ids) = try Self.seeded(3)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let listener = Listener(context)
+        try context.performAndWait {
+            context.reportsUnsavedChanges = true
+            let kept = try context.existingObject(with: ids[0])
+            let dropped = try context.existingObject(with: ids[1])
+            let undeleted = try context.existingObject(with: ids[2])
+            try kept.setValue("Kept", forKey: "name")
+            try dropped.setValue("Dropped", forKey: "name")
+            context.delete(undeleted)
+            context.refresh(kept, mergeChanges: true)
+            context.refresh(dropped, mergeChanges: false)
+            context.refresh(undeleted, mergeChanges: false)
+            context.processPendingChanges()
+            let heard = listener.all
+            #expect(heard.count == 1)
+            #expect(heard.first?.refreshed == Set([kept, dropped, undeleted].map(ObjectIdentifier.init)))
+            #expect(heard.first?.updated == [ObjectIdentifier(kept)])
+            #expect(heard.first?.deleted.isEmpty == true)
+            #expect(context.updatedObjects == [kept])
+        }
+    }
+
     @Test("reset() posts a notification with invalidatedAllObjects and nothing else, after the insert's own notification")
     func resetInvalidatesAllObjects() throws {
         let (container, url) = try LibraryModel.container()
