@@ -171,15 +171,16 @@ extension ManagedObjectContext {
     /// values, its deletion and its transient values (`mergeChanges: true`).
     /// An object without changes turns into a fault either way, its transient
     /// values gone, as Core Data's does (its `refreshAllObjects()` resets a
-    /// saved object's transient to its default). Inserted objects are left alone. While
-    /// `reportsUnsavedChanges` is on, the next `processPendingChanges()`
-    /// reports it among the refreshed objects, as Core Data does, so a
+    /// saved object's transient to its default). Inserted objects are left
+    /// alone. The next `processPendingChanges()` reports it among the refreshed
+    /// objects, as Core Data does (a refresh costs no write, so it is
+    /// reported whether or not the context records its own changes), and a
     /// fetched-results controller places it again.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue()
         guard object.contextHandle === handle, !object.isInsertedStorage else { return }
         refreshUnannounced(object, mergeChanges: mergeChanges, keepingUnchangedTransients: false)
-        if handle.recordsChanges { unannouncedRefreshes.insert(object) }
+        unannouncedRefreshes.insert(object)
     }
 
     /// `refresh(_:mergeChanges:)` for the context's own bookkeeping — merges,
@@ -253,12 +254,12 @@ extension ManagedObjectContext {
 
     /// Refreshes every registered object keeping its unsaved changes
     /// (`refresh(_:mergeChanges: true)`): unchanged objects turn back into
-    /// faults, deletions stay pending. Like `rollback()`, it reports what it
-    /// did at once, the objects among the refreshed ones.
+    /// faults, deletions stay pending. It reports what it did at once, the
+    /// objects among the refreshed ones, whether or not the context records
+    /// its own changes (as a merge reports its refreshes).
     public func refreshAllObjects() {
         checkQueue()
         for object in registered.values { refreshUnannounced(object, mergeChanges: true, keepingUnchangedTransients: false) }
-        guard handle.recordsChanges else { return }
         for object in registered.values where !object.isInsertedStorage { unannouncedRefreshes.insert(object) }
         announceUnsavedChanges()
     }

@@ -216,6 +216,23 @@ struct ObjectsDidChangeAsCoreDataTests {
         }
     }
 
+    @Test("A context that does not record its own changes still reports its refreshes: refreshAllObjects() at once, refresh(_:mergeChanges:) at the block's end (CoreDataPlus's testObserveRefreshChangeRefresh)")
+    func refreshesReportedByDefault() throws {
+        let (container, url, ids) = try Self.seeded(3)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        #expect(context.reportsUnsavedChanges == false)
+        let listener = Listener(context)
+        let loaded = try context.performAndWait { try ids.map { try context.existingObject(with: $0) } }
+        #expect(listener.all.isEmpty)
+        context.performAndWait { context.refreshAllObjects() }
+        #expect(listener.all.map(\.refreshed) == [Set(loaded.map(ObjectIdentifier.init))])
+        listener.clear()
+        context.performAndWait { context.refresh(loaded[0], mergeChanges: false) }
+        #expect(listener.all.map(\.refreshed) == [[ObjectIdentifier(loaded[0])]])
+        #expect(listener.all.first?.updated.isEmpty == true)
+    }
+
     @Test("reset() posts a notification with invalidatedAllObjects and nothing else, after the insert's own notification")
     func resetInvalidatesAllObjects() throws {
         let (container, url) = try LibraryModel.container()
