@@ -15,37 +15,48 @@ extension ManagedObjectContext {
     /// Inserts a new object of a registered subclass.
     public func insertObject<Object: ManagedObject>(_ type: Object.Type) throws -> Object {
         checkQueue()
-        let index: Int
-        // Loops insert one class over and over: remember the last one instead of
-        // taking the registry's lock for every object.
-        if let cached = lastInsertedClass, cached.type == ObjectIdentifier(type) {
-            index = cached.entityIndex
-        } else {
-            guard let found = classes.entityIndex(of: type) else {
-                throw ObjectAccessError.unknownKey(entity: "model", key: String(describing: type))
-            }
-            lastInsertedClass = (ObjectIdentifier(type), found)
-            index = found
-        }
-        guard let object = try insertObject(entityIndex: index) as? Object else {
+        guard let object = try insertObject(entityIndex: entityIndex(of: type)) as? Object else {
             throw ObjectAccessError.wrongType(entity: String(describing: type), key: "class", expected: "\(type)")
         }
         return object
     }
 
+    /// The entity a registered subclass stands for.
+    func entityIndex(of type: ManagedObject.Type) throws -> Int {
+        // Loops insert one class over and over: remember the last one instead of
+        // taking the registry's lock for every object.
+        if let cached = lastInsertedClass, cached.type == ObjectIdentifier(type) { return cached.entityIndex }
+        guard let found = classes.entityIndex(of: type) else {
+            throw ObjectAccessError.unknownKey(entity: "model", key: String(describing: type))
+        }
+        lastInsertedClass = (ObjectIdentifier(type), found)
+        return found
+    }
+
     /// `id`: a child context's insert, saved into this parent, keeps its temporary ID.
     func insertObject(entityIndex: Int, id given: ManagedObjectID? = nil, awakes: Bool = true) throws -> ManagedObject {
-        let runtime = runtimes[entityIndex]
-        if runtime.entity.isAbstract { throw ObjectAccessError.abstractEntity(runtime.entity.name) }
-        let id = given ?? ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
+        let id = try newObjectID(entityIndex: entityIndex, given: given)
         let object = makeObject(id: id, entityIndex: entityIndex)
-        object.values = runtime.defaults
+        adoptInserted(object, awakes: awakes)
+        return object
+    }
+
+    /// The ID of an object about to be inserted; abstract entities have none.
+    func newObjectID(entityIndex: Int, given: ManagedObjectID? = nil) throws -> ManagedObjectID {
+        let entity = runtimes[entityIndex].entity
+        if entity.isAbstract { throw ObjectAccessError.abstractEntity(entity.name) }
+        return given ?? ManagedObjectID.temporary(store: coordinator.identifier, entityIndex: entityIndex)
+    }
+
+    /// A new object, made: its defaults, its registration as inserted, then
+    /// `awakeFromInsert`.
+    func adoptInserted(_ object: ManagedObject, awakes: Bool = true) {
+        object.values = object.runtime.defaults
         prepareAsNew(object)
-        registered[id] = object
+        registered[object.objectID] = object
         if handle.recordsUndo { captureInsertForUndo(object) }
         noteChange(object)
         if awakes { object.awakeFromInsert() }
-        return object
     }
 
     /// An inserted object's relationships and flags: no destinations, empty

@@ -358,12 +358,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if classByEntity.isEmpty {
             classByEntity = coordinator.model.entities.indices.map { classes.type(forEntityIndex: $0) }
         }
-        let type = classByEntity[entityIndex]
-        let runtime = runtimes[entityIndex]
-        let object = type.init(ObjectConstruction(handle: handle, runtime: runtime, id: id))
+        let object = classByEntity[entityIndex].init(construction(id: id, entityIndex: entityIndex))
+        noteMade(object)
+        return object
+    }
+
+    func construction(id: ManagedObjectID, entityIndex: Int) -> ObjectConstruction {
+        ObjectConstruction(handle: handle, runtime: runtimes[entityIndex], id: id)
+    }
+
+    /// Counts an object just made, and lets the registry know.
+    func noteMade(_ object: ManagedObject) {
         counters.objectsMaterialized += 1
         registered.noteMade(object)
-        return object
     }
 
     /// Counts every change, so the save can tell when `willSave` settles.
