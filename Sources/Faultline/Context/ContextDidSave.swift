@@ -88,7 +88,7 @@ extension ManagedObjectContext {
     /// all when they changed what this context holds (objects it showed
     /// refreshed, objects it held deleted, objects inserted), and, before it,
     /// the merge in full to the fetched-results controllers following the
-    /// context.
+    /// context; then the did-merge notification with every ID merged.
     func mergeAndAnnounce(_ pending: [StoreChanges]) {
         advanceQueryGeneration()
         var updated = Set<ManagedObject>()
@@ -119,13 +119,23 @@ extension ManagedObjectContext {
         }
         // An object inserted and deleted by saves merged together never reached this context.
         let gone = deletedIDs.union(deleted.lazy.map(\.objectID))
+        let refreshed = shown.subtracting(deleted)
         let change = ContextObjectsDidChange(
-            mergedInto: self, refreshedObjects: shown.subtracting(deleted), deletedObjects: deleted,
+            mergedInto: self, refreshedObjects: refreshed, deletedObjects: deleted,
             insertedObjectIDs: gone.isEmpty ? inserted : inserted.subtracting(gone))
-        guard !change.isEmpty else { return }
+        if !change.isEmpty {
+            NotificationCenter.default.post(
+                name: .managedObjectContextObjectsDidChange, object: self,
+                userInfo: [ContextObjectsDidChange.userInfoKey: change])
+        }
+        let allUpdated = updatedIDs.union(updated.lazy.map(\.objectID))
+        guard !inserted.isEmpty || !allUpdated.isEmpty || !gone.isEmpty else { return }
+        let merged = ContextDidMergeChanges(
+            insertedObjectIDs: inserted, updatedObjectIDs: allUpdated.subtracting(gone), deletedObjectIDs: gone,
+            refreshedObjectIDs: Set(refreshed.lazy.map(\.objectID)))
         NotificationCenter.default.post(
-            name: .managedObjectContextObjectsDidChange, object: self,
-            userInfo: [ContextObjectsDidChange.userInfoKey: change])
+            name: .managedObjectContextDidMergeChangesObjectIDs, object: self,
+            userInfo: [ContextDidMergeChanges.userInfoKey: merged])
     }
 
     /// Runs the automatic merge on the context's own queue. The context is
