@@ -107,6 +107,11 @@ public enum SaveConflict: Sendable, Equatable {
     /// A child context's save: the parent context changed (`parentDeleted`:
     /// deleted) the object since the child read it.
     case parentContext(ManagedObjectID, parentDeleted: Bool)
+
+    var isUniqueness: Bool {
+        if case .uniqueness = self { return true }
+        return false
+    }
 }
 
 /// What a successful save wrote.
