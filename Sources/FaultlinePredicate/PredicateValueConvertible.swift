@@ -91,6 +91,30 @@ extension URL: PredicateValueConvertible {
     public func predicateValue() -> PredicateValue { .string(absoluteString) }
 }
 
+/// What Core Data code passes most (`NSNumber(value: siteNumber)`, a value
+/// read through `NSNumber`): a boolean as `.bool`, a decimal number as
+/// `.decimal`, a float or double as `.double`, any integer as `.int` when it
+/// fits in `Int64`.
+extension NSNumber: PredicateValueConvertible {
+    public func predicateValue() throws(FetchPredicateError) -> PredicateValue {
+        // Foundation's two booleans are shared instances, whatever their type encoding says.
+        if self === NSNumber(value: true) { return .bool(true) }
+        if self === NSNumber(value: false) { return .bool(false) }
+        if let decimal = self as? NSDecimalNumber { return .decimal(decimal.decimalValue) }
+        switch String(cString: objCType) {
+        case "f", "d":
+            return .double(doubleValue)
+        case "Q", "L":
+            guard let value = Int64(exactly: uint64Value) else {
+                throw .unsupportedArgumentType(index: 0, type: "NSNumber \(uint64Value) (beyond Int64)")
+            }
+            return .int(value)
+        default:
+            return .int(int64Value)
+        }
+    }
+}
+
 extension Data: PredicateValueConvertible {
     public func predicateValue() -> PredicateValue { .data(self) }
 }

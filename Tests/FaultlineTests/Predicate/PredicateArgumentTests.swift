@@ -41,6 +41,37 @@ struct PredicateArgumentTests {
         #expect(try FetchPredicate(format: "a == %@ AND b == %@", "x", 2).description == "a == \"x\" AND b == 2")
     }
 
+    @Test("NSNumber arguments, as Core Data code passes them: booleans (0 or 1 for %d), integers, floating point, decimals, in arrays too")
+    func numbers() throws {
+        let predicate = try FetchPredicate(
+            format: "a == %@ AND b == %@ AND c == %@ AND d == %@ AND e == %@ AND f == %d AND g IN %@",
+            argumentArray: [NSNumber(value: true), NSNumber(value: Int32(7)), NSNumber(value: 2.5), NSNumber(value: Float(0.5)),
+                            NSDecimalNumber(string: "1.25"), NSNumber(value: false), [NSNumber(value: 1), NSNumber(value: UInt64(2))]])
+        #expect(Self.rightValues(predicate.root) == [true, 7, 2.5, 0.5, .decimal(Decimal(string: "1.25") ?? 0), 0, [1, 2]])
+        #expect(throws: FetchPredicateError.self) {
+            try FetchPredicate(format: "a == %@", argumentArray: [NSNumber(value: UInt64.max)])
+        }
+    }
+
+    @Test("A fetch with an NSNumber argument finds the row an Int64 finds (Core Data by Tutorials' CampSiteService)")
+    func numberArgumentFetches() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for pages in [Int64(10), 20] {
+                let book = try context.insertNewObject(forEntityName: "Book")
+                try book.setValue("Pages \(pages)", forKey: "title")
+                try book.setValue(pages, forKey: "pages")
+            }
+            try context.save()
+            let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate(format: "%K = %@", argumentArray: ["pages", NSNumber(value: 20)]))
+            #expect(try context.fetch(request).map { $0.value(forKey: "title") as? String } == ["Pages 20"])
+            let none = try FetchRequest(entityName: "Book", format: "%K = %@", "pages", NSNumber(value: 30))
+            #expect(try context.count(for: none) == 0)
+        }
+    }
+
     @Test("NSNull is nil, alone and in an array (dictionary results and committed values hold it)")
     func null() throws {
         #expect(try FetchPredicate(format: "a == %@", NSNull()).description == "a == nil")
