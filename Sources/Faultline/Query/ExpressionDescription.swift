@@ -11,17 +11,19 @@ public struct ExpressionDescription: Sendable, Hashable {
     /// `havingPredicate` uses for it.
     public var name: String
     public var expression: FetchExpression
-    /// How the value is read back (`.doubleAttributeType` for an average).
+    /// How the value is read back (`.doubleAttributeType` for an average);
+    /// by default, as Core Data's, undefined: the value as SQLite holds it
+    /// (an integer for a count or a sum of integers, a double for an average).
     public var resultType: AttributeType
 
-    public init(name: String, expression: FetchExpression, resultType: AttributeType) {
+    public init(name: String, expression: FetchExpression, resultType: AttributeType = .undefinedAttributeType) {
         self.name = name
         self.expression = expression
         self.resultType = resultType
     }
 
     /// The expression parsed from `format` (`"sum:(price)"`); throws `FetchPredicateError`.
-    public init(name: String, format: String, resultType: AttributeType) throws {
+    public init(name: String, format: String, resultType: AttributeType = .undefinedAttributeType) throws {
         self.init(name: name, expression: try FetchExpression(format: format), resultType: resultType)
     }
 }

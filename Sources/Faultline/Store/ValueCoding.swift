@@ -61,8 +61,18 @@ enum ValueCoding {
             case .real: return Decimal(shortestOf: column.double).map { .decimal($0) } ?? .null
             default: return Decimal(string: column.string ?? "").map { .decimal($0) } ?? .null
             }
-        case .binaryDataAttributeType, .transformableAttributeType, .compositeAttributeType, .undefinedAttributeType:
+        case .binaryDataAttributeType, .transformableAttributeType, .compositeAttributeType:
             return .data(statement.data(at: index) ?? Data())
+        case .undefinedAttributeType:
+            // An expression whose description names no result type (Core
+            // Data's default): the value as SQLite holds it, as Core Data
+            // hands back an NSNumber for a count or a sum.
+            switch statement.columnType(at: index) {
+            case .integer: return .integer(column.int64)
+            case .real: return .double(column.double)
+            case .text: return column.string.map { .string($0) } ?? .null
+            default: return .data(statement.data(at: index) ?? Data())
+            }
         }
     }
 }

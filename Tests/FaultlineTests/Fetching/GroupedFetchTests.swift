@@ -137,4 +137,38 @@ struct GroupedFetchTests {
             try context.performAndWait { try context.fetchDictionaries(request) }
         }
     }
+    @Test("An expression without a result type (Core Data's default, undefined) reads back as SQLite holds it: a count and a sum of integers as integers, an average as a double, a max of text as text")
+    func undefinedResultType() throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = Self.books([
+            try ExpressionDescription(name: "count", format: "count:(title)"),
+            try ExpressionDescription(name: "views", format: "sum:(views)"),
+            try ExpressionDescription(name: "price", format: "average:(price)"),
+            try ExpressionDescription(name: "last", format: "max:(title)"),
+        ])
+        request.sortDescriptors = [FetchSortDescriptor(key: "author.name")]
+        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        let typed = try Self.books([
+            try Self.expression("count", "count:(title)", .integer64AttributeType),
+            try Self.expression("views", "sum:(views)", .integer64AttributeType),
+            try Self.expression("price", "average:(price)", .doubleAttributeType),
+            try Self.expression("last", "max:(title)", .stringAttributeType),
+        ]).withSort("author.name")
+        let expected = try context.performAndWait { try context.fetchDictionaries(typed) }
+        #expect(!rows.isEmpty)
+        #expect(rows.map { $0["count"] as? Int64 } == expected.map { $0["count"] as? Int64 })
+        #expect(rows.map { $0["views"] as? Int64 } == expected.map { $0["views"] as? Int64 })
+        #expect(rows.map { $0["price"] as? Double } == expected.map { $0["price"] as? Double })
+        #expect(rows.map { $0["last"] as? String } == expected.map { $0["last"] as? String })
+        #expect(rows.allSatisfy { $0["count"] is Int64 && $0["last"] is String })
+    }
+}
+
+private extension FetchRequest {
+    func withSort(_ key: String) -> FetchRequest {
+        var request = self
+        request.sortDescriptors = [FetchSortDescriptor(key: key)]
+        return request
+    }
 }
