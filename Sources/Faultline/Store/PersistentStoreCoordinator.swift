@@ -34,6 +34,14 @@ public enum StoreLocation: Sendable, Equatable {
         if case .file(let url) = self { return url }
         return nil
     }
+
+    /// A store at `/dev/null` — Core Data's idiom for a throwaway store in
+    /// unit tests — is an in-memory store: SQLite on Linux cannot keep a
+    /// database (or its `-wal`) on the device.
+    var resolvingNullDevice: StoreLocation {
+        if case .file(let url) = self, url.isFileURL, url.standardizedFileURL.path == "/dev/null" { return .inMemory }
+        return self
+    }
 }
 
 /// A model bound to a store: connections, the statement caches, the row cache.
@@ -106,6 +114,7 @@ public final class PersistentStoreCoordinator: Sendable {
     public convenience init(model: CheckedModel, location: StoreLocation, rowCacheCapacity: Int = 100_000,
                             busyTimeout: TimeInterval = PersistentStoreCoordinator.defaultBusyTimeout,
                             persistentHistoryTracking: Bool? = nil, readOnly: Bool = false) throws {
+        let location = location.resolvingNullDevice
         let schema = try StoreSchema(compiling: model)
         var isDirectory: ObjCBool = false
         if case .file(let url) = location, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
