@@ -30,6 +30,8 @@ public enum StoreFunctions {
     /// ENDSWITH or LIKE (`operator` is its format text) of two folded texts as
     /// the evaluator tests them, NUL characters included; NULL for nil text.
     public static let textTest = "FAULTLINE_TEXT_TEST"
+    /// The collating sequence of a `localizedStandard` sort (`StandardTextOrder`).
+    public static let standardCollation = "FAULTLINE_STANDARD"
 
     /// Registers every function on `connection`.
     public static func register(on connection: Connection) throws {
@@ -56,6 +58,7 @@ public enum StoreFunctions {
                   let result = PredicateText.test(operation, text, part) else { return .null }
             return .integer(result ? 1 : 0)
         }
+        try connection.createCollation(standardCollation, StandardTextOrder.compare)
         // Seconds since 2001-01-01 UTC, Core Data's date encoding.
         try connection.createFunction(now, argumentCount: 0, deterministic: false) { _ in
             .real(Date().timeIntervalSinceReferenceDate)

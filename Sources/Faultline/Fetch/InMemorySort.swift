@@ -1,7 +1,9 @@
+import FaultlineSupport
 import Foundation
 
 /// A fetch's sort descriptors applied in memory, in the store's order: nil
-/// first, strings by UTF-8 bytes (or, case-insensitively, by canonical form),
+/// first, strings by UTF-8 bytes (or, case-insensitively, by canonical form,
+/// or in `StandardTextOrder`, as the store's standard collating sequence),
 /// numbers and dates by value, binary data and UUIDs by their bytes, a to-one
 /// by its destination's key. What
 /// `includesPendingChanges` sorts with, and what a fetched-results controller
@@ -10,11 +12,13 @@ struct InMemorySort {
     let descriptors: [FetchSortDescriptor]
     private let paths: [PredicateKeyPath]
     private let options: [PredicateComparisonOptions]
+    private let standard: [Bool]
 
     init(_ descriptors: [FetchSortDescriptor]) {
         self.descriptors = descriptors
         paths = descriptors.map { PredicateKeyPath($0.key.split(separator: ".").map(String.init)) }
         options = descriptors.map { $0.caseInsensitive ? [.caseInsensitive, .diacriticInsensitive] : [] }
+        standard = descriptors.map { $0.comparison == .localizedStandard }
     }
 
     /// The value of each sort key of `object`, in the descriptors' order.
@@ -58,6 +62,8 @@ struct InMemorySort {
             case let (.data(left), .data(right)): order = Self.byteOrder(left, right)
             case let (.uuid(left), .uuid(right)):
                 order = withUnsafeBytes(of: left.uuid) { left in withUnsafeBytes(of: right.uuid) { Self.byteOrder(left, $0) } }
+            case let (.string(left), .string(right)) where standard[position]:
+                order = StandardTextOrder.compare(left, right)
             case let (left, right): order = (PredicateValue.order(left, right, options[position]) ?? .orderedSame) ?? .orderedSame
             }
             if order != .orderedSame {

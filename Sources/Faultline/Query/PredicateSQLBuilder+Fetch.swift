@@ -5,8 +5,9 @@ import Foundation
 /// to-one hop used by both is joined once.
 extension PredicateSQLBuilder {
     /// The ORDER BY expression of a key path: a column (through to-one joins),
-    /// its canonical form when `caseInsensitive`, or a to-one's key.
-    func sortExpression(_ keyPath: String, caseInsensitive: Bool) throws -> String {
+    /// its canonical form when case-insensitive, with the standard collating
+    /// sequence when `localizedStandard`, or a to-one's key.
+    func sortExpression(_ keyPath: String, comparison: FetchSortDescriptor.Comparison) throws -> String {
         let entity = model.entities[root.entityIndex]
         let unknown = FetchError.unknownSortKey(entity: entity.name, key: keyPath)
         let term: PredicateSQLTerm
@@ -18,8 +19,12 @@ extension PredicateSQLBuilder {
         }
         switch term {
         case .expression(let sql, let kind, _, let canonical, _) where sql.bindings.isEmpty:
-            guard caseInsensitive, kind == .text else { return sql.sql }
-            return canonical ?? "\(StoreFunctions.canonical)(\(sql.sql))"
+            guard kind == .text else { return sql.sql }
+            switch comparison {
+            case .binary: return sql.sql
+            case .caseInsensitive: return canonical ?? "\(StoreFunctions.canonical)(\(sql.sql))"
+            case .localizedStandard: return "\(sql.sql) COLLATE \(StoreFunctions.standardCollation)"
+            }
         case .object(let key, _) where !keyPath.isEmpty:
             return key.sql
         default:

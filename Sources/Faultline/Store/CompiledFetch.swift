@@ -52,7 +52,7 @@ struct CompiledFetch: Sendable {
             bindings = []
         }
         sort = try fetch.sortKeys.map {
-            (try builder.sortExpression($0.key, caseInsensitive: $0.caseInsensitive), $0.ascending)
+            (try builder.sortExpression($0.key, comparison: $0.comparison), $0.ascending)
         }
         let keyColumns = try fetch.selecting.map(builder.selectedColumn)
         if !fetch.groupBy.isEmpty, let loose = fetch.selecting.first(where: { !fetch.groupBy.contains($0) }) {
