@@ -161,8 +161,8 @@ public final class FetchedResultsController: @unchecked Sendable, ContextMergeFo
     /// A section as a change reports it: a deleted one by name alone.
     func section(named name: String, at index: Int, type: FetchedResultsChangeType) -> FetchedResultsSection {
         if type != .delete, let sections, sections.indices.contains(index) { return sections[index] }
-        return FetchedResultsSection(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: FetchedObjects([], range: 0 ..< 0, context: managedObjectContext,
-                                                                         batchSize: 0, prefetching: []))
+        let none = FetchedObjects([], range: 0 ..< 0, context: managedObjectContext, batchSize: 0, prefetching: [])
+        return FetchedResultsSection(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: none)
     }
 
     // MARK: Loading
