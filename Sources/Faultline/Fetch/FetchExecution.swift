@@ -111,6 +111,7 @@ extension ManagedObjectContext {
         case .managedObjects: .managedObjects(try fetch(request))
         case .objectIDs: .objectIDs(try fetchObjectIDs(request))
         case .dictionaries: .dictionaries(try fetchDictionaries(request))
+        case .count: .count(try count(for: request))
         }
     }
 

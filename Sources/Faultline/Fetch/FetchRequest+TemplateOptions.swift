@@ -70,12 +70,10 @@ extension FetchRequest {
         case "0": return .managedObjects
         case "1": return .objectIDs
         case "2": return .dictionaries
-        case "4":
-            throw .unsupportedOption(template: template, attribute: "resultType", value: value,
-                                     reason: "Faultline has no count result type; use count(for:) with the request")
+        case "4": return .count
         default:
             throw .invalidOptionValue(template: template, attribute: "resultType", value: value,
-                                      expected: "0 (managed objects), 1 (object IDs) or 2 (dictionaries)")
+                                      expected: "0 (managed objects), 1 (object IDs), 2 (dictionaries) or 4 (count)")
         }
     }
 }

@@ -8,6 +8,9 @@ public enum FetchResultType: Sendable, Hashable {
     case objectIDs
     /// Dictionaries of `propertiesToFetch` (all stored attributes when empty).
     case dictionaries
+    /// The number of results (Core Data's `countResultType`), as `count(for:)`
+    /// counts them.
+    case count
 }
 
 /// What to fetch: Core Data's `NSFetchRequest`.
@@ -80,4 +83,5 @@ public enum FetchResults {
     case managedObjects([ManagedObject])
     case objectIDs([ManagedObjectID])
     case dictionaries([[String: Any]])
+    case count(Int)
 }

@@ -80,6 +80,29 @@ struct FetchRequestOptionsTests {
         }
     }
 
+    @Test("The count result type, as Core Data's countResultType: execute gives the count, in one COUNT statement, unsaved inserts counted")
+    func countResultType() throws {
+        try withLibrary { container, context in
+            var request = try FetchRequest(entityName: "Book", format: "views > 10")
+            request.resultType = .count
+            container.coordinator.resetCounters()
+            guard case .count(let count) = try context.execute(request) else {
+                Issue.record("not a count")
+                return
+            }
+            #expect(count == 3)
+            #expect(container.coordinator.sqlCounters.statementsExecuted == 1)
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("New", forKey: "title")
+            try book.setValue(Int64(99), forKey: "views")
+            guard case .count(let withUnsaved) = try context.execute(request) else {
+                Issue.record("not a count")
+                return
+            }
+            #expect(withUnsaved == 4)
+        }
+    }
+
     @Test("count(for:) of a dictionary request counts its dictionaries: distinct rows, groups, the store's rows without unsaved inserts")
     func countDictionaries() throws {
         try withLibrary { _, context in
