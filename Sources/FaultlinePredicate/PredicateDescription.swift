@@ -15,6 +15,11 @@ extension PredicateNode: CustomStringConvertible {
             value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .not(let operand):
             "NOT " + operand.parenthesizedIfCompound
+        // An empty compound is NSCompoundPredicate's: AND of nothing holds, OR of nothing does not.
+        case .and(let terms) where terms.isEmpty:
+            "TRUEPREDICATE"
+        case .or(let terms) where terms.isEmpty:
+            "FALSEPREDICATE"
         case .and(let terms):
             terms.map(\.parenthesizedIfCompound).joined(separator: " AND ")
         case .or(let terms):

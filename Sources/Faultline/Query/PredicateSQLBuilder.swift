@@ -64,6 +64,11 @@ final class PredicateSQLBuilder {
             return value ? .alwaysTrue : .alwaysFalse
         case .not(let child):
             return "NOT COALESCE(" + (try operand(child)) + ", 0)"
+        // An empty compound is NSCompoundPredicate's: AND of nothing holds, OR of nothing does not.
+        case .and(let terms) where terms.isEmpty:
+            return .alwaysTrue
+        case .or(let terms) where terms.isEmpty:
+            return .alwaysFalse
         case .and(let terms):
             return Self.balanced(try terms.map(operand)[...], " AND ")
         case .or(let terms):
