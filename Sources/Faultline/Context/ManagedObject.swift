@@ -76,6 +76,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the context lists the object among the changes its next
     /// objects-did-change notification reports.
     @exclusivity(unchecked) var isAwaitingAnnouncement = false
+    /// Whether an objects-did-change notification reported the object
+    /// inserted: one inserted and deleted before any did is reported in none.
+    @exclusivity(unchecked) var wasAnnouncedInserted = false
 
     /// Whether an attribute or relationship changed.
     var hasChangedProperties: Bool { !changedAttributes.isEmpty || !changedRelationships.isEmpty }

@@ -53,9 +53,14 @@ extension ManagedObjectContext {
         var inserted = Set<ManagedObject>(), updated = Set<ManagedObject>(), deleted = Set<ManagedObject>()
         for object in objects {
             object.isAwaitingAnnouncement = false
-            if object.isDeletedStorage || object.contextHandle !== handle {
+            if object.isInsertedStorage, object.isDeletedStorage, !object.wasAnnouncedInserted {
+                // Inserted and deleted before any notification showed it: as in
+                // Core Data, it never existed for observers.
+                continue
+            } else if object.isDeletedStorage || object.contextHandle !== handle {
                 deleted.insert(object)
             } else if object.isInsertedStorage {
+                object.wasAnnouncedInserted = true
                 inserted.insert(object)
             } else if object.isUpdated || !refreshed.contains(object) {
                 updated.insert(object)
@@ -63,6 +68,7 @@ extension ManagedObjectContext {
             // Otherwise `refresh(_:mergeChanges: false)` threw its changes
             // away since: it is only refreshed, as in Core Data.
         }
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange, object: self,
             userInfo: [ContextObjectsDidChange.userInfoKey: ContextObjectsDidChange(

@@ -233,6 +233,30 @@ struct ObjectsDidChangeAsCoreDataTests {
         #expect(listener.all.first?.updated.isEmpty == true)
     }
 
+    @Test("An object inserted and deleted before any notification showed it is in none; one shown inserted is reported deleted")
+    func insertedThenDeleted() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let listener = Listener(context)
+        try context.performAndWait {
+            context.reportsUnsavedChanges = true
+            let fleeting = try context.insertNewObject(forEntityName: "Author")
+            try fleeting.setValue("Fleeting", forKey: "name")
+            context.delete(fleeting)
+            context.processPendingChanges()
+            #expect(listener.all.isEmpty)
+            let shown = try context.insertNewObject(forEntityName: "Author")
+            try shown.setValue("Shown", forKey: "name")
+            context.processPendingChanges()
+            context.delete(shown)
+            context.processPendingChanges()
+            let heard = listener.all
+            #expect(heard.map(\.inserted) == [[ObjectIdentifier(shown)], []])
+            #expect(heard.map(\.deleted) == [[], [ObjectIdentifier(shown)]])
+        }
+    }
+
     @Test("reset() posts a notification with invalidatedAllObjects and nothing else, after the insert's own notification")
     func resetInvalidatesAllObjects() throws {
         let (container, url) = try LibraryModel.container()
