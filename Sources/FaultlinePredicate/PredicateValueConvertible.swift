@@ -32,6 +32,9 @@ extension PredicateValue: PredicateValueConvertible {
                 throw error.renumbered(argumentIndex: argumentIndex)
             }
         }
+        if let bridged = foundationObjectBridged(value) {
+            return try converting(bridged, argumentIndex: argumentIndex, depth: depth)
+        }
         guard let array = value as? [Any] else {
             throw .unsupportedArgumentType(index: argumentIndex, type: String(describing: type(of: value)))
         }
@@ -41,6 +44,22 @@ extension PredicateValue: PredicateValueConvertible {
             elements.append(try converting(element, argumentIndex: argumentIndex, depth: inner))
         }
         return .array(elements)
+    }
+
+    /// A Foundation object Core Data code passes for `%@` (`date as NSDate`,
+    /// an `NSString`, `NSUUID`, `NSData`, `NSURL`, an `NSSet` or
+    /// `NSOrderedSet` for IN) as the Swift value it bridges to; nil for
+    /// anything else.
+    private static func foundationObjectBridged(_ value: Any) -> Any? {
+        guard value is NSObject else { return nil }
+        if let set = value as? NSSet { return set.allObjects }
+        if let ordered = value as? NSOrderedSet { return ordered.array }
+        if let string = value as? String { return string }
+        if let date = value as? Date { return date }
+        if let uuid = value as? UUID { return uuid }
+        if let data = value as? Data { return data }
+        if let url = value as? URL { return url }
+        return nil
     }
 
     /// The value inside any number of optional layers, or nil for an empty one.

@@ -53,6 +53,22 @@ struct PredicateArgumentTests {
         }
     }
 
+    @Test("Foundation objects as Core Data code passes them (date as NSDate, NSString, NSUUID, NSData, NSURL, NSSet and NSOrderedSet for IN) are their Swift values")
+    func foundationObjects() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 5), uuid = UUID(), bytes = Data([1, 2, 3])
+        let predicate = try FetchPredicate(
+            format: "a == %@ AND b == %@ AND c == %@ AND d == %@ AND e == %@ AND f IN %@ AND g IN %@",
+            argumentArray: [date as NSDate, NSString(string: "héllo"), NSUUID(uuidString: uuid.uuidString) as Any,
+                            NSData(data: bytes), NSURL(string: "https://example.com/a") as Any,
+                            NSSet(array: [NSNumber(value: 2)]), NSOrderedSet(array: ["x", "y"])])
+        #expect(Self.rightValues(predicate.root) == [
+            .date(date), "héllo", .uuid(uuid), .data(bytes), "https://example.com/a", [2], ["x", "y"],
+        ])
+        #expect(throws: FetchPredicateError.self) {
+            try FetchPredicate(format: "a == %@", argumentArray: [NSObject()])
+        }
+    }
+
     @Test("A fetch with an NSNumber argument finds the row an Int64 finds (Core Data by Tutorials' CampSiteService)")
     func numberArgumentFetches() throws {
         let (container, url) = try LibraryModel.container()
