@@ -58,10 +58,40 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
     let link: String
     /// ` AND Z_ENT IN (…)` when the parent table is shared.
     let parentFilter: String
-    var selections: [String]
-    var assignments: [String]
+    /// What each group computes, as `G_<alias>`.
+    var selections: [Selection]
+    var assignments: [Assignment]
     /// Whether every aggregate is a count: no column but the link is read.
     var countsOnly: Bool
+
+    struct Selection: Sendable, Hashable {
+        let alias: String
+        let function: InsertedChildrenTally.Function
+    }
+
+    /// How one parent column takes its group's value, `group(alias)` naming it.
+    enum Assignment: Sendable, Hashable {
+        /// A count or an integer sum: added.
+        case add(column: String, alias: String)
+        /// An average from its running sum and count, both updated.
+        case average(column: String, sum: String, count: String)
+        /// A minimum or maximum: the better of the old value and the group's.
+        case best(column: String, alias: String, better: String)
+
+        func sql(_ group: (String) -> String) -> [String] {
+            switch self {
+            case .add(let d, let alias):
+                return ["\(d) = COALESCE(\(d), 0) + \(group(alias))"]
+            case .average(let d, let sum, let count):
+                let newSum = "COALESCE(\(sum), 0) + \(group(sum))"
+                let newCount = "COALESCE(\(count), 0) + \(group(count))"
+                return ["\(sum) = \(newSum)", "\(count) = \(newCount)", "\(d) = CAST(\(newSum) AS REAL) / NULLIF(\(newCount), 0)"]
+            case .best(let d, let alias, let better):
+                let value = group(alias)
+                return ["\(d) = CASE WHEN \(value) IS NULL THEN \(d) WHEN \(d) IS NULL OR \(value) \(better) \(d) THEN \(value) ELSE \(d) END"]
+            }
+        }
+    }
 
     /// nil for an aggregate whose set-based form would not be exact.
     init?(
@@ -72,29 +102,25 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
         self.childTable = childTable
         self.link = link
         self.parentFilter = parentFilter
-        let group = "g.G_\(d)"
         countsOnly = function == .count
         switch function {
         case .count:
-            selections = ["COUNT(*) AS G_\(d)"]
-            assignments = ["\(d) = COALESCE(\(d), 0) + \(group)"]
+            selections = [Selection(alias: d, function: .count)]
+            assignments = [.add(column: d, alias: d)]
         case .sum:
             guard let value, valueType?.isInteger == true else { return nil }
-            selections = ["SUM(COALESCE(c.\(value), 0)) AS G_\(d)"]
-            assignments = ["\(d) = COALESCE(\(d), 0) + \(group)"]
+            selections = [Selection(alias: d, function: .sum(value))]
+            assignments = [.add(column: d, alias: d)]
         case .avg:
             guard let value, valueType?.isInteger == true else { return nil }
             let sum = AverageColumns.sum(of: d)
             let count = AverageColumns.count(of: d)
-            let newSum = "COALESCE(\(sum), 0) + g.G_\(sum)"
-            let newCount = "COALESCE(\(count), 0) + g.G_\(count)"
-            selections = ["SUM(COALESCE(c.\(value), 0)) AS G_\(sum)", "COUNT(c.\(value)) AS G_\(count)"]
-            assignments = ["\(sum) = \(newSum)", "\(count) = \(newCount)", "\(d) = CAST(\(newSum) AS REAL) / NULLIF(\(newCount), 0)"]
+            selections = [Selection(alias: sum, function: .sum(value)), Selection(alias: count, function: .countOf(value))]
+            assignments = [.average(column: d, sum: sum, count: count)]
         case .min, .max:
             guard let value, valueType?.isNumeric == true || valueType == .dateAttributeType else { return nil }
-            let better = function == .min ? "<" : ">"
-            selections = ["\(function == .min ? "MIN" : "MAX")(c.\(value)) AS G_\(d)"]
-            assignments = ["\(d) = CASE WHEN \(group) IS NULL THEN \(d) WHEN \(d) IS NULL OR \(group) \(better) \(d) THEN \(group) ELSE \(d) END"]
+            selections = [Selection(alias: d, function: function == .min ? .min(value) : .max(value))]
+            assignments = [.best(column: d, alias: d, better: function == .min ? "<" : ">")]
         }
     }
 
@@ -121,9 +147,32 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
     /// costs more than the sort (measured), so they keep the ranged statement.
     public var sqlOverMostOfTable: String { countsOnly ? statement(key: "+c.Z_PK") : sql }
 
+    /// The same aggregates summed up by the writer over the children it reads
+    /// in key order, with no sort.
+    public var tally: InsertedChildrenTally {
+        var columns: [String] = []
+        let functions = selections.map(\.function)
+        for function in functions {
+            if let column = function.column, !columns.contains(column) { columns.append(column) }
+        }
+        let read = "SELECT c.\(link)" + columns.map { ", c.\($0)" }.joined()
+            + " FROM \(childTable) c WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL"
+        // ?1 the parent's key, then one parameter per selection.
+        let parameterOf = Dictionary(uniqueKeysWithValues: selections.enumerated().map { ($1.alias, "?\($0 + 2)") })
+        let update = "UPDATE \(parentTable) SET "
+            + assignments.flatMap { $0.sql { parameterOf[$0] ?? "NULL" } }.joined(separator: ", ")
+            + " WHERE Z_PK = ?1\(parentFilter)"
+        let parts = functions.map { function in
+            InsertedChildrenTally.Part(
+                aggregate: function.aggregate, column: function.column.flatMap(columns.firstIndex).map { Int32($0 + 1) } ?? 0)
+        }
+        return InsertedChildrenTally(functions: functions, parts: parts, read: read, update: update)
+    }
+
     private func statement(key: String) -> String {
-        "UPDATE \(parentTable) SET \(assignments.joined(separator: ", ")) FROM (SELECT c.\(link) AS G_KEY, "
-            + selections.joined(separator: ", ")
+        "UPDATE \(parentTable) SET \(assignments.flatMap { $0.sql { "g.G_\($0)" } }.joined(separator: ", ")) "
+            + "FROM (SELECT c.\(link) AS G_KEY, "
+            + selections.map { "\($0.function.sql) AS G_\($0.alias)" }.joined(separator: ", ")
             + " FROM \(childTable) c WHERE \(key) BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL GROUP BY c.\(link)) AS g"
             + " WHERE \(parentTable).Z_PK = g.G_KEY\(parentFilter)"
     }
@@ -150,6 +199,8 @@ public struct InsertedRowsUpkeep: Sendable, Hashable {
     /// in two forms, by how much of the table the inserted keys are.
     public let aggregateStatements: [String]
     public let aggregateStatementsOverMostOfTable: [String]
+    /// `parentAggregates` added up by the writer instead (InsertedChildrenTally).
+    public let aggregateTallies: [InsertedChildrenTally]
     public let recomputeStatements: [String]
 
     init(parentAggregates: [InsertedChildrenAggregates], recomputes: [InsertedParentsRecompute]) {
@@ -157,6 +208,7 @@ public struct InsertedRowsUpkeep: Sendable, Hashable {
         self.recomputes = recomputes
         aggregateStatements = parentAggregates.map(\.sql)
         aggregateStatementsOverMostOfTable = parentAggregates.map(\.sqlOverMostOfTable)
+        aggregateTallies = parentAggregates.map(\.tally)
         recomputeStatements = recomputes.map(\.sql)
     }
 

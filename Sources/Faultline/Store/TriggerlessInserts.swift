@@ -19,8 +19,14 @@ struct TriggerlessInserts {
     static let minimumRows = 1_000
 
     /// A stand-in with its table's number (the caller's), in the form for a
-    /// run of keys that is most of the table and in the form for any other.
-    typealias Step = (table: Int, sql: String, overMostOfTable: String)
+    /// run of keys that is most of the table and in the form for any other,
+    /// and for parents' aggregates the writer's own form of the latter.
+    struct Step {
+        let table: Int
+        let sql: String
+        let overMostOfTable: String
+        var tally: InsertedChildrenTally?
+    }
 
     /// The stand-ins of the tables inserted into, in the order they run.
     private let steps: [Step]
@@ -85,12 +91,13 @@ struct TriggerlessInserts {
         var steps: [Step] = []
         for table in parentsFirst {
             guard let upkeep = upkeeps[table] else { continue }
-            for (sql, wide) in zip(upkeep.aggregateStatements, upkeep.aggregateStatementsOverMostOfTable) {
-                steps.append((table, sql, wide))
+            for (index, sql) in upkeep.aggregateStatements.enumerated() {
+                steps.append(Step(table: table, sql: sql, overMostOfTable: upkeep.aggregateStatementsOverMostOfTable[index],
+                                  tally: upkeep.aggregateTallies[index]))
             }
         }
         for table in parentsFirst.reversed() {
-            for sql in upkeeps[table]?.recomputeStatements ?? [] { steps.append((table, sql, sql)) }
+            for sql in upkeeps[table]?.recomputeStatements ?? [] { steps.append(Step(table: table, sql: sql, overMostOfTable: sql)) }
         }
         return steps
     }
@@ -99,12 +106,22 @@ struct TriggerlessInserts {
     /// inserted into the table of the caller's number while the triggers were
     /// off, every key in a run. With the triggers on, so triggers on the rows
     /// the stand-ins update fire as they would have for the per-row updates.
+    ///
+    /// Parents' aggregates are added up by the writer (InsertedChildTotals)
+    /// unless the run is most of its table and the statement has a form for
+    /// that (counts read from the link's index, in order, without a row).
     func finish(keys: [(table: Int, keys: ClosedRange<Int64>)]) throws {
         connection.setTriggersEnabled(true)
         for step in steps {
             for (table, keys) in keys where table == step.table {
-                let sql = Self.isMostOfTable(keys) ? step.overMostOfTable : step.sql
-                try connection.execute(sql, [.integer(keys.lowerBound), .integer(keys.upperBound)])
+                let bounds: [SQLValue] = [.integer(keys.lowerBound), .integer(keys.upperBound)]
+                if Self.isMostOfTable(keys), step.overMostOfTable != step.sql {
+                    try connection.execute(step.overMostOfTable, bounds)
+                } else if let tally = step.tally, try InsertedChildTotals.apply(tally, over: keys, on: connection) {
+                    continue
+                } else {
+                    try connection.execute(step.sql, bounds)
+                }
             }
         }
     }

@@ -30,8 +30,9 @@ struct BatchStatementCountTests {
         for count in [100, 10_000] {
             let (sql, counters) = try Self.typedInsert(count)
             // From TriggerlessInserts.minimumRows rows on, the writer reads the
-            // table's triggers from the catalog and runs the count's and sum's
-            // stand-in once, after the rows.
+            // table's triggers from the catalog and, after the rows, reads them
+            // once for the count's and sum's stand-in (InsertedChildTotals):
+            // none has a category, so no parent is updated.
             let standIn = count >= TriggerlessInserts.minimumRows ? 2 : 0
             #expect(sql.statementsPrepared == 1 + standIn)
             #expect(counters.keyReservations == 1)
@@ -61,8 +62,8 @@ struct BatchStatementCountTests {
             #expect(result.counters.rowsInserted == count)
         }
         // After its first TriggerlessInserts.minimumRows rows a stream reads
-        // the table's triggers from the catalog and, after its last row, runs
-        // the count's stand-in: two statements, whatever N.
+        // the table's triggers from the catalog and, after its last row, reads
+        // the rows for the count's stand-in: two statements, whatever N.
         #expect(prepared[1] == prepared[0] + 2)
         #expect(prepared[2] == prepared[1])
     }
