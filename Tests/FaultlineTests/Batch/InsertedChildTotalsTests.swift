@@ -104,4 +104,68 @@ struct InsertedChildTotalsTests {
         #expect(try Model.table(container, Model.everyTable[1]) == before)
         #expect(try Model.table(container, "SELECT COUNT(*) FROM ZARTICLE") == [[.integer(2)]])
     }
+
+    /// Categories are one kind of topic, in the topics' table: the UPDATE
+    /// names the entity as the trigger does.
+    static func sharedTable() -> ManagedObjectModel { ManagedObjectModel {
+        Entity("Topic") { Attribute("name", .string) }
+        Entity("Category", parent: "Topic") {
+            Relationship("articles", to: "Article", inverse: "category", toMany: true)
+            Derived("articleCount", .integer64, "articles.@count")
+            Derived("totalViews", .integer64, "@sum.articles.views")
+        }
+        Entity("Tag", parent: "Topic") { Attribute("color", .string) }
+        Entity("Article") {
+            Attribute("views", .integer64)
+            Relationship("category", to: "Category", inverse: "articles")
+        }
+    } }
+
+    @Test("Parents in a table they share with other entities: each UPDATE keeps to the parent's entity, values as the triggers'")
+    func sharedParentTable() throws {
+        func seeded() throws -> (PersistentContainer, URL, [ManagedObjectID]) {
+            let (container, url) = try LibraryModel.container(Self.sharedTable())
+            let context = container.newBackgroundContext()
+            let categories = try context.performAndWait { () throws -> [ManagedObjectID] in
+                let tag = try context.insertNewObject(forEntityName: "Tag")
+                try tag.setValue("T", forKey: "name")
+                let categories = try (0..<3).map { index in
+                    let category = try context.insertNewObject(forEntityName: "Category")
+                    try category.setValue("C\(index)", forKey: "name")
+                    return category
+                }
+                try context.save()
+                return categories.map(\.objectID)
+            }
+            return (container, url, categories)
+        }
+        func insert(_ range: Range<Int>, _ categories: [ManagedObjectID], into container: PersistentContainer) throws -> BatchResult {
+            var request = try BatchInsertRequest(entityName: "Article", in: container.model)
+            let views = try request.attribute("views"), category = try request.relationship("category")
+            request.source = .rows(count: range.count) { row, offset in
+                let index = range.lowerBound + offset
+                row.set(Int64(index % 50), at: views)
+                row.set(categories[index % 3], at: category)
+            }
+            return try container.coordinator.execute(request)
+        }
+        let (bulk, bulkURL, bulkCategories) = try seeded()
+        defer { LibraryModel.remove(bulkURL) }
+        let (rowByRow, rowURL, rowCategories) = try seeded()
+        defer { LibraryModel.remove(rowURL) }
+        let tally = try #require(bulk.coordinator.schema.insertedRowsUpkeep["ZARTICLE"]?.aggregateTallies.first)
+        #expect(tally.update.hasSuffix("WHERE Z_PK = ?1 AND Z_ENT IN (3)"), "\(tally.update)")
+
+        let inserted = try StatementLog.record { try insert(0..<1_500, bulkCategories, into: bulk) }
+        #expect(inserted.result.counters.rowsInsertedWithoutTriggers == 1_500)
+        #expect(inserted.statements.contains(tally.update))
+        for start in stride(from: 0, to: 1_500, by: 500) {
+            _ = try insert(start..<start + 500, rowCategories, into: rowByRow)
+        }
+        let topics = "SELECT * FROM ZTOPIC ORDER BY Z_PK"
+        #expect(try Model.table(bulk, topics) == Model.table(rowByRow, topics))
+        #expect(try Model.table(bulk, "SELECT ZARTICLECOUNT, ZTOTALVIEWS FROM ZTOPIC WHERE Z_ENT = 3 ORDER BY Z_PK")
+            == [[.integer(500), .integer(12_250)], [.integer(500), .integer(12_250)], [.integer(500), .integer(12_250)]])
+    }
 }
+
