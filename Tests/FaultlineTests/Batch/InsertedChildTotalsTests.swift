@@ -167,5 +167,39 @@ struct InsertedChildTotalsTests {
         #expect(try Model.table(bulk, "SELECT ZARTICLECOUNT, ZTOTALVIEWS FROM ZTOPIC WHERE Z_ENT = 3 ORDER BY Z_PK")
             == [[.integer(500), .integer(12_250)], [.integer(500), .integer(12_250)], [.integer(500), .integer(12_250)]])
     }
+
+    @Test("Random rows — views missing or up to ±10¹², ratings of either sign, some without a category — leave every table as the triggers do",
+          arguments: [UInt64(1), 7, 2_026])
+    func randomRows(seed: UInt64) throws {
+        struct Row { let views: Int64?; let rating: Double; let category: Int? }
+        var random = SeededGenerator(seed: seed)
+        let rows = (0..<1_100).map { _ in
+            Row(views: Int.random(in: 0..<5, using: &random) == 0 ? nil : Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random),
+                rating: Double.random(in: -100...100, using: &random),
+                category: Int.random(in: 0..<10, using: &random) == 0 ? nil : Int.random(in: 0..<7, using: &random))
+        }
+        func insert(_ range: Range<Int>, _ categories: [ManagedObjectID], into container: PersistentContainer) throws -> BatchResult {
+            var request = try BatchInsertRequest(entityName: "Article", in: container.model)
+            let title = try request.attribute("title"), views = try request.attribute("views")
+            let rating = try request.attribute("rating"), category = try request.relationship("category")
+            request.source = .rows(count: range.count) { writer, offset in
+                let row = rows[range.lowerBound + offset]
+                writer.set("R\(range.lowerBound + offset)", at: title)
+                if let value = row.views { writer.set(value, at: views) }
+                writer.set(row.rating, at: rating)
+                if let index = row.category { writer.set(categories[index], at: category) }
+            }
+            return try container.coordinator.execute(request)
+        }
+        let (bulk, bulkURL, bulkCategories) = try Model.seeded(Model.model())
+        defer { LibraryModel.remove(bulkURL) }
+        let (rowByRow, rowURL, rowCategories) = try Model.seeded(Model.model())
+        defer { LibraryModel.remove(rowURL) }
+        #expect(try insert(0..<1_100, bulkCategories, into: bulk).counters.rowsInsertedWithoutTriggers == 1_100)
+        for start in [0, 500, 1_000] {
+            #expect(try insert(start..<min(start + 500, 1_100), rowCategories, into: rowByRow).counters.rowsInsertedWithoutTriggers == 0)
+        }
+        try Model.expectSameTables(bulk, as: rowByRow)
+    }
 }
 
