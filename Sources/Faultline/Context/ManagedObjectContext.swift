@@ -251,26 +251,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// other `perform` from async code).
     public func perform(_ block: @escaping () -> Void) {
         let block = UncheckedBlock(block)
-        queue.async {
-            HeldQueues.holding(ObjectIdentifier(self)) {
-                self.mergeInbox()
-                defer { self.endEvent() }
-                block.run()
-            }
-        }
+        enqueue({ block.run() }, then: { _ in })
     }
 
-    /// Runs `body` on the context's queue.
-    public func perform<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                let result = HeldQueues.holding(ObjectIdentifier(self)) {
-                    self.mergeInbox()
-                    defer { self.endEvent() }
-                    return Swift.Result { try body() }
-                }
-                continuation.resume(with: result)
+    /// Runs `body` as a block of its own on the context's queue, after the
+    /// blocks already there, and hands its result to `then` on that queue.
+    func enqueue<Result>(_ body: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void) {
+        queue.async {
+            let result = HeldQueues.holding(ObjectIdentifier(self)) {
+                self.mergeInbox()
+                defer { self.endEvent() }
+                return body()
             }
+            then(result)
         }
     }
 

@@ -39,16 +39,10 @@ extension ManagedObjectContext {
             let observation = ResultsObservation(continuation: continuation, minimumInterval: minimumInterval, queue: queue)
             continuation.onTermination = { [weak self] _ in
                 guard let self else { return }
-                Task { try? await self.perform { observation.stop() } }
+                Task { await self.perform { observation.stop() } }
             }
             Task {
-                do {
-                    try await self.perform {
-                        observation.start(request: request, sectionNameKeyPath: sectionNameKeyPath, in: self)
-                    }
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+                await self.perform { observation.start(request: request, sectionNameKeyPath: sectionNameKeyPath, in: self) }
             }
         }
     }

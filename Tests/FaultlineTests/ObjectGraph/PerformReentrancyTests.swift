@@ -100,7 +100,7 @@ struct PerformReentrancyTests {
         let (container, url) = try LibraryModel.container()
         defer { LibraryModel.remove(url) }
         let context = container.newBackgroundContext()
-        let value = try await context.perform { context.performAndWait { 42 } }
+        let value = await context.perform { context.performAndWait { 42 } }
         #expect(value == 42)
     }
 
