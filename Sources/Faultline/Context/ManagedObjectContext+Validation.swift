@@ -60,6 +60,9 @@ extension ManagedObjectContext {
                     let needsCount = relationship.minCount > 0 || relationship.maxCount > 0
                     guard needsCount, object.isInsertedStorage || object.changedRelationships[relationship.index] else { continue }
                     let count = object.members(at: relationship.index).count
+                    // Core Data enforces the counts of an optional to-many
+                    // only when it holds something: empty is allowed.
+                    if count == 0, relationship.isOptional { continue }
                     if count < relationship.minCount {
                         issue(relationship.name, .relationshipLacksMinimumCount,
                               "\(relationship.name) has \(count) objects, at least \(relationship.minCount) required")
