@@ -91,14 +91,20 @@ final class IOScopeTests {
     @Test("A scope over the directory around this one, opened after it, does not take its files")
     func innermostScopeWins() throws {
         // Another user of the shim in the same process (a benchmark run
-        // watching the whole temporary directory) may open its scope at any time.
-        let outer = try IOScope(directory: directory.deletingLastPathComponent().path)
-        let connection = try database("inner.sqlite")
+        // watching the whole temporary directory) may open its scope at any
+        // time. Both directories are this test's own: a scope over the whole
+        // temporary directory would also count the other tests' files.
+        let outerDirectory = directory.appendingPathComponent("outer")
+        let innerDirectory = outerDirectory.appendingPathComponent("inner")
+        try FileManager.default.createDirectory(at: innerDirectory, withIntermediateDirectories: true)
+        let inner = try IOScope(directory: innerDirectory.path)
+        let outer = try IOScope(directory: outerDirectory.path)
+        let connection = try Connection(.file(innerDirectory.appendingPathComponent("inner.sqlite").path))
         try connection.execute("CREATE TABLE t (x TEXT)")
-        scope.resetCounts()
+        inner.resetCounts()
         outer.resetCounts()
         try insertRows(connection, count: 10)
-        #expect(scope.counts[.write] >= 1)
+        #expect(inner.counts[.write] >= 1)
         #expect(outer.counts[.write] == 0)
     }
 
