@@ -155,6 +155,9 @@ public enum MigrationError: Error, CustomStringConvertible {
     case missingDefault(entity: String, attribute: String, nullRows: Int)
     /// A required to-one that existing rows would be left without (`RequiredRelationships`).
     case missingRelationship(entity: String, relationship: String, emptyRows: Int)
+    /// A to-many whose members existing rows hold fewer than `minCount` or
+    /// more than `maxCount` of (0: no maximum) (`RequiredRelationships`).
+    case relationshipCountOutOfRange(entity: String, relationship: String, minCount: Int, maxCount: Int, rows: Int)
     /// A new uniqueness constraint that existing rows violate.
     case constraintViolation(entity: String, properties: [String], duplicates: [[SQLValue]])
     /// A stage of a staged migration failed; the store is at `storeVersion`.
@@ -178,6 +181,9 @@ public enum MigrationError: Error, CustomStringConvertible {
             return "\(entity).\(attribute) became required without a default value and \(rows) rows hold NULL"
         case .missingRelationship(let entity, let relationship, let rows):
             return "\(entity).\(relationship) is required and \(rows) rows would have no destination"
+        case .relationshipCountOutOfRange(let entity, let relationship, let minimum, let maximum, let rows):
+            let range = maximum > 0 ? "\(minimum) to \(maximum)" : "at least \(minimum)"
+            return "\(entity).\(relationship) must hold \(range) objects and \(rows) rows hold a number outside that"
         case .constraintViolation(let entity, let properties, let duplicates):
             let values = duplicates.map { "(" + $0.map(\.description).joined(separator: ", ") + ")" }
             return "existing \(entity) rows violate the new uniqueness constraint on "

@@ -121,6 +121,35 @@ enum MigrationStatements {
         return Int(count)
     }
 
+    /// The rows of `table` (only `entityNumber`'s when shared) whose number of
+    /// members in a to-many lies outside `minimum...maximum`; empty rows
+    /// pass when `emptyAllowed` (an optional to-many). Nil for a relationship
+    /// stored nowhere (transient) or as a to-one.
+    static func rowsOutsideCount(
+        in table: String, entityNumber: Int?, members storage: RelationshipStorage, minimum: Int, maximum: Int,
+        emptyAllowed: Bool, on connection: Connection
+    ) throws -> Int? {
+        let members: String
+        switch storage {
+        case .destinationKey(let destination, let column, _, _):
+            members = "SELECT count(*) FROM \(destination) m WHERE m.\(column) = s.Z_PK"
+        case .joinTable(let join, let sourceColumn, _, _):
+            members = "SELECT count(*) FROM \(join) m WHERE m.\(sourceColumn) = s.Z_PK"
+        case .foreignKey, .transient:
+            return nil
+        }
+        var bindings: [SQLValue] = [.integer(Int64(minimum)), .integer(Int64(maximum))]
+        var filter = ""
+        if let entityNumber {
+            filter = " WHERE s.Z_ENT = ?3"
+            bindings.append(.integer(Int64(entityNumber)))
+        }
+        let sql = "SELECT count(*) FROM (SELECT (\(members)) AS n FROM \(table) s\(filter)) "
+            + "WHERE (n < ?1\(emptyAllowed ? " AND n > 0" : "")) OR n > ?2"
+        guard case .integer(let count)? = try connection.scalar(sql, bindings) else { return 0 }
+        return Int(count)
+    }
+
     /// `Z_PK` and `column` of every row where it is not NULL: the values a
     /// conversion of their stored form rewrites one by one.
     static func keyedValues(of column: String, in table: String, on connection: Connection) throws -> [[SQLValue]] {

@@ -1,14 +1,18 @@
 import FaultlineSQLite
 
-/// Required to-one relationships a migration would leave empty. Core Data
-/// refuses such a migration when it validates the migrated objects (error
-/// 134110, a mandatory destination value missing): a model version that adds a
-/// required to-one, or makes one required, needs every existing row to get a
-/// destination — a custom stage's `didMigrate` can give them one.
+/// Required to-one relationships a migration would leave empty, and to-many
+/// ones whose members the new model's `minCount` or `maxCount` no longer
+/// allows. Core Data refuses such a migration when it validates the migrated
+/// objects (error 134110, a mandatory destination value missing, or a
+/// relationship with too few or too many members): a model version that adds
+/// a required to-one, or makes one required, needs every existing row to get
+/// a destination — a custom stage's `didMigrate` can give them one.
 enum RequiredRelationships {
     /// Throws `MigrationError.missingRelationship` for the first required
     /// to-one of `model` that a row of the migrated store (laid out by
-    /// `schema`) leaves empty.
+    /// `schema`) leaves empty, `relationshipCountOutOfRange` for the first
+    /// to-many whose members rows hold too few or too many of (an optional
+    /// one may be empty, as at save).
     static func check(_ model: CheckedModel, schema: StoreSchema, on connection: Connection) throws {
         for entity in model.entities where !entity.isAbstract {
             let mapping = schema.entities[entity.index]
@@ -18,6 +22,19 @@ enum RequiredRelationships {
                     in: mapping.table, entityNumber: mapping.sharesTable ? entity.number : nil, column: column, on: connection)
                 if count > 0 {
                     throw MigrationError.missingRelationship(entity: entity.name, relationship: relationship.name, emptyRows: count)
+                }
+            }
+            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient
+                && (relationship.minCount > 0 || relationship.maxCount > 0) {
+                let count = try MigrationStatements.rowsOutsideCount(
+                    in: mapping.table, entityNumber: mapping.sharesTable ? entity.number : nil,
+                    members: mapping.relationships[relationship.index], minimum: relationship.minCount,
+                    maximum: relationship.maxCount > 0 ? relationship.maxCount : Int(Int64.max),
+                    emptyAllowed: relationship.isOptional, on: connection) ?? 0
+                if count > 0 {
+                    throw MigrationError.relationshipCountOutOfRange(
+                        entity: entity.name, relationship: relationship.name, minCount: relationship.minCount,
+                        maxCount: relationship.maxCount, rows: count)
                 }
             }
         }
