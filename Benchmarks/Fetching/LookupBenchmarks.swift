@@ -9,6 +9,8 @@ import Foundation
 /// binding each key to `… WHERE t0.Z_PK = ?`, stepping once and reading every
 /// column (`raw.lookup`). The keys are every key of the store shuffled by a
 /// seeded generator, so both sides read the same rows in the same order.
+/// `lookup.records` decodes the same rows into plain Swift structs: the floor
+/// under `fetch.byKey`.
 enum LookupBenchmarks {
     static let rawLookup = "SELECT \(FetchingModel.columns) FROM \(FetchingModel.table) t0 WHERE t0.Z_PK = ?"
 
@@ -16,12 +18,23 @@ enum LookupBenchmarks {
         let lookups = min(10_000, rows)
         let parameters: KeyValuePairs<String, ParameterValue> = ["lookups": .int(lookups), "rows": .int(rows)]
         let keys = KeysOnce(rows: rows, count: lookups, stores: stores)
+        // The store's own sum over the looked-up rows: what every line must give.
+        func expectFullRowSum(_ what: String, _ checksum: Int64) throws {
+            try FetchVerification.expect(
+                what, checksum, is: FetchVerification.fullRowSum, store: stores.store(rows),
+                rest: "WHERE t0.Z_PK IN (\(try keys.keys().map(String.init).joined(separator: ",")))")
+        }
         return [
             Benchmark(
                 "raw.lookup", parameters: parameters, items: lookups,
                 setUp: { ReadRun(try stores.store(rows).rawReader(rawLookup, mode: .lookups(try keys.keys()))) },
                 measure: { run in run.result = try run.reader.run() },
                 verify: { run in try run.reader.verify(run.measured(), store: stores.store(rows)) }),
+            Benchmark(
+                "lookup.records", parameters: parameters, items: lookups, reference: "raw.lookup",
+                setUp: { ReadRun(try RecordLookup(store: stores.store(rows), keys: keys.keys())) },
+                measure: { run in run.result = Int64(try run.reader.readEach()) },
+                verify: { run in try expectFullRowSum("the records' checksum", run.measured()) }),
             Benchmark(
                 "fetch.byKey", parameters: parameters, items: lookups, reference: "raw.lookup",
                 setUp: { () throws -> ReadRun<(ManagedObjectContext, [ManagedObjectID])> in
@@ -32,11 +45,7 @@ enum LookupBenchmarks {
                     let (context, ids) = run.reader
                     run.result = Int64(try context.performAndWait { try readEach(ids, in: context) })
                 },
-                verify: { run in
-                    try FetchVerification.expect(
-                        "fetch.byKey's checksum", run.measured(), is: FetchVerification.fullRowSum, store: stores.store(rows),
-                        rest: "WHERE t0.Z_PK IN (\(try keys.keys().map(String.init).joined(separator: ",")))")
-                },
+                verify: { run in try expectFullRowSum("fetch.byKey's checksum", run.measured()) },
                 counters: { run in ["faultsFired": run.reader.0.counters.faultsFired] }),
         ]
     }

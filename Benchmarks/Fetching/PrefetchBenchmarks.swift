@@ -7,7 +7,9 @@ import FaultlineBench
 /// every book's title read; against the raw C reads of the same 101,000 rows
 /// (`RawGraphReader`: one statement for the authors, one `IN (SELECT value
 /// FROM json_each(?))` statement over all their keys for the books). The same
-/// loop without prefetching (a to-many fault per author) is a line too.
+/// loop without prefetching (a to-many fault per author) is a line too, and
+/// so is the floor under both: the same reads into plain Swift structs
+/// (`strategy=records`, `GraphRecordReader`).
 final class PrefetchBenchmarks {
     static let name = "prefetch"
     private var store: ObjectGraphStore?
@@ -31,6 +33,12 @@ final class PrefetchBenchmarks {
                 try workload.verifyRaw(
                     run.measured(), rows: run.reader.lastRun.rowsReturned, storePath: self.graphStore(shape).url.path)
             })]
+        benchmarks.append(Benchmark(
+            Self.name, parameters: ["graph": graph, "strategy": "records"], items: items,
+            reference: "\(Self.name) strategy=raw",
+            setUp: { ReadRun(try GraphRecordReader(store: self.graphStore(shape))) },
+            measure: { run in run.result = Int64(try run.reader.readTitles()) },
+            verify: { run in try workload.verifyTitles(run.measured(), storePath: self.graphStore(shape).url.path) }))
         for (strategy, prefetches) in [("prefetch", true), ("lazy", false)] {
             benchmarks.append(Benchmark(
                 Self.name, parameters: ["graph": graph, "strategy": .string(strategy)], items: items,
