@@ -27,8 +27,9 @@ public enum StoreCommand {
                    .xcdatamodeld, .momd, .xcdatamodel or .mom), from the version of MODEL
                    or the model cache the store matches, in one transaction
             --dry-run  print the plan, a preflight over the existing rows (NULLs in
-                       attributes made required, rows breaking new uniqueness constraints)
-                       and the migration tried on a copy; write nothing
+                       attributes made required, rows left without a required to-one or
+                       outside a to-many's new count, rows breaking new uniqueness
+                       constraints) and the migration tried on a copy; write nothing
           history  prints STORE's persistent history (ATRANSACTION, ACHANGE), oldest first:
                    each transaction's number, time and who saved, and each change's object
                    URI, type, changed properties and tombstone; the store is only read

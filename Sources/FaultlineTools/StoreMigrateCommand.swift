@@ -7,7 +7,8 @@ import Foundation
 /// of MODEL's versions (or the store's own Z_MODELCACHE) the store matches, as
 /// Core Data's automatic migration finds its source. The dry run prints the
 /// plan (the model changes), a preflight over the existing rows (NULLs in
-/// attributes made required, rows breaking new uniqueness constraints) and the
+/// attributes made required, rows left without a required to-one or outside a
+/// to-many's new count, rows breaking new uniqueness constraints) and the
 /// migration tried on a temporary copy, and writes nothing.
 enum StoreMigrateCommand {
     static func run(_ arguments: ArraySlice<String>, usage: String, write: (String) -> Void) -> Int32 {

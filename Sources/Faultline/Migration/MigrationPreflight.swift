@@ -4,7 +4,8 @@ import FaultlineSQLite
 /// What a lightweight migration would meet in a store's existing rows, found
 /// by reading only: every attribute made required (or added as required)
 /// without a default whose rows hold NULL, every required to-one existing
-/// rows would be left without, and every new uniqueness
+/// rows would be left without, every to-many whose members rows hold fewer or
+/// more of than its new `minCount` or `maxCount`, and every new uniqueness
 /// constraint that existing rows break. A migration stops at the first of
 /// these; the preflight lists them all, so they can be fixed in one go.
 public struct MigrationPreflight: Sendable, CustomStringConvertible {
@@ -33,11 +34,24 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
         public let rows: Int
     }
 
+    /// A to-many whose members `rows` rows hold fewer of than `minCount` or
+    /// more of than `maxCount` (0: no maximum); an optional one may be empty.
+    public struct CountViolations: Sendable, Equatable {
+        public let entity: String
+        public let relationship: String
+        public let minCount: Int
+        public let maxCount: Int
+        public let rows: Int
+    }
+
     public let requiredNulls: [RequiredNulls]
     public let emptyRelationships: [EmptyRelationships]
+    public let countViolations: [CountViolations]
     public let duplicates: [Duplicates]
 
-    public var isClean: Bool { requiredNulls.isEmpty && emptyRelationships.isEmpty && duplicates.isEmpty }
+    public var isClean: Bool {
+        requiredNulls.isEmpty && emptyRelationships.isEmpty && countViolations.isEmpty && duplicates.isEmpty
+    }
 
     public var description: String {
         var lines: [String] = []
@@ -46,6 +60,11 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
         }
         for problem in emptyRelationships {
             lines.append("\(problem.entity).\(problem.relationship) is required: \(problem.rows) row(s) would have no destination")
+        }
+        for problem in countViolations {
+            let range = problem.maxCount > 0 ? "\(problem.minCount) to \(problem.maxCount)" : "at least \(problem.minCount)"
+            lines.append("\(problem.entity).\(problem.relationship) must hold \(range) objects: "
+                + "\(problem.rows) row(s) hold a number outside that")
         }
         for problem in duplicates {
             let values = problem.groups.map { "(" + $0.values.map(\.description).joined(separator: ", ") + ") ×\($0.count)" }
@@ -104,7 +123,8 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
                 if !groups.isEmpty { duplicates.append(Duplicates(entity: entity.name, properties: names, groups: groups)) }
             }
         }
-        return MigrationPreflight(requiredNulls: nulls, emptyRelationships: try RequiredRelationships.preflight(mapping, on: connection),
-                                  duplicates: duplicates)
+        return MigrationPreflight(
+            requiredNulls: nulls, emptyRelationships: try RequiredRelationships.preflight(mapping, on: connection),
+            countViolations: try RequiredRelationships.countPreflight(mapping, on: connection), duplicates: duplicates)
     }
 }

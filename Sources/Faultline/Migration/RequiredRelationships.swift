@@ -24,8 +24,7 @@ enum RequiredRelationships {
                     throw MigrationError.missingRelationship(entity: entity.name, relationship: relationship.name, emptyRows: count)
                 }
             }
-            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient
-                && (relationship.minCount > 0 || relationship.maxCount > 0) {
+            for relationship in entity.relationships where relationship.hasCountBounds {
                 let count = try MigrationStatements.rowsOutsideCount(
                     in: mapping.table, entityNumber: mapping.sharesTable ? entity.number : nil,
                     members: mapping.relationships[relationship.index], minimum: relationship.minCount,
@@ -47,10 +46,7 @@ enum RequiredRelationships {
     /// left to the migration's own check.
     static func preflight(_ mapping: MigrationMapping, on connection: Connection) throws -> [MigrationPreflight.EmptyRelationships] {
         var found: [MigrationPreflight.EmptyRelationships] = []
-        for entity in mapping.new.model.entities where !entity.isAbstract {
-            guard let oldIndex = mapping.sourceEntity[entity.index] else { continue }
-            let oldEntity = mapping.old.model.entities[oldIndex]
-            let oldMapping = mapping.oldSchema.entities[oldIndex]
+        for (entity, oldMapping, entityNumber) in oldRows(mapping) {
             for relationship in entity.relationships where relationship.isRequiredToOne {
                 let column: String?
                 if let previous = mapping.oldRelationship(relationship, of: entity) {
@@ -61,16 +57,64 @@ enum RequiredRelationships {
                     column = nil
                 }
                 let count = try MigrationStatements.nullCount(
-                    in: oldMapping.table, entityNumber: oldMapping.sharesTable ? oldEntity.number : nil, column: column,
-                    on: connection)
+                    in: oldMapping.table, entityNumber: entityNumber, column: column, on: connection)
                 if count > 0 { found.append(.init(entity: entity.name, relationship: relationship.name, rows: count)) }
             }
         }
         return found
+    }
+
+    /// The rows of the old store (written by `mapping.old`) whose members
+    /// each to-many of the new model with a `minCount` or `maxCount` would
+    /// count outside them: counted in the old storage for a to-many that was
+    /// one already; for a new one, every row of the entity when it is
+    /// required with a minimum (an optional one may be empty). A to-one
+    /// becoming a to-many is left to the migration's own check.
+    static func countPreflight(_ mapping: MigrationMapping, on connection: Connection) throws -> [MigrationPreflight.CountViolations] {
+        var found: [MigrationPreflight.CountViolations] = []
+        for (entity, oldMapping, entityNumber) in oldRows(mapping) {
+            for relationship in entity.relationships where relationship.hasCountBounds {
+                let count: Int
+                if let previous = mapping.oldRelationship(relationship, of: entity) {
+                    guard previous.isToMany, oldMapping.relationships.indices.contains(previous.index),
+                          let outside = try MigrationStatements.rowsOutsideCount(
+                            in: oldMapping.table, entityNumber: entityNumber, members: oldMapping.relationships[previous.index],
+                            minimum: relationship.minCount,
+                            maximum: relationship.maxCount > 0 ? relationship.maxCount : Int(Int64.max),
+                            emptyAllowed: relationship.isOptional, on: connection)
+                    else { continue }
+                    count = outside
+                } else if !relationship.isOptional, relationship.minCount > 0 {
+                    count = try MigrationStatements.nullCount(
+                        in: oldMapping.table, entityNumber: entityNumber, column: nil, on: connection)
+                } else {
+                    continue
+                }
+                if count > 0 {
+                    found.append(.init(entity: entity.name, relationship: relationship.name, minCount: relationship.minCount,
+                                       maxCount: relationship.maxCount, rows: count))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Each concrete entity of the new model whose rows the old store holds,
+    /// with the old store's layout of them and, in a table several entities
+    /// share, the entity number those rows carry.
+    private static func oldRows(_ mapping: MigrationMapping) -> [(CheckedEntity, EntityMapping, Int?)] {
+        mapping.new.model.entities.compactMap { entity in
+            guard !entity.isAbstract, let oldIndex = mapping.sourceEntity[entity.index] else { return nil }
+            let layout = mapping.oldSchema.entities[oldIndex]
+            return (entity, layout, layout.sharesTable ? mapping.old.model.entities[oldIndex].number : nil)
+        }
     }
 }
 
 extension CheckedRelationship {
     /// A stored to-one that must not be nil.
     var isRequiredToOne: Bool { !isToMany && !isOptional && !isTransient }
+
+    /// A stored to-many with a minimum or maximum count of members.
+    var hasCountBounds: Bool { isToMany && !isTransient && (minCount > 0 || maxCount > 0) }
 }
