@@ -182,7 +182,7 @@ public enum MigrationError: Error, CustomStringConvertible {
         case .missingRelationship(let entity, let relationship, let rows):
             return "\(entity).\(relationship) is required and \(rows) rows would have no destination"
         case .relationshipCountOutOfRange(let entity, let relationship, let minimum, let maximum, let rows):
-            let range = maximum > 0 ? "\(minimum) to \(maximum)" : "at least \(minimum)"
+            let range = RequiredRelationships.allowedCount(minCount: minimum, maxCount: maximum)
             return "\(entity).\(relationship) must hold \(range) objects and \(rows) rows hold a number outside that"
         case .constraintViolation(let entity, let properties, let duplicates):
             let values = duplicates.map { "(" + $0.map(\.description).joined(separator: ", ") + ")" }

@@ -62,7 +62,7 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
             lines.append("\(problem.entity).\(problem.relationship) is required: \(problem.rows) row(s) would have no destination")
         }
         for problem in countViolations {
-            let range = problem.maxCount > 0 ? "\(problem.minCount) to \(problem.maxCount)" : "at least \(problem.minCount)"
+            let range = RequiredRelationships.allowedCount(minCount: problem.minCount, maxCount: problem.maxCount)
             lines.append("\(problem.entity).\(problem.relationship) must hold \(range) objects: "
                 + "\(problem.rows) row(s) hold a number outside that")
         }

@@ -25,11 +25,9 @@ enum RequiredRelationships {
                 }
             }
             for relationship in entity.relationships where relationship.hasCountBounds {
-                let count = try MigrationStatements.rowsOutsideCount(
-                    in: mapping.table, entityNumber: mapping.sharesTable ? entity.number : nil,
-                    members: mapping.relationships[relationship.index], minimum: relationship.minCount,
-                    maximum: relationship.maxCount > 0 ? relationship.maxCount : Int(Int64.max),
-                    emptyAllowed: relationship.isOptional, on: connection) ?? 0
+                let count = try rowsOutside(
+                    relationship, members: mapping.relationships[relationship.index], in: mapping.table,
+                    entityNumber: mapping.sharesTable ? entity.number : nil, on: connection) ?? 0
                 if count > 0 {
                     throw MigrationError.relationshipCountOutOfRange(
                         entity: entity.name, relationship: relationship.name, minCount: relationship.minCount,
@@ -77,11 +75,9 @@ enum RequiredRelationships {
                 let count: Int
                 if let previous = mapping.oldRelationship(relationship, of: entity) {
                     guard previous.isToMany, oldMapping.relationships.indices.contains(previous.index),
-                          let outside = try MigrationStatements.rowsOutsideCount(
-                            in: oldMapping.table, entityNumber: entityNumber, members: oldMapping.relationships[previous.index],
-                            minimum: relationship.minCount,
-                            maximum: relationship.maxCount > 0 ? relationship.maxCount : Int(Int64.max),
-                            emptyAllowed: relationship.isOptional, on: connection)
+                          let outside = try rowsOutside(
+                            relationship, members: oldMapping.relationships[previous.index], in: oldMapping.table,
+                            entityNumber: entityNumber, on: connection)
                     else { continue }
                     count = outside
                 } else if !relationship.isOptional, relationship.minCount > 0 {
@@ -97,6 +93,25 @@ enum RequiredRelationships {
             }
         }
         return found
+    }
+
+    /// The rows of `table` whose members in `members` (a to-many's storage,
+    /// old or new) fall outside `relationship`'s bounds, by the save's rule:
+    /// an optional to-many may be empty. Nil for storage no to-many has.
+    private static func rowsOutside(
+        _ relationship: CheckedRelationship, members: RelationshipStorage, in table: String, entityNumber: Int?,
+        on connection: Connection
+    ) throws -> Int? {
+        try MigrationStatements.rowsOutsideCount(
+            in: table, entityNumber: entityNumber, members: members, minimum: relationship.minCount,
+            maximum: relationship.maxCount > 0 ? relationship.maxCount : Int(Int64.max),
+            emptyAllowed: relationship.isOptional, on: connection)
+    }
+
+    /// How many members a to-many's bounds allow, as the errors and the
+    /// preflight word it ("at least 2", "1 to 3"; a `maxCount` of 0 has no maximum).
+    static func allowedCount(minCount: Int, maxCount: Int) -> String {
+        maxCount > 0 ? "\(minCount) to \(maxCount)" : "at least \(minCount)"
     }
 
     /// Each concrete entity of the new model whose rows the old store holds,
