@@ -39,7 +39,12 @@ final class ChangePublisher: Sendable {
     }
 
     /// The after-commit work (invariants 1–3); fills `changes.staleEntities`.
-    func publish(_ changes: inout StoreChanges, caching rows: [(ManagedObjectID, RowSnapshot)]) {
+    /// `droppingUpdates`: the updated rows `rows` does not hold (nil: every
+    /// one of `changes.updated`).
+    func publish(
+        _ changes: inout StoreChanges, caching rows: [(ManagedObjectID, RowSnapshot)],
+        droppingUpdates: [ManagedObjectID]? = nil
+    ) {
         if let transaction = changes.historyTransaction, changes.source != remoteSource,
            tracksLocalTransactions.load(ordering: .relaxed) {
             localTransactions.withLock { local in
@@ -48,7 +53,7 @@ final class ChangePublisher: Sendable {
                 if local.count > Self.localTransactionLimit { local = local.filter { $0 > transaction - Int64(Self.localTransactionLimit) } }
             }
         }
-        rowCache.invalidate(changes.updated)
+        rowCache.invalidate(droppingUpdates ?? changes.updated)
         rowCache.invalidate(changes.deleted)
         var stale = staleEntities(deriving: changes.touchedEntities.setIndices)
         if !stale.isEmpty, !changes.rereadDependents.isEmpty { stale = stale.filter { !changes.rereadDependents[$0] } }

@@ -122,7 +122,7 @@ final class EntityStorePlan: @unchecked Sendable {
     /// keys, uniqueness checks.
     let writes: EntityWriteStatements
     /// Update statements by the set of columns they change.
-    let updates = UpdateStatements()
+    let updates: UpdateStatements
 
     /// `signatures` numbers the uniqueness constraints of every entity of the
     /// store by table and columns (EntityWriteStatements.Uniqueness).
@@ -131,6 +131,7 @@ final class EntityStorePlan: @unchecked Sendable {
         entityIndex = entity.index
         table = mapping.table
         self.mapping = mapping
+        updates = UpdateStatements(table: mapping.table)
         entityFilter = mapping.entityFilter(alias: "t0")
 
         var columns: [String] = []

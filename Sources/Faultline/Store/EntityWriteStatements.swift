@@ -178,6 +178,18 @@ struct UpdateShape: Hashable, Sendable {
 /// The update statements of one entity, by shape, made on first use (invariant 1).
 final class UpdateStatements: Sendable {
     private let texts = Locked<[UpdateShape: String]>([:])
+    /// The update of the version alone, made up front: the commonest shape
+    /// (an object whose only change is a to-many, such as the destination of
+    /// each new member's to-one) then costs no hash and no lock.
+    private let versionOnly: String
+
+    init(table: String) {
+        versionOnly = Self.text(table: table, assignments: [])
+    }
+
+    private static func text(table: String, assignments: [String]) -> String {
+        "UPDATE OR FAIL \(table) SET \((assignments + ["Z_OPT = ?"]).joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+    }
 
     /// `UPDATE T SET a = ?, …, k = ?, [k_ent = ?,] Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`
     /// for `attributes` then `toOnes`, each ascending (the order values are
@@ -187,6 +199,7 @@ final class UpdateStatements: Sendable {
         attributes: some Collection<Int>, toOnes: some Collection<Int>, mapping: EntityMapping,
         derivations: [RowDerivation]
     ) -> String {
+        if attributes.isEmpty, toOnes.isEmpty { return versionOnly }
         let shape = UpdateShape(attributes: attributes, toOnes: toOnes)
         if let known = texts.withLock({ $0[shape] }) { return known }
         var assignments: [String] = []
@@ -207,13 +220,13 @@ final class UpdateStatements: Sendable {
             guard let parameter = parameterOfAttribute[derivation.sourceAttributeIndex] else { continue }
             assignments.append("\(derivation.column) = \(derivation.value(of: "?\(parameter)"))")
         }
-        assignments.append("Z_OPT = ?")
-        let text = "UPDATE OR FAIL \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        let text = Self.text(table: mapping.table, assignments: assignments)
         texts.withLock { $0[shape] = text }
         return text
     }
 
-    /// How many texts have been built: one per shape ever saved.
+    /// How many texts have been built: one per shape ever saved, the
+    /// version-only one aside.
     var count: Int { texts.withLock { $0.count } }
 }
 

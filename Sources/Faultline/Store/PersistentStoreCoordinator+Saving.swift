@@ -397,19 +397,31 @@ extension PersistentStoreCoordinator {
     }
 
     /// The rows of updates the context held whole, cached as written, their
-    /// to-ones resolved as the inserts' are.
+    /// to-ones resolved as the inserts' are; the others are to be dropped.
     private func cacheUpdatedRows(
         of request: SaveRequest, result: SaveResult, readAt: UInt64, into committed: inout CommittedChanges,
         arena toOnes: inout RowArena<ManagedObjectID?>
     ) {
+        // A row the store re-derived is read back into `refreshed` instead.
+        func rowToCache(_ update: SaveRequest.Update) -> (values: AttributeValues, toOne: ToOneKeys)? {
+            result.refreshed[update.id] == nil ? update.row : nil
+        }
         let promoted = result.promoted
+        var cached = 0
         for update in request.updates {
-            guard let row = update.row, result.refreshed[update.id] == nil else { continue }
+            guard let row = rowToCache(update) else { continue }
+            cached += 1
             let toOne = promoted.resolving(row.toOne, in: &toOnes)
             committed.rowsToCache.append(
                 (update.id, RowSnapshot(
                     entityIndex: update.id.entityIndex, version: update.version + 1, values: row.values, toOne: toOne,
                     readAt: readAt)))
+        }
+        // A list of its own only for a mix: none or all costs no allocation.
+        if cached == request.updates.count {
+            committed.updatesNotCached = []
+        } else if cached > 0 {
+            committed.updatesNotCached = request.updates.compactMap { rowToCache($0) == nil ? $0.id : nil }
         }
     }
 }

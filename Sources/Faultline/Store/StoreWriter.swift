@@ -29,6 +29,11 @@ struct CommittedChanges: Sendable {
     var changes: StoreChanges
     /// Rows the commit wrote whose values are known, for the row cache.
     var rowsToCache: [(ManagedObjectID, RowSnapshot)] = []
+    /// The updated rows `rowsToCache` leaves out, for the row cache to drop;
+    /// nil: all of `changes.updated`. The rest are replaced where they sit:
+    /// dropping one first shifted the rest of its probe run back, hashing
+    /// each row in it.
+    var updatesNotCached: [ManagedObjectID]?
 }
 
 /// The writer connection of a store, its lock, and its transaction.
@@ -120,7 +125,7 @@ final class StoreWriter: Sendable {
             return (result, committed, connection.counters - before)
         }
         guard var committed, let publisher else { return (result, committed?.changes, sql) }
-        publisher.publish(&committed.changes, caching: committed.rowsToCache)
+        publisher.publish(&committed.changes, caching: committed.rowsToCache, droppingUpdates: committed.updatesNotCached)
         return (result, committed.changes, sql)
     }
 

@@ -263,6 +263,42 @@ struct StorageFeatureTests {
         }
     }
 
+    @Test("An update whose derived values the store recomputes drops the row cached before it: another context reads the new values")
+    func derivedUpdateLeavesNoOldRowCached() throws {
+        let (container, url) = try LibraryModel.container(ShopModel.model())
+        defer { LibraryModel.remove(url) }
+        let writer = container.newBackgroundContext()
+        let articleID = try writer.performAndWait {
+            let category = try writer.insertNewObject(forEntityName: "Category")
+            try category.setValue("News", forKey: "name")
+            let article = try insertArticle("Story", views: 5, in: category, writer)
+            try writer.save()
+            return article.objectID
+        }
+        // Read elsewhere, so the row cache holds the article's row.
+        let earlier = container.newBackgroundContext()
+        try earlier.performAndWait {
+            let article = try earlier.existingObject(with: articleID)
+            #expect(article.value(forKey: "searchTitle") as? String == "story")
+        }
+        #expect(container.coordinator.rowCache.snapshot(for: articleID) != nil)
+        // Only the article changes: no entity its own derived values read
+        // changes, so nothing but the save itself can retire its cached row.
+        try writer.performAndWait {
+            try writer.existingObject(with: articleID).setValue("Über Story", forKey: "title")
+            try writer.save()
+        }
+        #expect(container.coordinator.rowCache.snapshot(for: articleID) == nil)
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            container.coordinator.resetCounters()
+            let article = try reader.existingObject(with: articleID)
+            #expect(container.coordinator.sqlCounters.statementsExecuted == 1)
+            #expect(article.value(forKey: "title") as? String == "Über Story")
+            #expect(article.value(forKey: "searchTitle") as? String == "uber story")
+        }
+    }
+
     @Test("A save that touches only articles refreshes the categories deriving from them, here and in the row cache")
     func derivedOfOtherEntitiesAfterSave() throws {
         let (container, url) = try LibraryModel.container(ShopModel.model())
