@@ -149,7 +149,7 @@ struct GroupedFetchTests {
         ])
         request.sortDescriptors = [FetchSortDescriptor(key: "author.name")]
         let rows = try context.performAndWait { try context.fetchDictionaries(request) }
-        let typed = try Self.books([
+        let typed = Self.books([
             try Self.expression("count", "count:(title)", .integer64AttributeType),
             try Self.expression("views", "sum:(views)", .integer64AttributeType),
             try Self.expression("price", "average:(price)", .doubleAttributeType),

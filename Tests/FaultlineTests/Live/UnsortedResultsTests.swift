@@ -47,7 +47,7 @@ struct UnsortedResultsTests {
         let (container, url) = try LibraryModel.container(FetchedResultsControllerTests.model())
         defer { LibraryModel.remove(url) }
         let context = container.newBackgroundContext()
-        try context.performAndWait {
+        context.performAndWait {
             let controller = FetchedResultsController(fetchRequest: FetchRequest(entityName: "Item"), managedObjectContext: context,
                                                       sectionNameKeyPath: "group")
             #expect(throws: FetchedResultsError.missingSortDescriptors(entity: "Item")) { try controller.performFetch() }

@@ -57,7 +57,7 @@ struct ReadOnlyStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("missing.sqlite")
         let empty = directory.appendingPathComponent("empty.sqlite")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        try #require(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         for location in [StoreLocation.file(missing), .inMemory, .file(empty)] {
             #expect {
                 try PersistentContainer(model: LibraryModel.model(), location: location, readOnly: true)

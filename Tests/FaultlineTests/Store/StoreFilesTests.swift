@@ -77,13 +77,13 @@ struct StoreFilesTests {
             try Self.insertAuthors(["Stale"], into: old)
         }
         let staleWAL = Data("not this store's log".utf8)
-        FileManager.default.createFile(atPath: copy.path + "-wal", contents: staleWAL)
+        try #require(FileManager.default.createFile(atPath: copy.path + "-wal", contents: staleWAL))
         let external = { (store: URL) in
             PersistentStoreCoordinator.supportDirectory(forStoreAt: store).appendingPathComponent("_EXTERNAL_DATA")
         }
         for (store, file) in [(url, "blob"), (copy, "stale")] {
             try FileManager.default.createDirectory(at: external(store), withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: external(store).appendingPathComponent(file).path, contents: Data([7]))
+            try #require(FileManager.default.createFile(atPath: external(store).appendingPathComponent(file).path, contents: Data([7])))
         }
         let container = try PersistentContainer(model: LibraryModel.model(), location: .file(url))
         try Self.insertAuthors(["Ursula"], into: container)
@@ -123,12 +123,12 @@ struct StoreFilesTests {
             let container = try PersistentContainer(model: LibraryModel.model(), location: .file(url))
             try Self.insertAuthors(["Ursula"], into: container)
         }
-        for suffix in ["-wal", "-shm", "-journal"] { FileManager.default.createFile(atPath: url.path + suffix, contents: Data([1])) }
+        for suffix in ["-wal", "-shm", "-journal"] { try #require(FileManager.default.createFile(atPath: url.path + suffix, contents: Data([1]))) }
         let external = PersistentStoreCoordinator.supportDirectory(forStoreAt: url).appendingPathComponent("_EXTERNAL_DATA")
         try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: external.appendingPathComponent("blob").path, contents: Data([2]))
+        try #require(FileManager.default.createFile(atPath: external.appendingPathComponent("blob").path, contents: Data([2])))
         let neighbour = directory.appendingPathComponent("Gone.sqlite.txt")
-        FileManager.default.createFile(atPath: neighbour.path, contents: Data([3]))
+        try #require(FileManager.default.createFile(atPath: neighbour.path, contents: Data([3])))
         try PersistentStoreCoordinator.destroyPersistentStore(at: url)
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(left == ["Gone.sqlite.txt"], "only the unrelated neighbour is left")
@@ -144,8 +144,8 @@ struct StoreFilesTests {
         try Self.insertAuthors(["Ursula"], into: container)
         let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(throws: StoreError.storeInUse(path: url.path)) { try PersistentStoreCoordinator.destroyPersistentStore(at: url) }
-        FileManager.default.createFile(atPath: notes.path, contents: Data("a text file, not a store".utf8))
-        FileManager.default.createFile(atPath: notes.path + "-wal", contents: Data([1]))
+        try #require(FileManager.default.createFile(atPath: notes.path, contents: Data("a text file, not a store".utf8)))
+        try #require(FileManager.default.createFile(atPath: notes.path + "-wal", contents: Data([1])))
         #expect(throws: StoreError.notASQLiteFile(path: notes.path)) {
             try PersistentStoreCoordinator.destroyPersistentStore(at: notes)
         }
