@@ -166,12 +166,11 @@ extension ManagedObjectContext {
         }
         var seen: [Key: ManagedObject] = [:]
         var conflicts: [SaveConflict] = []
-        let plans = coordinator.plans
         for object in changedInOrder where !object.isDeletedStorage && (object.isInsertedStorage || object.hasChangedProperties) {
-            // Most entities declare no constraint: nothing to gather for them.
-            if plans[object.entityIndex].writes.uniqueness.isEmpty { continue }
+            // Most entities declare no constraint: nothing to gather for them (as `buildRequest` skips them).
+            guard object.runtime.hasConstraints else { continue }
             for check in uniquenessChecks(for: object, onlyChanged: false) where !check.values.contains(.null) {
-                let constraint = plans[object.entityIndex].writes.uniqueness[check.constraint]
+                let constraint = coordinator.plans[object.entityIndex].writes.uniqueness[check.constraint]
                 let key = Key(signature: constraint.signature, values: check.values)
                 guard let first = seen[key] else {
                     seen[key] = object

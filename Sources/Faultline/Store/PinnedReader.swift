@@ -56,9 +56,8 @@ final class PinnedReader: @unchecked Sendable {
 
     /// The reader pinned on the current queue for `coordinator`, if any.
     static func current(for coordinator: PersistentStoreCoordinator) -> PinnedReader? {
-        guard live.load(ordering: .acquiring) > 0, let pinned = DispatchQueue.getSpecific(key: key), pinned.coordinator == ObjectIdentifier(coordinator) else {
-            return nil
-        }
+        guard live.load(ordering: .acquiring) > 0, let pinned = DispatchQueue.getSpecific(key: key),
+              pinned.coordinator == ObjectIdentifier(coordinator) else { return nil }
         return pinned
     }
 }
