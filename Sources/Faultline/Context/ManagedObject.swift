@@ -193,11 +193,13 @@ enum ToOneState {
 final class ToManyState {
     // Confined to the owning context's queue, like the objects.
     @exclusivity(unchecked) var members: [ManagedObject]?
-    /// `members` as identities, built on the first membership question: a
-    /// prefetch loads thousands of to-manys that are only ever iterated.
+    /// `members` as identities, built on the first membership question once
+    /// there are more than `scannedMembers`: a prefetch loads thousands of
+    /// to-manys that are only ever iterated.
     @exclusivity(unchecked) private var memberSetStorage: Set<ObjectKey>?
     @exclusivity(unchecked) var pendingAdds: [ManagedObject] = []
-    @exclusivity(unchecked) private var pendingAddSet = Set<ObjectKey>()
+    /// `pendingAdds` as identities, the same way.
+    @exclusivity(unchecked) private var pendingAddSet: Set<ObjectKey>?
     @exclusivity(unchecked) var pendingRemoves = Set<ObjectKey>()
     /// The members the store listed when the relationship loaded: what this
     /// context's own additions and removals are told apart by when another
@@ -206,30 +208,24 @@ final class ToManyState {
 
     var isLoaded: Bool { members != nil }
 
-    func contains(_ object: ManagedObject) -> Bool { withMemberSet { $0.contains(ObjectKey(object)) } }
+    func contains(_ object: ManagedObject) -> Bool {
+        guard let members else { return false }
+        return Self.list(members, indexedBy: &memberSetStorage, contains: object)
+    }
 
     /// Whether `object` waits to be added when the relationship loads.
-    func isPendingAdd(_ object: ManagedObject) -> Bool { pendingAddSet.contains(ObjectKey(object)) }
-
-    private func withMemberSet<Result>(_ body: (inout Set<ObjectKey>) -> Result) -> Result {
-        var set = memberSetStorage ?? Set((members ?? []).map(ObjectKey.init))
-        memberSetStorage = nil  // `set` is then the only reference: mutated in place
-        defer { memberSetStorage = set }
-        return body(&set)
+    func isPendingAdd(_ object: ManagedObject) -> Bool {
+        Self.list(pendingAdds, indexedBy: &pendingAddSet, contains: object)
     }
 
     func load(_ stored: [ManagedObject]) {
         var list = pendingRemoves.isEmpty ? stored : stored.filter { !pendingRemoves.contains(ObjectKey($0)) }
         memberSetStorage = nil
-        if !pendingAdds.isEmpty {
-            var set = Set(list.map(ObjectKey.init))
-            for object in pendingAdds where set.insert(ObjectKey(object)).inserted { list.append(object) }
-            memberSetStorage = set
-        }
+        for object in pendingAdds { Self.insert(object, into: &list, indexedBy: &memberSetStorage) }
         members = list
         storedMembers = stored
         pendingAdds = []
-        pendingAddSet = []
+        pendingAddSet = nil
         pendingRemoves = []
     }
 
@@ -240,7 +236,7 @@ final class ToManyState {
         guard let members else { return nil }
         let rebased = ToManyState()
         let before = Set(storedMembers.map(ObjectKey.init))
-        let now = withMemberSet { $0 }
+        let now = memberSetStorage ?? Set(members.map(ObjectKey.init))
         for object in members where !before.contains(ObjectKey(object)) { rebased.add(object) }
         for object in storedMembers where !now.contains(ObjectKey(object)) { rebased.remove(object) }
         return rebased
@@ -272,31 +268,75 @@ final class ToManyState {
     /// Adds `object`; false when it was already there.
     @discardableResult
     func add(_ object: ManagedObject) -> Bool {
-        let key = ObjectKey(object)
-        guard members != nil else {
+        guard var list = members else {
             // A pending removal stays: the stored member is dropped at load and
             // this one appended, so an ordered relationship puts a member
             // removed and added again last, as when it was loaded.
-            if pendingAddSet.insert(key).inserted { pendingAdds.append(object) }
+            Self.insert(object, into: &pendingAdds, indexedBy: &pendingAddSet)
             return true
         }
-        guard withMemberSet({ $0.insert(key).inserted }) else { return false }
-        members?.append(object)
-        return true
+        members = nil  // `list` is then the only reference: appended in place
+        defer { members = list }
+        return Self.insert(object, into: &list, indexedBy: &memberSetStorage)
     }
 
     /// Removes `object`; false when it was not there.
     @discardableResult
     func remove(_ object: ManagedObject) -> Bool {
-        let key = ObjectKey(object)
-        guard members != nil else {
-            if pendingAddSet.remove(key) != nil { pendingAdds.removeAll { $0 === object } }
-            pendingRemoves.insert(key)
+        guard var list = members else {
+            Self.remove(object, from: &pendingAdds, indexedBy: &pendingAddSet)
+            pendingRemoves.insert(ObjectKey(object))
             return true
         }
-        guard withMemberSet({ $0.remove(key) != nil }) else { return false }
-        members?.removeAll { $0 === object }
+        members = nil
+        defer { members = list }
+        return Self.remove(object, from: &list, indexedBy: &memberSetStorage)
+    }
+
+    // Membership of a list of distinct objects: a scan while the list is
+    // short, else a set of identities kept beside it (`index`, built on the
+    // first question past the bound and kept in step from then on). Most
+    // to-manys hold a few members; a set for each cost an allocation, and
+    // one more at every doubling, for each handful of members added.
+    private static let scannedMembers = 16
+
+    private static func list(_ list: [ManagedObject], indexedBy index: inout Set<ObjectKey>?, contains object: ManagedObject) -> Bool {
+        guard index != nil || list.count > scannedMembers else { return list.contains { $0 === object } }
+        return withIndex(of: list, &index) { $0.contains(ObjectKey(object)) }
+    }
+
+    /// Appends `object` unless `list` holds it already; false when it did.
+    @discardableResult
+    private static func insert(_ object: ManagedObject, into list: inout [ManagedObject], indexedBy index: inout Set<ObjectKey>?) -> Bool {
+        if index == nil, list.count < scannedMembers {
+            guard !list.contains(where: { $0 === object }) else { return false }
+        } else {
+            guard withIndex(of: list, &index, { $0.insert(ObjectKey(object)).inserted }) else { return false }
+        }
+        list.append(object)
         return true
+    }
+
+    /// Takes `object` out of `list`; false when it was not there.
+    @discardableResult
+    private static func remove(_ object: ManagedObject, from list: inout [ManagedObject], indexedBy index: inout Set<ObjectKey>?) -> Bool {
+        if index == nil, list.count <= scannedMembers {
+            guard let position = list.firstIndex(where: { $0 === object }) else { return false }
+            list.remove(at: position)
+            return true
+        }
+        guard withIndex(of: list, &index, { $0.remove(ObjectKey(object)) != nil }) else { return false }
+        list.removeAll { $0 === object }
+        return true
+    }
+
+    private static func withIndex<Result>(
+        of list: [ManagedObject], _ index: inout Set<ObjectKey>?, _ body: (inout Set<ObjectKey>) -> Result
+    ) -> Result {
+        var set = index ?? Set(list.map(ObjectKey.init))
+        index = nil  // `set` is then the only reference: mutated in place
+        defer { index = set }
+        return body(&set)
     }
 }
 

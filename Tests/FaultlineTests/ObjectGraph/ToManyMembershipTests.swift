@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Faultline
+
+/// A to-many answers "is this object a member?" by scanning its members while
+/// they are few and through a set of identities past a bound: every answer,
+/// and every add and remove, must be the same on both sides of that bound,
+/// for loaded members and for additions waiting for the relationship to load.
+@Suite("To-many membership")
+struct ToManyMembershipTests {
+    /// Sizes around the bound (16 members scanned).
+    static let sizes = [1, 15, 16, 17, 40]
+
+    /// `count` people named p0, p1, …, inserted in `context`.
+    static func people(_ count: Int, in context: ManagedObjectContext) throws -> [ManagedObject] {
+        try (0..<count).map { index in
+            let person = try context.insertNewObject(forEntityName: "Person")
+            try person.setValue("p\(index)", forKey: "name")
+            return person
+        }
+    }
+
+    /// `body` on the queue of a context of a fresh store, with `count` people in it.
+    static func withPeople(_ count: Int, _ body: ([ManagedObject]) throws -> Void) throws {
+        let (container, url) = try LibraryModel.container(ToManyAcrossContextsTests.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait { try body(try people(count, in: context)) }
+    }
+
+    @Test("Loaded members: each added once, found, removed and added again, at any size", arguments: sizes)
+    func loaded(count: Int) throws {
+        try Self.withPeople(count) { people in
+            let state = ToManyState()
+            state.load([])
+            for person in people { #expect(state.add(person)) }
+            for person in people {
+                #expect(!state.add(person), "added twice")
+                #expect(state.contains(person))
+            }
+            #expect(state.members?.count == count)
+            let removed = people.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
+            for person in removed {
+                #expect(state.remove(person))
+                #expect(!state.remove(person), "removed twice")
+                #expect(!state.contains(person))
+            }
+            #expect(state.members?.count == count - removed.count)
+            for person in people where !removed.contains(where: { $0 === person }) { #expect(state.contains(person)) }
+            for person in removed { #expect(state.add(person)) }
+            // Re-added members come last, in the order they came back.
+            let kept = people.filter { person in !removed.contains { $0 === person } }
+            #expect(state.members?.map(ObjectIdentifier.init) == (kept + removed).map(ObjectIdentifier.init))
+        }
+    }
+
+    @Test("Pending additions: each waits once, a removal takes it out, and loading lays them over the stored members",
+          arguments: sizes)
+    func pending(count: Int) throws {
+        try Self.withPeople(count + 2) { people in
+            let stored = Array(people.prefix(2))
+            let added = Array(people.dropFirst(2))
+            let state = ToManyState()
+            for person in added + added { #expect(state.add(person)) }
+            #expect(state.pendingAdds.count == count, "each pending addition listed once")
+            for person in added { #expect(state.isPendingAdd(person)) }
+            let last = try #require(added.last)
+            state.remove(last)
+            #expect(!state.isPendingAdd(last))
+            // One stored member is also added: listed once after loading.
+            state.add(stored[0])
+            state.load(stored)
+            let expected = stored + added.dropLast()
+            #expect(state.members?.map(ObjectIdentifier.init) == expected.map(ObjectIdentifier.init))
+            for person in expected { #expect(state.contains(person)) }
+            #expect(!state.contains(last))
+            #expect(state.add(last))
+            #expect(!state.add(stored[1]))
+        }
+    }
+
+    @Test("Through the public API: a many-to-many and an ordered to-many of each size save and read back with every member once",
+          arguments: sizes)
+    func savedAndReadBack(count: Int) throws {
+        let (container, url) = try LibraryModel.container(ToManyAcrossContextsTests.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let expected: [String] = try context.performAndWait {
+            let team = try context.insertNewObject(forEntityName: "Team")
+            try team.setValue("T", forKey: "name")
+            let people = try Self.people(count, in: context)
+            for person in people + people {
+                try team.addObject(person, toRelationship: "queue")
+                try team.addObject(person, toRelationship: "members")
+            }
+            let first = try #require(people.first)
+            try team.removeObject(first, fromRelationship: "queue")
+            try team.addObject(first, toRelationship: "queue")
+            try context.save()
+            return (1..<count).map { "p\($0)" } + ["p0"]
+        }
+        #expect(try ToManyAcrossContextsTests.stored(container, "queue", sorted: false) == expected)
+        #expect(try ToManyAcrossContextsTests.stored(container, "members") == expected.sorted())
+    }
+}
