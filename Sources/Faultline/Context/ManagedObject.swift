@@ -300,15 +300,21 @@ final class ToManyState {
     // one more at every doubling, for each handful of members added.
     private static let scannedMembers = 16
 
+    /// Whether `list`'s membership is a scan: no set yet, and at most
+    /// `scannedMembers` objects once `growing` more are in.
+    private static func scans(_ list: [ManagedObject], _ index: Set<ObjectKey>?, growing: Int = 0) -> Bool {
+        index == nil && list.count + growing <= scannedMembers
+    }
+
     private static func list(_ list: [ManagedObject], indexedBy index: inout Set<ObjectKey>?, contains object: ManagedObject) -> Bool {
-        guard index != nil || list.count > scannedMembers else { return list.contains { $0 === object } }
+        guard !scans(list, index) else { return list.contains { $0 === object } }
         return withIndex(of: list, &index) { $0.contains(ObjectKey(object)) }
     }
 
     /// Appends `object` unless `list` holds it already; false when it did.
     @discardableResult
     private static func insert(_ object: ManagedObject, into list: inout [ManagedObject], indexedBy index: inout Set<ObjectKey>?) -> Bool {
-        if index == nil, list.count < scannedMembers {
+        if scans(list, index, growing: 1) {
             guard !list.contains(where: { $0 === object }) else { return false }
         } else {
             guard withIndex(of: list, &index, { $0.insert(ObjectKey(object)).inserted }) else { return false }
@@ -317,17 +323,16 @@ final class ToManyState {
         return true
     }
 
-    /// Takes `object` out of `list`; false when it was not there.
+    /// Takes `object` out of `list`; false when it was not there. Every
+    /// occurrence goes: a damaged store's join table can list a member twice.
     @discardableResult
     private static func remove(_ object: ManagedObject, from list: inout [ManagedObject], indexedBy index: inout Set<ObjectKey>?) -> Bool {
-        if index == nil, list.count <= scannedMembers {
-            guard let position = list.firstIndex(where: { $0 === object }) else { return false }
-            list.remove(at: position)
-            return true
+        if !scans(list, index) {
+            guard withIndex(of: list, &index, { $0.remove(ObjectKey(object)) != nil }) else { return false }
         }
-        guard withIndex(of: list, &index, { $0.remove(ObjectKey(object)) != nil }) else { return false }
+        let count = list.count
         list.removeAll { $0 === object }
-        return true
+        return list.count < count
     }
 
     private static func withIndex<Result>(
