@@ -349,13 +349,15 @@ extension ManagedObjectContext {
         for object in saved.deleted { detach(object) }
 
         // The store told the other contexts when it committed (ChangePublisher).
+        // The changes are moved into the payload: a copy retained and
+        // released each of their lists on every save.
         let changes = ContextDidSave(
-            result.changes ?? StoreChanges(source: ObjectIdentifier(self)),
+            result.changes.take() ?? StoreChanges(source: ObjectIdentifier(self)),
             historyToken: result.historyTransaction.map {
                 PersistentHistoryToken(storeUUID: coordinator.storeUUID, transactionNumber: $0)
             },
             promoted: result.promoted)
-        didSaveUserInfo[ContextDidSave.userInfoKey] = changes
+        didSaveUserInfo[ContextDidSave.userInfoKey] = consume changes
         NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: didSaveUserInfo)
         // Emptied without a lookup: removing the key compares `AnyHashable`s,
         // which instantiates generic metadata on every call.

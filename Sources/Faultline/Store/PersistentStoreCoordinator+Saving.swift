@@ -26,7 +26,7 @@ extension PersistentStoreCoordinator {
                 return (result, committed)
             }
             committed = true
-            if let changes { result.changes = changes }
+            result.changes = changes
             return .success(result)
         } catch let found as ConflictsFound {
             // A version conflict proves the cached row old (ExternalCommits.swift, invariant 3).

@@ -97,7 +97,7 @@ final class StoreWriter: Sendable {
         foreignKeysOff: Bool = false, _ body: (Connection) throws -> (Result, CommittedChanges?)
     ) throws -> (result: Result, changes: StoreChanges?, sql: SQLiteCounters) {
         if let refusal { throw refusal }
-        let (result, committed, sql) = try withConnection { connection in
+        var (result, committed, sql) = try withConnection { connection in
             let before = connection.counters
             let outermost = connection.isAutocommit
             if foreignKeysOff, outermost { try connection.setForeignKeys(enabled: false) }
@@ -124,9 +124,11 @@ final class StoreWriter: Sendable {
             }
             return (result, committed, connection.counters - before)
         }
-        guard var committed, let publisher else { return (result, committed?.changes, sql) }
-        publisher.publish(&committed.changes, caching: committed.rowsToCache, droppingUpdates: committed.updatesNotCached)
-        return (result, committed.changes, sql)
+        // Taken out of the optional: `guard var` copied all of it, a retain
+        // and a release of each of its lists every save.
+        guard let publisher, var published = committed.take() else { return (result, committed.take()?.changes, sql) }
+        publisher.publish(&published.changes, caching: published.rowsToCache, droppingUpdates: published.updatesNotCached)
+        return (result, published.changes, sql)
     }
 
     /// Takes note of the writer connection's data version, as its current
