@@ -155,15 +155,23 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The request of this save and the objects it writes, built by
+    /// `fill(_:_:)`: returned from the function that filled them, they were
+    /// copied whole (see `PersistentStoreCoordinator.perform`).
     func buildRequest() -> (SaveRequest, SavedObjects) {
         var request = SaveRequest()
+        var saved = SavedObjects()
+        fill(&request, &saved)
+        return (request, saved)
+    }
+
+    private func fill(_ request: inout SaveRequest, _ saved: inout SavedObjects) {
         request.sharesPromotions = hasChildren.load(ordering: .relaxed)
         let recordsHistory = coordinator.history != nil
         if recordsHistory {
             request.author = transactionAuthor
             request.contextName = name
         }
-        var saved = SavedObjects()
         saveBuffers.lend(to: &request, &saved)
         // Sized for the inserts up front: grown by doubling, the two arrays
         // allocated and copied about twice their final size, in fresh pages.
@@ -194,22 +202,17 @@ extension ManagedObjectContext {
                 for index in object.changedRelationships.setIndices where !runtime.isToMany[index] {
                     toOne.append((index, toOneID(object, index)))
                 }
-                var update = SaveRequest.Update(
+                // Built in one expression: a mutated local was copied into the list.
+                request.updates.append(SaveRequest.Update(
                     id: object.objectID, version: object.committed?.version ?? 1,
-                    attributes: attributes, toOne: toOne)
-                if recordsHistory {
-                    update.changedToMany = object.changedRelationships.setIndices.filter { runtime.isToMany[$0] }
-                }
-                if !object.isFaultStorage {
-                    update.row = (runtime.persistent(object.values), currentToOnes(of: object, in: &toOnes))
-                }
-                request.updates.append(update)
+                    attributes: attributes, toOne: toOne,
+                    changedToMany: recordsHistory ? object.changedRelationships.setIndices.filter { runtime.isToMany[$0] } : [],
+                    row: object.isFaultStorage ? nil : (runtime.persistent(object.values), currentToOnes(of: object, in: &toOnes))))
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
             }
             if runtime.hasOrderedToMany { appendPositions(of: object, to: &request) }
         }
         links.appendRows(to: &request, leaving: Set(saved.discarded.map(ObjectIdentifier.init)))
-        return (request, saved)
     }
 
     /// The columns an update writes: every stored attribute whose value differs
@@ -271,13 +274,14 @@ extension ManagedObjectContext {
         return checks
     }
 
-    /// The update a saved object's row took, when `updatePosition` is the
-    /// object's place in `saved.updated` (`buildRequest` lists the updates in
-    /// that order; a save writes every update or none).
-    private func update(of object: ManagedObject, at updatePosition: Int, in request: SaveRequest) -> SaveRequest.Update? {
+    /// Where in `request.updates` the update a saved object's row took is,
+    /// when `updatePosition` is the object's place in `saved.updated`
+    /// (`buildRequest` lists the updates in that order; a save writes every
+    /// update or none). A position, not the update: returned, it was copied.
+    private func updatePosition(of object: ManagedObject, at updatePosition: Int, in request: SaveRequest) -> Int? {
         guard updatePosition >= 0, updatePosition < request.updates.count, request.updates[updatePosition].id == object.objectID
         else { return nil }
-        return request.updates[updatePosition]
+        return updatePosition
     }
 
     private func finish(_ result: consuming SaveResult, saved: SavedObjects, request: SaveRequest) {
@@ -316,11 +320,13 @@ extension ManagedObjectContext {
             }
             // An update's row is one past the version it expected, and holds
             // the to-ones the request took (shared, its temporary IDs resolved).
-            let update = update(of: object, at: position - saved.inserted.count, in: request)
+            let update = updatePosition(of: object, at: position - saved.inserted.count, in: request)
             object.committed = RowSnapshot(
-                entityIndex: object.entityIndex, version: update.map { $0.version + 1 } ?? (object.committed?.version ?? 1),
+                entityIndex: object.entityIndex,
+                version: update.map { request.updates[$0].version + 1 } ?? (object.committed?.version ?? 1),
                 values: object.runtime.persistent(object.values),
-                toOne: update?.row.map { result.promoted.resolving($0.toOne, in: &toOnes) } ?? currentToOnes(of: object, in: &toOnes))
+                toOne: update.flatMap { request.updates[$0].row?.toOne }.map { result.promoted.resolving($0, in: &toOnes) }
+                    ?? currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
         for object in saved.unwritten { object.resetChangeFlags() }

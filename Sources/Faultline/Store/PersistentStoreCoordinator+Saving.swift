@@ -19,15 +19,16 @@ extension PersistentStoreCoordinator {
         var adapted: AdaptedSave?
         defer { if let adapted { valueAdapter?.saveEnded(adapted, committed: committed) } }
         do {
-            var (result, changes, _) = try writer.write { connection in
+            let (result, changes, _) = try writer.write { connection in
                 adapted = try self.valueAdapter?.encoded(request, on: connection)
-                var result = try self.perform(adapted?.request ?? request, on: connection)
+                // Not `adapted?.request ?? request`: `??` copied the whole request.
+                var result = if let adapted { try self.perform(adapted.request, on: connection) }
+                             else { try self.perform(request, on: connection) }
                 let committed = self.committedChanges(of: request, result: &result, source: source)
                 return (result, committed)
             }
             committed = true
-            result.changes = changes
-            return .success(result)
+            return .success(result.publishing(changes))
         } catch let found as ConflictsFound {
             // A version conflict proves the cached row old (ExternalCommits.swift, invariant 3).
             changes.rowCache.invalidate(found.conflicts.compactMap { conflict -> ManagedObjectID? in
@@ -38,12 +39,22 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The write of `request`, its result built by `write(_:into:on:)`.
+    /// Returned from the function that built it, whose locals are released
+    /// between the result's last change and the return, the result was copied
+    /// whole: a retain and a release of each of its lists, which the optimiser
+    /// cannot pair across a release that may run a deinitialiser.
     private func perform(_ request: SaveRequest, on connection: Connection) throws -> SaveResult {
+        var result = SaveResult()
+        try write(request, into: &result, on: connection)
+        return result
+    }
+
+    private func write(_ request: SaveRequest, into result: inout SaveResult, on connection: Connection) throws {
         let deleted = Set(request.deletes.map(\.id))
         let conflicts = try uniquenessConflicts(request.uniquenessChecks, ignoring: deleted, on: connection)
         if !conflicts.isEmpty { throw ConflictsFound(conflicts: conflicts) }
 
-        var result = SaveResult()
         try reserveKeys(for: request.inserts, into: &result, on: connection)
         // Before any row is written: a delete's tombstone is copied from its row.
         let pendingHistory = try history.map { history in
@@ -85,28 +96,34 @@ extension PersistentStoreCoordinator {
             writer.rowsInsertedWithoutTriggers.add(insertedIDs.count, ordering: .relaxed)
         }
 
-        for update in request.updates {
-            let plan = plans[update.id.entityIndex]
+        // By position, field by field: a loop variable was a whole copy of
+        // each update, a retain and a release of each of its lists.
+        for at in request.updates.indices {
+            let id = request.updates[at].id
+            let version = request.updates[at].version
+            let attributes = request.updates[at].attributes
+            let toOne = request.updates[at].toOne
+            let plan = plans[id.entityIndex]
             let statement = try connection.cachedStatement(plan.updates.text(
-                attributes: update.attributes.lazy.map(\.index), toOnes: update.toOne.lazy.map(\.index), mapping: plan.mapping,
+                attributes: attributes.lazy.map(\.index), toOnes: toOne.lazy.map(\.index), mapping: plan.mapping,
                 derivations: plan.rowDerivations))
             var position: Int32 = 1
-            for (index, value) in update.attributes where plan.mapping.column(forAttributeAt: index) != nil {
+            for (index, value) in attributes where plan.mapping.column(forAttributeAt: index) != nil {
                 try ValueCoding.bind(value, to: statement, at: position)
                 position += 1
             }
-            for (index, destination) in update.toOne {
+            for (index, destination) in toOne {
                 guard case .foreignKey(_, let entityColumn) = plan.mapping.relationships[index] else { continue }
                 try bindReference(destination.map(resolve), entityColumn: entityColumn != nil, to: statement, at: &position)
             }
-            try statement.bind(update.version + 1, at: position)
-            try statement.bind(update.id.primaryKey, at: position + 1)
-            try statement.bind(update.version, at: position + 2)
+            try statement.bind(version + 1, at: position)
+            try statement.bind(id.primaryKey, at: position + 1)
+            try statement.bind(version, at: position + 2)
             try statement.execute()
             // A save either writes every update, each row's version one up
             // (`version + 1`, what the context commits), or throws.
             if connection.changes == 0 {
-                lockConflicts.append(try lockConflict(update.id, expected: update.version, on: connection))
+                lockConflicts.append(try lockConflict(id, expected: version, on: connection))
             }
         }
 
@@ -164,7 +181,6 @@ extension PersistentStoreCoordinator {
                 for (id, snapshot) in try readRows(reread, on: connection) { result.refreshed[id] = snapshot }
             }
         }
-        return result
     }
 
     /// The inserted rows whose derived values the INSERT computed from the
@@ -345,12 +361,18 @@ extension PersistentStoreCoordinator {
     /// values the request holds (the row cache takes them as written; a row
     /// with derived attributes is cached as re-read). Records in `result` the
     /// snapshot cached for each insert, which the context commits as is.
+    /// (Built by `record(_:result:into:)`, as `perform` builds its result.)
     private func committedChanges(
         of request: SaveRequest, result: inout SaveResult, source: ObjectIdentifier
     ) -> CommittedChanges {
         // Built in place: a separate StoreChanges moved in after would stay
         // alive beside it, and the first change below would copy what it shares.
         var committed = CommittedChanges(changes: StoreChanges(source: source))
+        record(request, result: &result, into: &committed)
+        return committed
+    }
+
+    private func record(_ request: SaveRequest, result: inout SaveResult, into committed: inout CommittedChanges) {
         committed.changes.historyTransaction = result.historyTransaction
         committed.changes.inserted = result.insertedIDs
         if request.sharesPromotions, !request.inserts.isEmpty { committed.changes.promoted = result.promoted }
@@ -393,7 +415,6 @@ extension PersistentStoreCoordinator {
                 by: request, result: result, touched: committed.changes.touchedEntities, dependents: changes.derivedDependents)
         }
         result.cachedRows = committed.rowsToCache
-        return committed
     }
 
     /// The rows of updates the context held whole, cached as written, their
@@ -403,25 +424,27 @@ extension PersistentStoreCoordinator {
         arena toOnes: inout RowArena<ManagedObjectID?>
     ) {
         // A row the store re-derived is read back into `refreshed` instead.
-        func rowToCache(_ update: SaveRequest.Update) -> (values: AttributeValues, toOne: ToOneKeys)? {
-            result.refreshed[update.id] == nil ? update.row : nil
+        // By position, as `write(_:into:on:)` reads the updates.
+        func rowToCache(at position: Int) -> (values: AttributeValues, toOne: ToOneKeys)? {
+            result.refreshed[request.updates[position].id] == nil ? request.updates[position].row : nil
         }
         let promoted = result.promoted
         var cached = 0
-        for update in request.updates {
-            guard let row = rowToCache(update) else { continue }
+        for at in request.updates.indices {
+            guard let row = rowToCache(at: at) else { continue }
+            let id = request.updates[at].id
             cached += 1
             let toOne = promoted.resolving(row.toOne, in: &toOnes)
             committed.rowsToCache.append(
-                (update.id, RowSnapshot(
-                    entityIndex: update.id.entityIndex, version: update.version + 1, values: row.values, toOne: toOne,
+                (id, RowSnapshot(
+                    entityIndex: id.entityIndex, version: request.updates[at].version + 1, values: row.values, toOne: toOne,
                     readAt: readAt)))
         }
         // A list of its own only for a mix: none or all costs no allocation.
         if cached == request.updates.count {
             committed.updatesNotCached = []
         } else if cached > 0 {
-            committed.updatesNotCached = request.updates.compactMap { rowToCache($0) == nil ? $0.id : nil }
+            committed.updatesNotCached = request.updates.indices.compactMap { rowToCache(at: $0) == nil ? request.updates[$0].id : nil }
         }
     }
 }

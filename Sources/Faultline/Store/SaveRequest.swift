@@ -136,4 +136,11 @@ struct SaveResult: Sendable {
     var changes: StoreChanges?
     /// The key of the persistent-history transaction the save recorded.
     var historyTransaction: Int64?
+
+    /// The result with the changes its commit published. Built from the
+    /// consumed fields: a mutated local was copied whole on its way out.
+    consuming func publishing(_ changes: StoreChanges?) -> SaveResult {
+        SaveResult(promoted: promoted, refreshed: refreshed, cachedRows: cachedRows, changes: changes,
+                   historyTransaction: historyTransaction)
+    }
 }

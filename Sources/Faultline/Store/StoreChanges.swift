@@ -1,7 +1,14 @@
 /// What one commit changed, by object ID: what a store publishes after every
 /// commit (a save, a batch request), what its row cache drops and what the
 /// other contexts on it merge.
+///
+/// Built by the synthesized memberwise initializer, `source` first: an
+/// explicit one left `self` in memory, and this compiler then copied the whole
+/// value on the way out (a retain and a release of every list, every save).
 struct StoreChanges: Sendable {
+    /// Who committed: a context (its own changes are not sent back to it) or
+    /// the coordinator (batch requests, which every context hears of).
+    let source: ObjectIdentifier
     /// Lists, not sets: a save's inserts and updates are distinct already, and
     /// hashing each object into a set the merges only ever iterate was a cost
     /// per object (and a set's storage, allocated through the standard
@@ -34,17 +41,6 @@ struct StoreChanges: Sendable {
     /// a child context holding objects its ancestors saved takes them before
     /// it merges, so a merged insert finds the object it already holds.
     var promoted: PromotedIDs?
-    /// Who committed: a context (its own changes are not sent back to it) or
-    /// the coordinator (batch requests, which every context hears of).
-    let source: ObjectIdentifier
-
-    init(source: ObjectIdentifier, inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [],
-         deleted: Set<ManagedObjectID> = []) {
-        self.source = source
-        self.inserted = inserted
-        self.updated = updated
-        self.deleted = deleted
-    }
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty && unlistedInserts.isEmpty

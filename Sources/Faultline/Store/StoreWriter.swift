@@ -34,6 +34,14 @@ struct CommittedChanges: Sendable {
     /// dropping one first shifted the rest of its probe run back, hashing
     /// each row in it.
     var updatesNotCached: [ManagedObjectID]?
+
+    /// The changes, moved out: read as a field, they were copied whole and
+    /// the original released with the rest.
+    mutating func takeChanges() -> StoreChanges {
+        var taken = StoreChanges(source: changes.source)
+        swap(&taken, &changes)
+        return taken
+    }
 }
 
 /// The writer connection of a store, its lock, and its transaction.
@@ -128,7 +136,7 @@ final class StoreWriter: Sendable {
         // and a release of each of its lists every save.
         guard let publisher, var published = committed.take() else { return (result, committed.take()?.changes, sql) }
         publisher.publish(&published.changes, caching: published.rowsToCache, droppingUpdates: published.updatesNotCached)
-        return (result, published.changes, sql)
+        return (result, published.takeChanges(), sql)
     }
 
     /// Takes note of the writer connection's data version, as its current
