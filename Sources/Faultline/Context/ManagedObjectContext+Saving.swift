@@ -275,13 +275,13 @@ extension ManagedObjectContext {
     }
 
     /// Where in `request.updates` the update a saved object's row took is,
-    /// when `updatePosition` is the object's place in `saved.updated`
+    /// when `position` is the object's place in `saved.updated`
     /// (`buildRequest` lists the updates in that order; a save writes every
     /// update or none). A position, not the update: returned, it was copied.
-    private func updatePosition(of object: ManagedObject, at updatePosition: Int, in request: SaveRequest) -> Int? {
-        guard updatePosition >= 0, updatePosition < request.updates.count, request.updates[updatePosition].id == object.objectID
+    private func updatePosition(of object: ManagedObject, at position: Int, in request: SaveRequest) -> Int? {
+        guard position >= 0, position < request.updates.count, request.updates[position].id == object.objectID
         else { return nil }
-        return updatePosition
+        return position
     }
 
     private func finish(_ result: consuming SaveResult, saved: SavedObjects, request: SaveRequest) {
@@ -320,12 +320,12 @@ extension ManagedObjectContext {
             }
             // An update's row is one past the version it expected, and holds
             // the to-ones the request took (shared, its temporary IDs resolved).
-            let update = updatePosition(of: object, at: position - saved.inserted.count, in: request)
+            let updateAt = updatePosition(of: object, at: position - saved.inserted.count, in: request)
             object.committed = RowSnapshot(
                 entityIndex: object.entityIndex,
-                version: update.map { request.updates[$0].version + 1 } ?? (object.committed?.version ?? 1),
+                version: updateAt.map { request.updates[$0].version + 1 } ?? (object.committed?.version ?? 1),
                 values: object.runtime.persistent(object.values),
-                toOne: update.flatMap { request.updates[$0].row?.toOne }.map { result.promoted.resolving($0, in: &toOnes) }
+                toOne: updateAt.flatMap { request.updates[$0].row?.toOne }.map { result.promoted.resolving($0, in: &toOnes) }
                     ?? currentToOnes(of: object, in: &toOnes))
             object.resetChangeFlags()
         }
