@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 SUITES=(Reference Inserts Faulting Fetching Migrations Derived Observing)
 # The suites ThreadSanitizer runs: contexts on several threads, the row cache
 # and statement caches under readers and a writer, merges, observers, the soak.
-TSAN_SUITES="ConcurrencyTests|RowCacheTests|AutomaticMergeTests|CrossContextTests|QueryGenerationTests|PerformReentrancyTests|ChildContextTests|StaleDerivedRefreshTests|BusyStoreTests|ResultsObservationTests|StatementCacheTests|SoakTests"
+TSAN_SUITES="ConcurrencyTests|RowCacheTests|AutomaticMergeTests|CrossContextTests|QueryGenerationTests|PerformReentrancyTests|ChildContextTests|StaleDerivedRefreshTests|BusyStoreTests|ResultsObservationTests|StatementCacheTests|ReaderPoolTests|SoakTests"
 # How the gate and its baselines run every suite: the same flags on both sides.
 GATE_RUN=(--profile quick --iterations 5 --warmup 1 --quiet)
 # The hottest lines, whose instructions the gate also counts under callgrind

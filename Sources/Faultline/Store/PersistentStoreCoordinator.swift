@@ -64,7 +64,7 @@ public final class PersistentStoreCoordinator: Sendable {
     let changes: ChangePublisher
     /// State layers above keep per coordinator (`attachment(_:make:)`).
     private let attachments = Locked<[ObjectIdentifier: any Sendable]>([:])
-    private let readers = Locked<[ConnectionBox]>([])
+    private let readers = ReaderPool()
     /// The work of reads made in pinned query generations (PinnedReader.swift).
     private let pinnedCounters = Locked(SQLiteCounters())
     /// Where reads run (StoreConfiguration.Reads).
@@ -344,8 +344,8 @@ public final class PersistentStoreCoordinator: Sendable {
             }
         }
         if readConnections == .onWriter { return try writer.withConnection(body) }
-        let box = try readers.withLock { $0.popLast() } ?? newReader()
-        defer { readers.withLock { $0.append(box) } }
+        let box = try readers.take() ?? newReader()
+        defer { readers.give(box) }
         let localCommits = writer.commitWatch.localCommits.load(ordering: .relaxed)
         defer { noteReaderVersion(of: box, localCommitsBefore: localCommits) }
         return try writer.translatingBusy { try body(box.connection) }
@@ -384,27 +384,17 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Statements, rows and cache figures of every connection of this store.
     public var sqlCounters: SQLiteCounters {
         var total = writer.counters + pinnedCounters.withLock { $0 }
-        for reader in readers.withLock({ $0 }) { total = total + reader.connection.counters }
+        readers.forEachIdle { total = total + $0.connection.counters }
         return total
     }
 
     /// Zeroes `sqlCounters` and the row cache's counters.
     public func resetCounters() {
         writer.resetCounters()
-        readers.withLock { pool in pool.forEach { $0.connection.resetCounters() } }
+        readers.forEachIdle { $0.connection.resetCounters() }
         pinnedCounters.withLock { $0 = SQLiteCounters() }
         rowCache.resetCounters()
     }
-}
-
-/// Lets a connection sit in a pool; only ever used by the thread holding it.
-final class ConnectionBox: @unchecked Sendable {
-    let connection: Connection
-    /// The reader's data version after its last read, and this coordinator's
-    /// commit count then (see ExternalCommits.swift).
-    var dataVersion: UInt32?
-    var localCommits = 0
-    init(_ connection: Connection) { self.connection = connection }
 }
 
 extension SQLiteCounters {
