@@ -9,7 +9,9 @@ extension Connection {
     /// counted SQL. Nil when the VFS does not answer (an in-memory database).
     public var dataVersion: UInt32? {
         var version: UInt32 = 0
-        let status = withUnsafeHandle { sqlite3_file_control($0, "main", SQLITE_FCNTL_DATA_VERSION, &version) }
+        // No database name: SQLite reads NULL as the main database without
+        // comparing the name with each attached one's, a cost every read paid.
+        let status = withUnsafeHandle { sqlite3_file_control($0, nil, SQLITE_FCNTL_DATA_VERSION, &version) }
         return status == SQLITE_OK ? version : nil
     }
 }
