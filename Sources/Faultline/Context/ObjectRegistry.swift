@@ -1,10 +1,11 @@
 /// A context's objects by ID. Unsaved inserts (temporary IDs) are kept apart
 /// from stored objects: a save moves every insert to its permanent ID, and
 /// dropping the temporary table at once costs far less than deleting 100,000
-/// keys one by one from the table every fetch and fault also probes.
+/// keys one by one from the table every fetch and fault also probes. Both
+/// are `ObjectIDTable`s: a `Dictionary` hashed each insert's ID with SipHash.
 struct ObjectRegistry {
     private let stored = ObjectIDTable<ManagedObject>()
-    private var unsaved: [ManagedObjectID: ManagedObject] = [:]
+    private let unsaved = ObjectIDTable<ManagedObject>()
     /// Which entities' objects are kept in `tracked` (a save's triggers can
     /// make them stale: `PersistentStoreCoordinator.derivedTargets`).
     var trackedEntities = EntityIndexMask([])
@@ -27,7 +28,7 @@ struct ObjectRegistry {
     var storedObjects: ObjectIDTable<ManagedObject> { stored }
 
     /// Every object, stored ones first.
-    var values: [ManagedObject] { stored.allValues + Array(unsaved.values) }
+    var values: [ManagedObject] { stored.allValues + unsaved.allValues }
 
     /// Notes an object the context just made (registered or about to be).
     @inline(__always)
@@ -69,13 +70,13 @@ struct ObjectRegistry {
 
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        id.isTemporaryID ? unsaved.removeValue(forKey: id) : stored.removeValue(for: id)
+        id.isTemporaryID ? unsaved.removeValue(for: id) : stored.removeValue(for: id)
     }
 
     /// Forgets every object and the table's size: a reset context starts small.
     mutating func removeAll() {
         stored.removeAll(keepingCapacity: false)
-        unsaved.removeAll()
+        unsaved.removeAll(keepingCapacity: false)
         tracked.removeAll()
         trackedAtLastPrune = 0
     }
@@ -88,8 +89,10 @@ struct ObjectRegistry {
     /// Forgets the temporary IDs of objects a save gave permanent ones
     /// (already registered under those).
     mutating func dropTemporary(_ ids: some Collection<ManagedObjectID>) {
-        if ids.count == unsaved.count {
-            unsaved.removeAll(keepingCapacity: ManagedObjectContext.keepsForNextSave(unsaved.count))
+        // A few go one by one, and the table keeps its size for the next
+        // save; emptying a kept table walks every bucket.
+        if ids.count == unsaved.count, !ManagedObjectContext.keepsForNextSave(ids.count) {
+            unsaved.removeAll(keepingCapacity: false)
         } else {
             for id in ids { unsaved[id] = nil }
         }
