@@ -18,6 +18,11 @@ public struct FunctionArguments {
 
     public func int64(at index: Int) -> Int64 { sqlite3_value_int64(value(index)) }
 
+    /// The argument's storage class.
+    public func type(at index: Int) -> ColumnType {
+        ColumnType(code: sqlite3_value_type(value(index)))
+    }
+
     public func double(at index: Int) -> Double { sqlite3_value_double(value(index)) }
 
     /// The argument as text, or `nil` for NULL.

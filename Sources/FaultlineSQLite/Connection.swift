@@ -51,6 +51,8 @@ public final class Connection {
     /// Prepared statements by SQL text; see `cachedStatement(_:)`.
     public let statementCache: StatementCache
     var savepointDepth = 0
+    /// The row visitor aggregate, once registered (`visitRows`).
+    var rowVisitor: RowVisitor?
 
     /// Opens a database. Files use WAL with `synchronous=NORMAL`; every
     /// connection has foreign keys on and a busy timeout.

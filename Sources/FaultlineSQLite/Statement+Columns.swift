@@ -4,6 +4,19 @@ import Foundation
 /// The storage class of a column value in the current row.
 public enum ColumnType: Sendable {
     case integer, real, text, blob, null
+
+    /// From SQLite's fundamental datatype code (`sqlite3_column_type`,
+    /// `sqlite3_value_type`).
+    @inline(__always)
+    init(code: Int32) {
+        switch code {
+        case SQLITE_INTEGER: self = .integer
+        case SQLITE_FLOAT: self = .real
+        case SQLITE_TEXT: self = .text
+        case SQLITE_BLOB: self = .blob
+        default: self = .null
+        }
+    }
 }
 
 /// Reading the current row's columns by 0-based index, as SQLite numbers them.
@@ -27,13 +40,7 @@ extension Statement {
 
     @inline(__always)
     public func columnType(at index: Int32) -> ColumnType {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer
-        case SQLITE_FLOAT: return .real
-        case SQLITE_TEXT: return .text
-        case SQLITE_BLOB: return .blob
-        default: return .null
-        }
+        ColumnType(code: sqlite3_column_type(handle, index))
     }
 
     @inline(__always)

@@ -2,8 +2,9 @@
 /// inserts, summed up by Faultline's writer instead of by SQLite's GROUP BY
 /// (InsertedChildrenAggregates): the writer reads the inserted children's
 /// link and values in key order (`read`, `?1` and `?2` the first and last
-/// key), adds them up per parent, then runs `update` once per parent, bound
-/// with the parent's key (`?1`) and each function's total in order (`?2` on).
+/// key, its rows handed over by `Connection.visitRows`), adds them up per
+/// parent, then runs `update` once per parent, bound with the parent's key
+/// (`?1`) and each function's total in order (`?2` on).
 ///
 /// The GROUP BY sorts every inserted row before it adds anything up; a few
 /// parents for many children are added up in a small table of totals
@@ -57,8 +58,8 @@ public struct InsertedChildrenTally: Sendable, Hashable {
         case count, sum, countOf, min, max
     }
 
-    /// One function as the writer runs it: the column of `read` holding its
-    /// value (0 for a count of rows).
+    /// One function as the writer runs it: the argument of `read`'s visitor
+    /// holding its value (0, the link, for a count of rows).
     public struct Part: Sendable, Hashable {
         public let aggregate: Aggregate
         public let column: Int32

@@ -1,4 +1,5 @@
 import FaultlineModel
+import FaultlineSQLite
 
 // Derived attributes for many inserted rows at once.
 //
@@ -155,8 +156,8 @@ public struct InsertedChildrenAggregates: Sendable, Hashable {
         for function in functions {
             if let column = function.column, !columns.contains(column) { columns.append(column) }
         }
-        let read = "SELECT c.\(link)" + columns.map { ", c.\($0)" }.joined()
-            + " FROM \(childTable) c WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL"
+        let read = "SELECT \(Connection.rowVisitorFunction)(c.\(link)" + columns.map { ", c.\($0)" }.joined()
+            + ") FROM \(childTable) c WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.\(link) IS NOT NULL"
         // ?1 the parent's key, then one parameter per selection.
         let parameterOf = Dictionary(uniqueKeysWithValues: selections.enumerated().map { ($1.alias, "?\($0 + 2)") })
         let update = "UPDATE \(parentTable) SET "

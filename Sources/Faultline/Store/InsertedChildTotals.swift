@@ -21,9 +21,6 @@ enum InsertedChildTotals {
     /// Updates the parents of the children inserted with keys `keys`; false,
     /// with nothing written, when a value is not one to add up here.
     static func apply(_ tally: InsertedChildrenTally, over keys: ClosedRange<Int64>, on connection: Connection) throws -> Bool {
-        let read = try connection.cachedStatement(tally.read)
-        try read.bind(keys.lowerBound, at: 1)
-        try read.bind(keys.upperBound, at: 2)
         let parts = tally.parts
         let start = parts.map { part -> Total in
             switch part.aggregate {
@@ -31,43 +28,27 @@ enum InsertedChildTotals {
             case .min, .max: .none
             }
         }
-        var slotOf: [Int64: Int] = [:]
+        var parents = ParentSlots()
         var totals: [Total] = []
-        // Children of one parent often come together: the last parent's slot
-        // spares a hash lookup.
-        var lastParent: Int64?
-        var base = 0
-        while try read.step() {
-            guard read.columnType(at: 0) == .integer else {
-                read.reset()
-                return false
-            }
-            let parent = read.int64(at: 0)
-            if parent != lastParent {
-                if let slot = slotOf[parent] {
-                    base = slot
-                } else {
-                    base = totals.count
-                    slotOf[parent] = base
-                    totals.append(contentsOf: start)
-                }
-                lastParent = parent
-            }
+        let addedUp = try connection.visitRows(tally.read, bindings: [.integer(keys.lowerBound), .integer(keys.upperBound)]) { row in
+            guard row.type(at: 0) == .integer else { return false }
+            let (slot, isNew) = parents.slot(for: row.int64(at: 0))
+            if isNew { totals.append(contentsOf: start) }
+            let base = slot * parts.count
             for (offset, part) in parts.enumerated() {
-                guard add(part.aggregate, read, column: part.column, to: &totals[base + offset]) else {
-                    read.reset()
-                    return false
-                }
+                guard add(part.aggregate, row, argument: Int(part.column), to: &totals[base + offset]) else { return false }
             }
+            return true
         }
-        guard !slotOf.isEmpty else { return true }
+        guard addedUp else { return false }
+        guard parents.count > 0 else { return true }
         // Parents in key order, as the GROUP BY hands them to its UPDATE.
         let update = try connection.cachedStatement(tally.update)
-        for (parent, slot) in slotOf.sorted(by: { $0.key < $1.key }) {
+        for (parent, slot) in parents.pairs.sorted(by: { $0.key < $1.key }) {
             try update.bind(parent, at: 1)
             for offset in parts.indices {
                 let parameter = Int32(offset + 2)
-                switch totals[slot + offset] {
+                switch totals[slot * parts.count + offset] {
                 case .none: try update.bindNull(at: parameter)
                 case .integer(let value): try update.bind(value, at: parameter)
                 case .real(let value): try update.bind(value, at: parameter)
@@ -78,24 +59,26 @@ enum InsertedChildTotals {
         return true
     }
 
-    /// Adds the current row's value of `column` to `total` as `aggregate`
-    /// would; false for a value it would not add up the same way.
+    /// Adds the row's value of `argument` to `total` as `aggregate` would;
+    /// false for a value it would not add up the same way.
     @inline(__always)
-    private static func add(_ aggregate: InsertedChildrenTally.Aggregate, _ row: Statement, column: Int32, to total: inout Total) -> Bool {
+    private static func add(
+        _ aggregate: InsertedChildrenTally.Aggregate, _ row: FunctionArguments, argument column: Int, to total: inout Total
+    ) -> Bool {
         switch aggregate {
         case .count:
             return increment(&total, by: 1)
         case .countOf:
-            return row.columnType(at: column) == .null || increment(&total, by: 1)
+            return row.type(at: column) == .null || increment(&total, by: 1)
         case .sum:
-            switch row.columnType(at: column) {
+            switch row.type(at: column) {
             case .null: return true
             case .integer: return increment(&total, by: row.int64(at: column))
             case .real, .text, .blob: return false
             }
         case .min, .max:
             let isMin = aggregate == .min
-            switch (row.columnType(at: column), total) {
+            switch (row.type(at: column), total) {
             case (.null, _):
                 return true
             case (.integer, .none):

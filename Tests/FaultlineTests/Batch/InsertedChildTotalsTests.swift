@@ -5,7 +5,8 @@ import FaultlineSQLite
 
 /// After many rows inserted with the triggers off, the writer adds up their
 /// parents' aggregates itself (InsertedChildTotals): it reads the new rows in
-/// key order, keeps a total per parent and updates each parent once, where
+/// key order (handed over inside SQLite's loop, `Connection.visitRows`),
+/// keeps a total per parent and updates each parent once, where
 /// the GROUP BY statement would sort every row first. Every value must be the
 /// triggers'; a value it cannot add up as SQLite does sends it back to the
 /// statement. The model and helpers are `TriggerlessInsertTests`'.
@@ -17,7 +18,10 @@ struct InsertedChildTotalsTests {
     func statements() throws {
         let schema = try StoreSchema(compiling: Model.model().checked())
         let tally = try #require(schema.insertedRowsUpkeep["ZARTICLE"]?.aggregateTallies.first)
-        #expect(tally.read == "SELECT c.ZCATEGORY, c.ZVIEWS, c.ZRATING FROM ZARTICLE c WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.ZCATEGORY IS NOT NULL")
+        #expect(tally.read == """
+            SELECT FAULTLINE_VISIT_ROWS(c.ZCATEGORY, c.ZVIEWS, c.ZRATING) FROM ZARTICLE c \
+            WHERE c.Z_PK BETWEEN ?1 AND ?2 AND c.ZCATEGORY IS NOT NULL
+            """)
         #expect(tally.update == """
             UPDATE ZCATEGORY SET ZARTICLECOUNT = COALESCE(ZARTICLECOUNT, 0) + ?2, \
             Z_DA_ZAVERAGEVIEWS_SUM = COALESCE(Z_DA_ZAVERAGEVIEWS_SUM, 0) + ?3, \
