@@ -110,9 +110,13 @@ public final class Statement {
     }
 
     /// Ends the current execution (if any) so the statement can run again.
-    /// Bindings are kept.
+    /// Bindings are kept. A statement not executing is reset already: only
+    /// `step()` runs it, and stepping to the end or failing resets it. (The
+    /// statement cache resets every statement it hands out, a fault's and a
+    /// save's included.)
     public func reset() {
-        if isExecuting { finishExecution() }
+        guard isExecuting else { return }
+        finishExecution()
         sqlite3_reset(handle)
     }
 
