@@ -139,6 +139,8 @@ struct SaveResult: Sendable {
 
     /// The result with the changes its commit published. Built from the
     /// consumed fields: a mutated local was copied whole on its way out.
+    /// Every stored field is listed here: the memberwise initializer would
+    /// give a new one, left out, its default without a word.
     consuming func publishing(_ changes: StoreChanges?) -> SaveResult {
         SaveResult(promoted: promoted, refreshed: refreshed, cachedRows: cachedRows, changes: changes,
                    historyTransaction: historyTransaction)
