@@ -54,6 +54,74 @@ struct ToManyMembershipTests {
         }
     }
 
+    @Test("Known-absent additions: appended without a scan, then every membership answer and change is the same",
+          arguments: sizes)
+    func knownAbsent(count: Int) throws {
+        try Self.withPeople(count + 1) { people in
+            let late = try #require(people.last)
+            let state = ToManyState()
+            state.load([])
+            for person in people.dropLast() { state.addAbsent(person) }
+            #expect(state.members?.map(ObjectIdentifier.init) == people.dropLast().map(ObjectIdentifier.init))
+            // The first question indexes the members appended so far; a later
+            // known-absent addition is then entered in that index.
+            for person in people.dropLast() { #expect(state.contains(person)) }
+            #expect(!state.contains(late))
+            state.addAbsent(late)
+            #expect(state.contains(late))
+            #expect(!state.add(late), "added twice")
+            #expect(state.remove(late))
+            #expect(!state.contains(late))
+            #expect(state.members?.count == count)
+        }
+    }
+
+    @Test("Through the to-one side: new objects moved between owners, cleared and set again are each listed once, by the owner they name",
+          arguments: sizes)
+    func newObjectsThroughTheirToOne(count: Int) throws {
+        let (container, url) = try LibraryModel.container(ToManyAcrossContextsTests.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let first = try context.insertNewObject(forEntityName: "Team")
+            let second = try context.insertNewObject(forEntityName: "Team")
+            try first.setValue("A", forKey: "name")
+            try second.setValue("B", forKey: "name")
+            let people = try Self.people(count, in: context)
+            for person in people { try person.setDestination(first, forKey: "team") }
+            for (position, person) in people.enumerated() {
+                switch position % 3 {
+                case 0: try person.setDestination(second, forKey: "team")
+                case 1:
+                    try person.setDestination(nil, forKey: "team")
+                    try person.setDestination(first, forKey: "team")
+                default:
+                    try person.setDestination(nil, forKey: "team")
+                    try person.setDestination(second, forKey: "team")
+                    try person.setDestination(first, forKey: "team")
+                }
+            }
+            let inSecond = people.indices.filter { $0 % 3 == 0 }.map { "p\($0)" }
+            let inFirst = people.indices.filter { $0 % 3 != 0 }.map { "p\($0)" }
+            #expect(ToManyAcrossContextsTests.names(second, "members") == inSecond.sorted())
+            #expect(ToManyAcrossContextsTests.names(first, "members") == inFirst.sorted())
+            // Listed once each, not only each listed.
+            #expect((first.value(forKey: "members") as? [ManagedObject])?.count == inFirst.count)
+            #expect((second.value(forKey: "members") as? [ManagedObject])?.count == inSecond.count)
+            try context.save()
+        }
+        let reader = container.newBackgroundContext()
+        let stored: [String: [String]] = try reader.performAndWait {
+            var byTeam: [String: [String]] = [:]
+            for team in try reader.fetch(FetchRequest(entityName: "Team")) {
+                byTeam[team.value(forKey: "name") as? String ?? "?"] = ToManyAcrossContextsTests.names(team, "members", sorted: true)
+            }
+            return byTeam
+        }
+        #expect(stored["B"] == (0..<count).filter { $0 % 3 == 0 }.map { "p\($0)" }.sorted())
+        #expect(stored["A"] == (0..<count).filter { $0 % 3 != 0 }.map { "p\($0)" }.sorted())
+    }
+
     @Test("Pending additions: each waits once, a removal takes it out, and loading lays them over the stored members",
           arguments: sizes)
     func pending(count: Int) throws {
