@@ -310,8 +310,8 @@ extension ManagedObjectContext {
             // An insert whose row the cache took as written commits that very
             // snapshot.
             if position < saved.inserted.count, position < result.cachedRows.count, !stale.contains(object.entityIndex),
-               result.cachedRows[position].0 == object.objectID, result.cachedRows[position].1.values == object.values {
-                object.committed = result.cachedRows[position].1
+               result.cachedRows[position].id == object.objectID, result.cachedRows[position].snapshot.values == object.values {
+                object.committed = result.cachedRows[position].snapshot
                 object.resetChangeFlags()
                 continue
             }

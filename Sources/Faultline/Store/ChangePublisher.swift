@@ -42,7 +42,7 @@ final class ChangePublisher: Sendable {
     /// `droppingUpdates`: the updated rows `rows` does not hold (nil: every
     /// one of `changes.updated`).
     func publish(
-        _ changes: inout StoreChanges, caching rows: [(ManagedObjectID, RowSnapshot)],
+        _ changes: inout StoreChanges, caching rows: [KeyedSnapshot],
         droppingUpdates: [ManagedObjectID]? = nil
     ) {
         if let transaction = changes.historyTransaction, changes.source != remoteSource,
@@ -59,11 +59,7 @@ final class ChangePublisher: Sendable {
         if !stale.isEmpty, !changes.rereadDependents.isEmpty { stale = stale.filter { !changes.rereadDependents[$0] } }
         rowCache.invalidate(entities: stale)
         changes.staleEntities = stale
-        if stale.isEmpty {
-            rowCache.store(rows)
-        } else {
-            rowCache.store(rows.lazy.filter { !stale.contains($0.0.entityIndex) })
-        }
+        rowCache.store(stale.isEmpty ? rows : rows.filter { !stale.contains($0.id.entityIndex) })
         guard !changes.isEmpty else { return }
         // Gathered under the lock, told outside it; no list is built when the
         // committing context is the only one (a list per save, otherwise).

@@ -6,13 +6,8 @@
 struct DecodedRows: Sequence, Sendable, DecodedRowSink {
     typealias Row = (ManagedObjectID, RowSnapshot)
 
-    /// Stored as a struct, handed out as a tuple: an array of tuples is
-    /// destroyed element by element through the runtime's generic tuple
-    /// witness, a struct's through its own.
-    struct Stored: Sendable {
-        let id: ManagedObjectID
-        var snapshot: RowSnapshot
-    }
+    /// Stored as a struct, handed out as a tuple (see `KeyedSnapshot`).
+    typealias Stored = KeyedSnapshot
 
     private static let firstChunk = 32
     private static let largestChunk = 4096

@@ -398,12 +398,12 @@ extension PersistentStoreCoordinator {
                 let id = insertedIDs[position]
                 committed.changes.touch(id.entityIndex)
                 if anyRefreshed, let refreshed = result.refreshed[id] {
-                    committed.rowsToCache.append((id, refreshed))
+                    committed.rowsToCache.append(KeyedSnapshot(id: id, snapshot: refreshed))
                 } else {
                     let toOne = promoted.resolving(inserts[position].toOne, in: &toOnes)
                     let snapshot = RowSnapshot(
                         entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne, readAt: readAt)
-                    committed.rowsToCache.append((id, snapshot))
+                    committed.rowsToCache.append(KeyedSnapshot(id: id, snapshot: snapshot))
                 }
             }
         }
@@ -435,8 +435,9 @@ extension PersistentStoreCoordinator {
             let id = request.updates[at].id
             cached += 1
             let toOne = promoted.resolving(row.toOne, in: &toOnes)
-            committed.rowsToCache.append(
-                (id, RowSnapshot(
+            committed.rowsToCache.append(KeyedSnapshot(
+                id: id,
+                snapshot: RowSnapshot(
                     entityIndex: id.entityIndex, version: request.updates[at].version + 1, values: row.values, toOne: toOne,
                     readAt: readAt)))
         }

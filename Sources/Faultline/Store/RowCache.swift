@@ -80,12 +80,25 @@ public final class RowCache: Sendable {
     public func store<Snapshots: Sequence>(_ snapshots: Snapshots)
     where Snapshots.Element == (ManagedObjectID, RowSnapshot) {
         state.withLock { state in
-            // Grow once for the whole batch rather than rehashing as it fills.
-            let wanted = min(capacity, state.entries.count + snapshots.underestimatedCount)
-            state.entries.reserve(wanted - state.entries.count)
-            Self.growSlots(of: &state, toHold: wanted, capacity: capacity)
+            Self.makeRoom(for: snapshots.underestimatedCount, in: &state, capacity: capacity)
             for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
         }
+    }
+
+    /// `store(_:)` for a save's rows, read in place by position: iterated,
+    /// or mapped to pairs, each row was copied whole before its snapshot was.
+    func store(_ rows: [KeyedSnapshot]) {
+        state.withLock { state in
+            Self.makeRoom(for: rows.count, in: &state, capacity: capacity)
+            for index in rows.indices { Self.insert(rows[index].id, rows[index].snapshot, into: &state, capacity: capacity) }
+        }
+    }
+
+    /// Grows once for a whole batch rather than rehashing as it fills.
+    private static func makeRoom(for count: Int, in state: inout State, capacity: Int) {
+        let wanted = min(capacity, state.entries.count + count)
+        state.entries.reserve(wanted - state.entries.count)
+        growSlots(of: &state, toHold: wanted, capacity: capacity)
     }
 
     /// Stores (or replaces) one snapshot — a fault fired alone — without

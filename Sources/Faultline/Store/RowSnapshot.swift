@@ -26,6 +26,15 @@ public struct RowSnapshot: Sendable {
     }
 }
 
+/// A row's snapshot with its ID, as lists of rows hold them (a statement's
+/// decoded rows, a save's rows for the row cache): a struct, not a tuple,
+/// because the elements of an array of tuples are copied and destroyed
+/// through the runtime's generic tuple witness, a struct's through its own.
+struct KeyedSnapshot: Sendable {
+    let id: ManagedObjectID
+    var snapshot: RowSnapshot
+}
+
 extension RowSnapshot {
     /// What a snapshot moved out of `DecodedRows` leaves: it owns nothing.
     static var movedOut: RowSnapshot {

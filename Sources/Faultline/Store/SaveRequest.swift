@@ -128,7 +128,7 @@ struct SaveResult: Sendable {
     /// request's order (an insert of an entity in `changes.staleEntities` was
     /// not stored): the context commits the same snapshots instead of building
     /// them again. The very list the row cache took, shared, not a copy.
-    var cachedRows: [(ManagedObjectID, RowSnapshot)] = []
+    var cachedRows: [KeyedSnapshot] = []
     /// What the commit changed, as published to the other contexts; its
     /// `staleEntities` are the entities whose derived attributes the triggers
     /// may have rewritten (the row cache dropped them, the context refreshes

@@ -28,7 +28,7 @@ import Synchronization
 struct CommittedChanges: Sendable {
     var changes: StoreChanges
     /// Rows the commit wrote whose values are known, for the row cache.
-    var rowsToCache: [(ManagedObjectID, RowSnapshot)] = []
+    var rowsToCache: [KeyedSnapshot] = []
     /// The updated rows `rowsToCache` leaves out, for the row cache to drop;
     /// nil: all of `changes.updated`. The rest are replaced where they sit:
     /// dropping one first shifted the rest of its probe run back, hashing
