@@ -72,11 +72,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How many objects are flagged `isTrackedAsChanged`.
     @exclusivity(unchecked) var trackedCount = 0
     /// Join rows and hidden keys the next save writes.
-    var links = PendingLinks()
+    @exclusivity(unchecked) var links = PendingLinks()
     /// Transformable values already decoded (TransformedValueCache.swift).
     var transformedValues = TransformedValueCache()
     /// Deletions whose delete rules have not run yet.
-    var pendingDeletes: [ManagedObject] = []
+    @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     let inbox = Locked<[StoreChanges]>([])
     /// Objects changed since the last objects-did-change notification, while
     /// `reportsUnsavedChanges` is on (ManagedObjectContext+UnsavedChanges.swift).
@@ -95,7 +95,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var undoManagerStorage: UndoManager?
     var undoCapture = UndoCapture()
     /// Saves so far: undo states taken before a save restore as new changes.
-    var saveCount = 0
+    @exclusivity(unchecked) var saveCount = 0
     /// The query generation the context reads, if pinned, itself or through
     /// its parent (QueryGenerations.swift).
     let generation = ReadGeneration()
@@ -116,18 +116,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// What this context's objects reach it through.
     let handle = ContextHandle()
     /// Set while `save()` runs, so a save from `willSave` or `didSave` is refused.
-    var isSaving = false
+    @exclusivity(unchecked) var isSaving = false
     /// The last small save's lists, emptied, for the next save to fill.
-    var saveBuffers = SaveBuffers()
+    @exclusivity(unchecked) var saveBuffers = SaveBuffers()
     /// The did-save notification's `userInfo`, emptied after each post: its
     /// table is allocated once, not on every save (an observer that keeps the
     /// notification keeps that one, and the next save copies it).
-    var didSaveUserInfo = [AnyHashable: Any](minimumCapacity: 1)
+    @exclusivity(unchecked) var didSaveUserInfo = [AnyHashable: Any](minimumCapacity: 1)
     /// Typed-key assignments that could not be made (a subscript setter cannot
     /// throw); the next `save()` throws them.
-    @usableFromInline var refusedAccesses: [ObjectAccessError] = []
+    @usableFromInline @exclusivity(unchecked) var refusedAccesses: [ObjectAccessError] = []
     /// Faults the store could not fulfil since the last save (FaultFailure.swift).
-    var faultFailures: [FaultFailure] = []
+    @exclusivity(unchecked) var faultFailures: [FaultFailure] = []
     /// The fault profiler, when on (FaultAdvisor.swift); nil costs one check where faults go to the store.
     var faultAdvisor: FaultAdvisor? = FaultAdvisor.isEnabledByEnvironment ? FaultAdvisor() : nil
 

@@ -20,11 +20,12 @@
 final class SpareKeys: @unchecked Sendable {
     static let largestExtra = 64
 
-    /// By root entity number; read and written only under the writer's lock.
-    private var spare: [ClosedRange<Int64>?] = []
-    private var extra: [Int] = []
+    /// By root entity number; read and written only under the writer's lock,
+    /// hence no dynamic exclusivity checks (a pair on every save).
+    @exclusivity(unchecked) private var spare: [ClosedRange<Int64>?] = []
+    @exclusivity(unchecked) private var extra: [Int] = []
     /// Whether the writer's current transaction is its outermost one.
-    var isUsable = false
+    @exclusivity(unchecked) var isUsable = false
 
     /// `count` spare keys of the hierarchy, taken; nil when fewer are spare.
     func take(_ count: Int64, rootEntityNumber root: Int) -> ClosedRange<Int64>? {
