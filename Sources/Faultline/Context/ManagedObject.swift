@@ -280,22 +280,6 @@ final class ToManyState {
         return Self.insert(object, into: &list, indexedBy: &memberSetStorage)
     }
 
-    /// Adds `object`, which the caller knows is not a member yet (see
-    /// `ManagedObjectContext.setToOne`): no membership test, so a loaded
-    /// relationship without an index (one only ever appended to, as when
-    /// new objects are put under their owner) is not given one on growing
-    /// past `scannedMembers`. An index in use is kept up to date.
-    func addAbsent(_ object: ManagedObject) {
-        guard var list = members else {
-            Self.insert(object, into: &pendingAdds, indexedBy: &pendingAddSet)
-            return
-        }
-        members = nil
-        defer { members = list }
-        memberSetStorage?.insert(ObjectKey(object))
-        list.append(object)
-    }
-
     /// Removes `object`; false when it was not there.
     @discardableResult
     func remove(_ object: ManagedObject) -> Bool {

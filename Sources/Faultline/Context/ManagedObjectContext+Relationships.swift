@@ -19,17 +19,7 @@ extension ManagedObjectContext {
         guard let inverse = source.runtime.inverses[index] else { return }
         if inverse.isToMany {
             if let old { removeRaw(old, inverse.index, source) }
-            guard let destination else { return }
-            // An object inserted here with no destination yet is in no
-            // to-many of this inverse: every change of either side moves the
-            // other at once, and no store row or other context lists it.
-            if old == nil, source.isInsertedStorage {
-                guard let state = destination.toManyState(at: inverse.index) else { return }
-                state.addAbsent(source)
-                markRelationshipChanged(destination, inverse.index)
-            } else {
-                addRaw(destination, inverse.index, source)
-            }
+            if let destination { addRaw(destination, inverse.index, source) }
         } else {
             if let old { setToOneRaw(old, inverse.index, nil) }
             if let destination {
