@@ -6,14 +6,11 @@
 struct DecodedRows: Sequence, Sendable, DecodedRowSink {
     typealias Row = (ManagedObjectID, RowSnapshot)
 
-    /// Stored as a struct, handed out as a tuple (see `KeyedSnapshot`).
-    typealias Stored = KeyedSnapshot
-
     private static let firstChunk = 32
     private static let largestChunk = 4096
     static var expectedRows: Int { 4 }
 
-    private(set) var chunks: [[Stored]] = []
+    private(set) var chunks: [[KeyedSnapshot]] = []
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
@@ -23,11 +20,11 @@ struct DecodedRows: Sequence, Sendable, DecodedRowSink {
     /// instead of being copied through a generic outlined copy.
     mutating func append(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
         if let last = chunks.indices.last, chunks[last].count < chunks[last].capacity {
-            chunks[last].append(Stored(id: id, snapshot: snapshot))
+            chunks[last].append(KeyedSnapshot(id: id, snapshot: snapshot))
         } else {
-            var chunk: [Stored] = []
+            var chunk: [KeyedSnapshot] = []
             chunk.reserveCapacity(chunks.last.map { Swift.min($0.count * 2, Self.largestChunk) } ?? Self.firstChunk)
-            chunk.append(Stored(id: id, snapshot: snapshot))
+            chunk.append(KeyedSnapshot(id: id, snapshot: snapshot))
             chunks.append(chunk)
         }
         count += 1
@@ -58,12 +55,12 @@ struct DecodedRows: Sequence, Sendable, DecodedRowSink {
     /// optimiser left generic (a runtime value-witness call per row); holds
     /// the current chunk itself, so a row costs one array access.
     struct Iterator: IteratorProtocol {
-        private let chunks: [[Stored]]
-        private var current: [Stored] = []
+        private let chunks: [[KeyedSnapshot]]
+        private var current: [KeyedSnapshot] = []
         private var chunk = 0
         private var index = 0
 
-        fileprivate init(chunks: [[Stored]]) { self.chunks = chunks }
+        fileprivate init(chunks: [[KeyedSnapshot]]) { self.chunks = chunks }
 
         mutating func next() -> Row? {
             while index == current.count {
