@@ -48,13 +48,14 @@ extension ManagedObjectContext {
             objects.reserveCapacity(rows.count)
             registered.reserveStored(rows.count)
             let materializes = !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty
-            for chunk in rows.chunks.indices {
-                for position in rows.chunks[chunk].indices {
-                    let object = self.object(owned: rows.id(chunk: chunk, position: position))
+            for chunkIndex in rows.chunks.indices {
+                var chunk = rows.takeChunk(chunkIndex)
+                for position in chunk.indices {
+                    let object = self.object(owned: chunk[position].id)
                     if object.isDeletedStorage { continue }
                     if request.shouldRefreshRefetchedObjects { refetched(object) }
                     if materializes, object.isFaultStorage {
-                        materialize(object, from: rows.takeSnapshot(chunk: chunk, position: position))
+                        materialize(object, from: chunk[position].takeSnapshot())
                     }
                     objects.append(object)
                 }

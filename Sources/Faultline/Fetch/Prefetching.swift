@@ -113,13 +113,19 @@ extension ManagedObjectContext {
         if returnsDestinations { destinations.reserveCapacity(rows.count) }
         registered.reserveStored(rows.count)
         let inverse = relationship.inverseIsToMany == true ? nil : relationship.inverseIndex
+        // Members go to the owner's array through a local one, swapped in
+        // and out when the owner changes (once per owner as a rule): appended
+        // in place in `groups`, every row paid the outer array's checks.
+        var current: [ManagedObject] = []
+        var currentPosition = -1
         var row = -1
-        for chunk in rows.chunks.indices {
-            for index in rows.chunks[chunk].indices {
+        for chunkIndex in 0..<rows.chunks.count {
+            var chunk = rows.takeChunk(chunkIndex)
+            for index in chunk.indices {
                 row += 1
-                let member = object(owned: rows.id(chunk: chunk, position: index))
+                let member = object(owned: chunk[index].id)
                 let wasFault = member.isFaultStorage
-                if wasFault { materialize(member, from: rows.takeSnapshot(chunk: chunk, position: index)) }
+                if wasFault { materialize(member, from: chunk[index].takeSnapshot()) }
                 if returnsDestinations { destinations.append(member) }
                 let position = ownerOfRow[row]
                 guard position >= 0 else { continue }
@@ -129,9 +135,15 @@ extension ManagedObjectContext {
                    owner !== pending[position] {
                     continue
                 }
-                groups[position].append(member)
+                if position != currentPosition {
+                    if currentPosition >= 0 { swap(&current, &groups[currentPosition]) }
+                    swap(&current, &groups[position])
+                    currentPosition = position
+                }
+                current.append(member)
             }
         }
+        if currentPosition >= 0 { swap(&current, &groups[currentPosition]) }
         for source in pending {
             // By key: a many-to-many level can list one source twice.
             guard let position = positions[source.objectID.primaryKey] else { continue }

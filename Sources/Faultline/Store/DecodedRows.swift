@@ -32,23 +32,16 @@ struct DecodedRows: Sequence, Sendable, DecodedRowSink {
 
     func makeIterator() -> Iterator { Iterator(chunks: chunks) }
 
-    /// The ID of row `position` of chunk `chunk`.
-    @inline(__always)
-    func id(chunk: Int, position: Int) -> ManagedObjectID { chunks[chunk][position].id }
-
-    /// The snapshot of row `position` of chunk `chunk`, moved out (an empty
-    /// one left in its place) where the iterator copies it, for the rows'
-    /// last reader, which walks `chunks` itself. Passed straight to a
-    /// consuming parameter it is moved once more; bound to a local first, the
-    /// optimiser copied it into the call and destroyed the local after.
-    /// Measured against the alternatives: a closure-based walk (its captures
-    /// copied the snapshots) and a cursor kept in the struct were both slower
-    /// than the iterator.
-    @inline(__always)
-    mutating func takeSnapshot(chunk: Int, position: Int) -> RowSnapshot {
-        var snapshot = RowSnapshot.movedOut
-        swap(&snapshot, &chunks[chunk][position].snapshot)
-        return snapshot
+    /// Chunk `index`, moved out (an empty array left in its place), for the
+    /// rows' last reader, which moves each snapshot out of it
+    /// (`KeyedSnapshot.takeSnapshot`) where the iterator copies it. Walked in
+    /// place inside `chunks`, every row paid the outer array's uniqueness
+    /// check too; walked by a closure over its buffer, the captures copied
+    /// the snapshots.
+    mutating func takeChunk(_ index: Int) -> [KeyedSnapshot] {
+        var chunk: [KeyedSnapshot] = []
+        swap(&chunk, &chunks[index])
+        return chunk
     }
 
     /// Concrete rather than `joined()`'s flattening iterator, which the

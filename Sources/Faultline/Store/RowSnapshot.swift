@@ -33,6 +33,14 @@ public struct RowSnapshot: Sendable {
 struct KeyedSnapshot: Sendable {
     let id: ManagedObjectID
     var snapshot: RowSnapshot
+
+    /// The snapshot, moved out (an empty one left in its place).
+    @inline(__always)
+    mutating func takeSnapshot() -> RowSnapshot {
+        var taken = RowSnapshot.movedOut
+        swap(&taken, &snapshot)
+        return taken
+    }
 }
 
 extension RowSnapshot {

@@ -36,7 +36,7 @@ struct DecodedRowsTests {
         #expect(addresses == firstAddresses)
     }
 
-    @Test("Rows taken one by one move their snapshots out, in order, leaving empty ones behind")
+    @Test("Rows taken chunk by chunk move their snapshots out, in order, leaving empty chunks behind")
     func takenRows() {
         var arena = RowArena<AttributeValue>()
         var rows = DecodedRows()
@@ -46,15 +46,20 @@ struct DecodedRowsTests {
                         RowSnapshot(entityIndex: 0, version: Int64(key), values: values, toOne: .empty, readAt: 0))
         }
         var taken: [DecodedRows.Row] = []
-        for chunk in rows.chunks.indices {
-            for position in rows.chunks[chunk].indices {
-                taken.append((rows.id(chunk: chunk, position: position), rows.takeSnapshot(chunk: chunk, position: position)))
+        var emptied: [KeyedSnapshot] = []
+        for index in rows.chunks.indices {
+            var chunk = rows.takeChunk(index)
+            for position in chunk.indices {
+                taken.append((chunk[position].id, chunk[position].takeSnapshot()))
             }
+            emptied.append(contentsOf: chunk)
         }
         #expect(taken.map(\.0.primaryKey) == Array(1...5_000))
         #expect(taken.allSatisfy { id, snapshot in
             Array(snapshot.values) == [.integer(id.primaryKey), .string("title \(id.primaryKey) of a row")]
         })
-        #expect(rows.allSatisfy { $0.1.values.isEmpty && $0.1.version == 0 })
+        #expect(emptied.count == 5_000)
+        #expect(emptied.allSatisfy { $0.snapshot.values.isEmpty && $0.snapshot.version == 0 })
+        #expect(rows.chunks.allSatisfy { $0.isEmpty })
     }
 }

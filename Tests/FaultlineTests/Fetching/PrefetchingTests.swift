@@ -169,16 +169,20 @@ struct PrefetchingTests {
         let (container, url) = try populated(authors: 4, books: 3, chapters: 2)
         defer { LibraryModel.remove(url) }
         let setUp = container.newBackgroundContext()
-        try setUp.performAndWait {
+        // Each shelf's books, by ID: the rows of one shelf arrive interleaved
+        // with the others', and each must land under its own shelf.
+        let expected = try setUp.performAndWait { () throws -> [ManagedObjectID: Set<ManagedObjectID>] in
             let books = try setUp.fetch(FetchRequest(entityName: "Book"))
             // Every book on two of three shelves: each book is a destination twice.
+            var shelves: [(ManagedObject, [ManagedObject])] = []
             for number in 0..<3 {
                 let shelf = try setUp.insertNewObject(forEntityName: "Shelf")
-                for (position, book) in books.enumerated() where position % 3 != number {
-                    try shelf.addObject(book, toRelationship: "books")
-                }
+                let placed = books.enumerated().filter { $0.offset % 3 != number }.map(\.element)
+                for book in placed { try shelf.addObject(book, toRelationship: "books") }
+                shelves.append((shelf, placed))
             }
             try setUp.save()
+            return Dictionary(uniqueKeysWithValues: shelves.map { ($0.0.objectID, Set($0.1.map(\.objectID))) })
         }
         container.coordinator.rowCache.removeAll()
         let context = container.newBackgroundContext()
@@ -190,7 +194,9 @@ struct PrefetchingTests {
             #expect(statements(container) == 3)
             var placements = 0
             for shelf in shelves {
-                for book in shelf.value(forKey: "books") as? [ManagedObject] ?? [] {
+                let books = shelf.value(forKey: "books") as? [ManagedObject] ?? []
+                #expect(Set(books.map(\.objectID)) == expected[shelf.objectID])
+                for book in books {
                     placements += 1
                     #expect((book.value(forKey: "chapters") as? [ManagedObject])?.count == 2)
                 }
