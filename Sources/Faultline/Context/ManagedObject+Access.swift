@@ -235,7 +235,7 @@ extension ManagedObject {
         if let contextHandle, contextHandle.recordsUndo { contextHandle.context?.captureForUndo(self) }
         values[index] = value
         // An insert is changed whatever it holds: no committed row to compare.
-        changedAttributes[index] = isInsertedStorage || value != committedValue(at: index)
+        changeMasks[attribute: index] = isInsertedStorage || value != committedValue(at: index)
         guard let contextHandle else { return }
         contextHandle.mutations &+= 1
         if !isTrackedAsChanged { contextHandle.context?.track(self) }

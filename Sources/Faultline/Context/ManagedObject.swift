@@ -58,16 +58,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // Objects are confined to their context's queue, so the hot fields skip
     // Swift's dynamic exclusivity checks. The fields are ordered so the flags
-    // come last: 180 bytes, jemalloc's 192-byte size class.
+    // fill the bytes after `rowOrBatch`'s tag.
     @usableFromInline @exclusivity(unchecked) final var values: AttributeValues = .empty
-    /// The committed row: last read or saved.
-    @exclusivity(unchecked) var committed: RowSnapshot?
-    @exclusivity(unchecked) var toOne: [ToOneState]
-    @exclusivity(unchecked) var toMany: [ToManyState?]
-    @exclusivity(unchecked) var changedAttributes = ChangeMask()
-    @exclusivity(unchecked) var changedRelationships = ChangeMask()
-    /// Faults fetched together with `fetchBatchSize`; firing one loads all.
-    @exclusivity(unchecked) var batch: FaultBatch?
+    /// The committed row, or the fetch batch of a fault (`RowOrBatch`).
+    @exclusivity(unchecked) private var rowOrBatch = RowOrBatch.none
     @usableFromInline @exclusivity(unchecked) final var isFaultStorage = true
     @exclusivity(unchecked) var isInsertedStorage = false
     @exclusivity(unchecked) var isDeletedStorage = false
@@ -79,9 +73,56 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether an objects-did-change notification reported the object
     /// inserted: one inserted and deleted before any did is reported in none.
     @exclusivity(unchecked) var wasAnnouncedInserted = false
+    @exclusivity(unchecked) var toOne: [ToOneState]
+    @exclusivity(unchecked) var toMany: [ToManyState?]
+    /// Which attributes and relationships changed since the committed row.
+    @exclusivity(unchecked) var changeMasks = ChangeMasks()
+
+    /// The committed row: last read or saved.
+    var committed: RowSnapshot? {
+        @inline(__always) get {
+            if case .row(let row) = rowOrBatch { return row }
+            return nil
+        }
+        set {
+            if let newValue {
+                rowOrBatch = .row(newValue)
+            } else if case .row = rowOrBatch {
+                rowOrBatch = .none
+            }
+        }
+    }
+
+    /// Faults fetched together with `fetchBatchSize`; firing one loads all.
+    var batch: FaultBatch? {
+        @inline(__always) get {
+            if case .batch(let batch) = rowOrBatch { return batch }
+            return nil
+        }
+        set {
+            if let newValue {
+                assert(committed == nil, "a fault joins a fetch batch only without a committed row")
+                rowOrBatch = .batch(newValue)
+            } else if case .batch = rowOrBatch {
+                rowOrBatch = .none
+            }
+        }
+    }
 
     /// Whether an attribute or relationship changed.
-    var hasChangedProperties: Bool { !changedAttributes.isEmpty || !changedRelationships.isEmpty }
+    var hasChangedProperties: Bool { !changeMasks.isEmpty }
+
+    /// The changed attributes, as one mask (`changeMasks[attribute:]` for one bit).
+    var changedAttributes: ChangeMask {
+        get { changeMasks.attributeMask }
+        set { changeMasks.attributeMask = newValue }
+    }
+
+    /// The changed relationships, as one mask (`changeMasks[relationship:]` for one bit).
+    var changedRelationships: ChangeMask {
+        get { changeMasks.relationshipMask }
+        set { changeMasks.relationshipMask = newValue }
+    }
 
     /// Objects are created by their context (`insertNewObject`, fetches, faults).
     public required init(_ construction: ObjectConstruction) {
@@ -345,6 +386,18 @@ final class ToManyState {
     }
 }
 
+/// An object's committed row or, while it is a fault fetched with
+/// `fetchBatchSize`, its batch: never both (a fault joins a batch without a
+/// row, and materialising ends the batch), so one field holds either. With
+/// the shared change masks and the read time kept by the row cache, that
+/// takes an object from 182 bytes to 160, an allocator's 160-byte size class
+/// rather than the 192-byte one.
+enum RowOrBatch {
+    case none
+    case row(RowSnapshot)
+    case batch(FaultBatch)
+}
+
 /// Faults fetched in one batch: firing any loads all that are still faults.
 final class FaultBatch {
     var objects: [ManagedObject]
@@ -360,7 +413,6 @@ final class FaultBatch {
 
 extension ManagedObject {
     func resetChangeFlags() {
-        changedAttributes.clearAll()
-        changedRelationships.clearAll()
+        changeMasks.clearAll()
     }
 }

@@ -170,7 +170,7 @@ extension ManagedObjectContext {
     /// written either way.
     func clear(_ member: ManagedObject, from object: ManagedObject, _ relationship: CheckedRelationship) {
         removeMember(member, from: object, at: relationship.index)
-        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true, !member.changedRelationships[inverse] {
+        if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true, !member.changeMasks[relationship: inverse] {
             setToOne(of: member, at: inverse, to: nil)
             markRelationshipChanged(member, inverse)
         }
@@ -223,7 +223,7 @@ extension ManagedObjectContext {
         var kept = object.changedAttributes
         for index in object.runtime.transientAttributes { kept[index] = true }
         for index in object.values.indices where !kept[index] { object.values[index] = row.values[index] }
-        for index in object.toOne.indices where !object.changedRelationships[index] {
+        for index in object.toOne.indices where !object.changeMasks[relationship: index] {
             object.toOne[index] = .id(index < row.toOne.count ? row.toOne[index] : nil)
         }
         object.committed = row
@@ -251,7 +251,7 @@ extension ManagedObjectContext {
     /// Data's merge does.
     func rebaseToManys(of object: ManagedObject) {
         for index in object.toMany.indices {
-            guard object.changedRelationships[index] else {
+            guard object.changeMasks[relationship: index] else {
                 object.toMany[index] = nil
                 continue
             }

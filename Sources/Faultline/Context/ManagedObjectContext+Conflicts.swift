@@ -51,7 +51,7 @@ extension ManagedObjectContext {
             refreshUnannounced(object, mergeChanges: false)
             return
         case .mergeByPropertyStoreTrump:
-            for index in object.values.indices where object.changedAttributes[index] {
+            for index in object.values.indices where object.changeMasks[attribute: index] {
                 let storeChanged = committed.map { $0.values[index] != row.values[index] } ?? true
                 if storeChanged { object.values[index] = row.values[index] }
             }
@@ -59,7 +59,7 @@ extension ManagedObjectContext {
             break
         }
         for index in object.values.indices {
-            let keepsOwn = object.changedAttributes[index] || mergePolicy == .overwrite
+            let keepsOwn = object.changeMasks[attribute: index] || mergePolicy == .overwrite
             if !keepsOwn { object.values[index] = row.values[index] }
         }
         object.pinCommittedToOnes()
@@ -73,7 +73,7 @@ extension ManagedObjectContext {
 
     private func recomputeChangeFlags(_ object: ManagedObject, against row: RowSnapshot) {
         for index in object.values.indices {
-            object.changedAttributes[index] = object.values[index] != row.values[index]
+            object.changeMasks[attribute: index] = object.values[index] != row.values[index]
         }
         // Even with no column left to change, the version must move past the store's.
         noteChange(object)
@@ -86,9 +86,9 @@ extension ManagedObjectContext {
             guard let committed = object.committed else { return false }
             let entity = coordinator.model.entities[object.entityIndex]
             for constraint in entity.uniquenessConstraints {
-                for case .attribute(let index) in constraint where object.changedAttributes[index] {
+                for case .attribute(let index) in constraint where object.changeMasks[attribute: index] {
                     object.values[index] = committed.values[index]
-                    object.changedAttributes[index] = false
+                    object.changeMasks[attribute: index] = false
                 }
             }
             return true

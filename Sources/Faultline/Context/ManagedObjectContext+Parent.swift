@@ -117,11 +117,11 @@ extension ManagedObjectContext {
             for object in inserted + updated {
                 let target = counterpart(object)
                 let isNew = object.isInsertedStorage
-                for index in object.values.indices where isNew || object.changedAttributes[index] {
+                for index in object.values.indices where isNew || object.changeMasks[attribute: index] {
                     target.setAttributeValue(object.values[index], at: index)
                 }
                 let relationships = object.runtime.entity.relationships
-                for (index, relationship) in relationships.enumerated() where isNew || object.changedRelationships[index] {
+                for (index, relationship) in relationships.enumerated() where isNew || object.changeMasks[relationship: index] {
                     guard relationship.isToMany else {
                         try target.setDestination(object.destination(at: index).map(counterpart), at: index)
                         continue
@@ -169,7 +169,7 @@ extension ManagedObjectContext {
     ) throws {
         for object in objects {
             for (index, relationship) in object.runtime.entity.relationships.enumerated()
-            where relationship.isOrdered && (object.isInsertedStorage || object.changedRelationships[index]) {
+            where relationship.isOrdered && (object.isInsertedStorage || object.changeMasks[relationship: index]) {
                 guard let order = object.toManyState(at: index)?.members else { continue }
                 let target = counterpart(object)
                 try target.replaceMembers(

@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     }
 
     func markRelationshipChanged(_ object: ManagedObject, _ index: Int) {
-        object.changedRelationships[index] = true
+        object.changeMasks[relationship: index] = true
         noteChange(object)
     }
 
@@ -100,7 +100,7 @@ extension ManagedObjectContext {
     /// leaves the relationship's own state alone).
     func committedMembers(of object: ManagedObject, at index: Int) -> [ManagedObject] {
         if index < object.toMany.count, let state = object.toMany[index], let members = state.members,
-           !object.changedRelationships[index] {
+           !object.changeMasks[relationship: index] {
             return members
         }
         do {
@@ -141,7 +141,7 @@ extension ManagedObjectContext {
         // whatever older snapshot of it the context holds.
         if let inverse = relationship.inverseIndex, relationship.inverseIsToMany != true {
             members = members.filter { member in
-                guard member.changedRelationships[inverse],
+                guard member.changeMasks[relationship: inverse],
                       case .object(let owner) = member.toOne[inverse] else {
                     return true
                 }

@@ -262,10 +262,10 @@ extension ManagedObjectContext {
                 switch property {
                 case .attribute(let index):
                     values.append(object.values[index])
-                    touched = touched || object.changedAttributes[index]
+                    touched = touched || object.changeMasks[attribute: index]
                 case .toOne(let index):
                     values.append(toOneID(object, index).map { .integer($0.primaryKey) } ?? .null)
-                    touched = touched || object.changedRelationships[index]
+                    touched = touched || object.changeMasks[relationship: index]
                 }
             }
             guard !onlyChanged || touched else { continue }

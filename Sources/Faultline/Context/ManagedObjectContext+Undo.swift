@@ -309,10 +309,10 @@ extension ManagedObjectContext: UndoCheckpointObserver {
             if object.committed != nil { compareWithCommitted(object, attributes: nil) }
         } else if target.saveCount == saveCount, !reattached, let attributes = target.stepAttributes {
             for index in object.values.indices where attributes[index] {
-                object.changedAttributes[index] = target.changedAttributes[index]
+                object.changeMasks[attribute: index] = target.changedAttributes[index]
             }
             for index in object.toOne.indices where target.stepToOnes?[index] == true || target.toMany.keys.contains(index) {
-                object.changedRelationships[index] = target.changedRelationships[index]
+                object.changeMasks[relationship: index] = target.changedRelationships[index]
             }
             if object.committed != nil { compareWithCommitted(object, attributes: attributes) }
         } else {
@@ -325,7 +325,7 @@ extension ManagedObjectContext: UndoCheckpointObserver {
     private func compareWithCommitted(_ object: ManagedObject, attributes: ChangeMask?) {
         for index in object.values.indices where attributes?[index] ?? true {
             let committedValue = object.committed.map { index < $0.values.count ? $0.values[index] : .null } ?? .null
-            object.changedAttributes[index] = object.values[index] != committedValue
+            object.changeMasks[attribute: index] = object.values[index] != committedValue
         }
     }
 }

@@ -51,14 +51,14 @@ extension ManagedObjectContext {
                 for failure in attribute.validationRules.failures(for: value) {
                     issue(attribute.name, ValidationCode(failure.code), "\(attribute.name): \(failure)")
                 }
-                if validatesKeys, object.changedAttributes[attribute.index] || object.isInsertedStorage {
+                if validatesKeys, object.changeMasks[attribute: attribute.index] || object.isInsertedStorage {
                     run { try object.validateValue(object.value(forKey: attribute.name), forKey: attribute.name) }
                 }
             }
             for relationship in entity.relationships where object.runtime.hasRules && !relationship.isTransient {
                 if relationship.isToMany {
                     let needsCount = relationship.minCount > 0 || relationship.maxCount > 0
-                    guard needsCount, object.isInsertedStorage || object.changedRelationships[relationship.index] else { continue }
+                    guard needsCount, object.isInsertedStorage || object.changeMasks[relationship: relationship.index] else { continue }
                     let count = object.members(at: relationship.index).count
                     // Core Data enforces the counts of an optional to-many
                     // only when it holds something: empty is allowed.
@@ -90,7 +90,7 @@ extension ManagedObjectContext {
     /// reference to an invalid object" (a validation error, 1550).
     private func danglingReferences(of object: ManagedObject, into issues: inout [ValidationIssue]) {
         for relationship in object.runtime.entity.relationships where !relationship.isTransient
-            && (object.isInsertedStorage || object.changedRelationships[relationship.index]) {
+            && (object.isInsertedStorage || object.changeMasks[relationship: relationship.index]) {
             let index = relationship.index
             var deleted: ManagedObject?
             if relationship.isToMany {

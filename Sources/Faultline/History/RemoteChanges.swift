@@ -142,7 +142,7 @@ final class RemoteChangeObserver: @unchecked Sendable {
             // only announced (Core Data announces a coordinator's own saves).
             if !local.contains(transaction.transactionNumber) {
                 var changes = coordinator.storeChanges(of: transaction)
-                coordinator.changes.publish(&changes, caching: [])
+                coordinator.changes.publish(&changes, caching: [], readAt: 0)
             }
             announced.append(PersistentStoreRemoteChange(
                 storeUUID: coordinator.storeUUID, historyToken: transaction.token, transaction: transaction))

@@ -39,10 +39,11 @@ final class ChangePublisher: Sendable {
     }
 
     /// The after-commit work (invariants 1–3); fills `changes.staleEntities`.
+    /// `readAt`: the clock when `rows` were written.
     /// `droppingUpdates`: the updated rows `rows` does not hold (nil: every
     /// one of `changes.updated`).
     func publish(
-        _ changes: inout StoreChanges, caching rows: [KeyedSnapshot],
+        _ changes: inout StoreChanges, caching rows: [KeyedSnapshot], readAt: UInt64,
         droppingUpdates: [ManagedObjectID]? = nil
     ) {
         if let transaction = changes.historyTransaction, changes.source != remoteSource,
@@ -59,7 +60,7 @@ final class ChangePublisher: Sendable {
         if !stale.isEmpty, !changes.rereadDependents.isEmpty { stale = stale.filter { !changes.rereadDependents[$0] } }
         rowCache.invalidate(entities: stale)
         changes.staleEntities = stale
-        rowCache.store(stale.isEmpty ? rows : rows.filter { !stale.contains($0.id.entityIndex) })
+        rowCache.store(stale.isEmpty ? rows : rows.filter { !stale.contains($0.id.entityIndex) }, readAt: readAt)
         guard !changes.isEmpty else { return }
         // Gathered under the lock, told outside it; no list is built when the
         // committing context is the only one (a list per save, otherwise).

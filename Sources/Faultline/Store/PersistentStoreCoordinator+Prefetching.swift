@@ -33,19 +33,19 @@ extension PersistentStoreCoordinator {
               let (sql, ownerPosition) = reads[sourceEntityIndex].toMany[relationship.index].map({ ($0.prefetch, $0.ownerPosition) })
         else { return PrefetchedRows() }
         let plan = plans[relationship.destinationEntityIndex]
+        let readAt = readClock
         let prefetched = try withReader { connection -> PrefetchedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(jsonKeyList(sourceKeys), at: 1)
             var prefetched = PrefetchedRows()
-            let readAt = DispatchTime.now().uptimeNanoseconds
             var arena = SnapshotArena()
             while try statement.step() {
-                guard decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &prefetched.rows) else { continue }
+                guard decodeRow(statement, plan: plan, arena: &arena, into: &prefetched.rows) else { continue }
                 prefetched.owners.append(statement.int64(at: ownerPosition))
             }
             return prefetched
         }
-        cache(prefetched.rows)
+        cache(prefetched.rows, readAt: readAt)
         return prefetched
     }
 }

@@ -13,8 +13,7 @@ extension PersistentStoreCoordinator {
     /// snapshot through the optional tuple.
     @inline(__always)
     func decodeRow<Rows: DecodedRowSink>(
-        _ statement: Statement, plan: EntityStorePlan, readAt: UInt64, arena: inout SnapshotArena,
-        into rows: inout Rows
+        _ statement: Statement, plan: EntityStorePlan, arena: inout SnapshotArena, into rows: inout Rows
     ) -> Bool {
         let entityIndex = statement.int(at: 0) - 1
         guard let layout = plan.layout(forEntityIndex: entityIndex) else { return false }
@@ -50,13 +49,12 @@ extension PersistentStoreCoordinator {
                       at: relationship.index)
         }
         let id = ManagedObjectID(storeIdentifier: identifier, entityIndex: entityIndex, primaryKey: statement.int64(at: 1))
-        rows.append(id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne,
-                                    readAt: readAt))
+        rows.append(id, RowSnapshot(entityIndex: entityIndex, version: statement.int64(at: 2), values: values, toOne: toOne))
         return true
     }
 
     /// Steps `statement` (a hierarchy select of `plan`) to the end, decoding
-    /// every row; the rows share one clock reading for their staleness stamp.
+    /// every row.
     func decodeRows(_ statement: Statement, plan: EntityStorePlan) throws -> DecodedRows {
         var rows = DecodedRows()
         try decodeRows(statement, plan: plan, into: &rows)
@@ -65,10 +63,9 @@ extension PersistentStoreCoordinator {
 
     /// The same, into any sink (one key's `DecodedRow`).
     func decodeRows<Rows: DecodedRowSink>(_ statement: Statement, plan: EntityStorePlan, into rows: inout Rows) throws {
-        let readAt = DispatchTime.now().uptimeNanoseconds
         var arena = SnapshotArena(firstChunk: Rows.expectedRows)
         while try statement.step() {
-            _ = decodeRow(statement, plan: plan, readAt: readAt, arena: &arena, into: &rows)
+            _ = decodeRow(statement, plan: plan, arena: &arena, into: &rows)
         }
     }
 
@@ -89,12 +86,13 @@ extension PersistentStoreCoordinator {
     func fetchRows(_ fetch: CompiledFetch) throws -> DecodedRows {
         let plan = plans[fetch.entityIndex]
         let sql = fetch.rowsStatement(in: plan)
+        let readAt = readClock
         let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
             return try decodeRows(statement, plan: plan)
         }
-        cache(rows)
+        cache(rows, readAt: readAt)
         return rows
     }
 
@@ -136,6 +134,7 @@ extension PersistentStoreCoordinator {
         guard !id.isTemporaryID else { return nil }
         let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
         let pinned = PinnedReader.current(for: self)
+        let readAt = readClock
         var decoded = try withReader(pinned: pinned) { connection -> DecodedRow in
             let statement = try connection.cachedStatement(plan.selectByKey)
             try statement.bind(id.primaryKey, at: 1)
@@ -144,7 +143,7 @@ extension PersistentStoreCoordinator {
             return decoded
         }
         guard let (id, snapshot) = decoded.take() else { return nil }
-        cache(id, snapshot, pinned: pinned)
+        cache(id, snapshot, pinned: pinned, readAt: readAt)
         return snapshot
     }
 
@@ -152,8 +151,9 @@ extension PersistentStoreCoordinator {
     /// (`… WHERE t0.Z_PK IN (SELECT value FROM json_each(?))`, or
     /// `… WHERE t0.Z_PK = ?` for one ID) and caches them.
     func rows(for ids: [ManagedObjectID]) throws -> [(ManagedObjectID, RowSnapshot)] {
+        let readAt = readClock
         let result = try withReader { try readRows(ids, on: $0) }
-        cache(result)
+        cache(result, readAt: readAt)
         return result
     }
 
@@ -200,12 +200,13 @@ extension PersistentStoreCoordinator {
         guard !source.isTemporaryID else { return [] }
         let plan = plans[relationship.destinationEntityIndex]
         guard let sql = reads[source.entityIndex].toMany[relationship.index]?.members else { return [] }
+        let readAt = readClock
         let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(source.primaryKey, at: 1)
             return try decodeRows(statement, plan: plan)
         }
-        cache(rows)
+        cache(rows, readAt: readAt)
         return rows.map(\.0)
     }
 

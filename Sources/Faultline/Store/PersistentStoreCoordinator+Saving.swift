@@ -189,7 +189,6 @@ extension PersistentStoreCoordinator {
     private func derivedRowsWritten(_ request: SaveRequest, into result: inout SaveResult) -> [ManagedObjectID] {
         var reread: [ManagedObjectID] = []
         var toOnes = RowArena<ManagedObjectID?>()
-        let readAt = DispatchTime.now().uptimeNanoseconds
         for (position, id) in result.insertedIDs.enumerated() where !plans[id.entityIndex].derivedAttributes.isEmpty {
             guard let values = plans[id.entityIndex].insertedDerivations?.applied(to: request.inserts[position].values) else {
                 reread.append(id)
@@ -197,7 +196,7 @@ extension PersistentStoreCoordinator {
             }
             result.refreshed[id] = RowSnapshot(
                 entityIndex: id.entityIndex, version: 1, values: values,
-                toOne: result.promoted.resolving(request.inserts[position].toOne, in: &toOnes), readAt: readAt)
+                toOne: result.promoted.resolving(request.inserts[position].toOne, in: &toOnes))
         }
         return reread
     }
@@ -390,7 +389,7 @@ extension PersistentStoreCoordinator {
         var toOnes = RowArena<ManagedObjectID?>()
         let promoted = result.promoted
         // One clock reading for the save's rows, as for the rows of one read.
-        let readAt = DispatchTime.now().uptimeNanoseconds
+        committed.readAt = readClock
         let anyRefreshed = !result.refreshed.isEmpty
         let insertedIDs = result.insertedIDs
         request.inserts.withUnsafeBufferPointer { inserts in
@@ -402,13 +401,13 @@ extension PersistentStoreCoordinator {
                 } else {
                     let toOne = promoted.resolving(inserts[position].toOne, in: &toOnes)
                     let snapshot = RowSnapshot(
-                        entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne, readAt: readAt)
+                        entityIndex: id.entityIndex, version: 1, values: inserts[position].values, toOne: toOne)
                     committed.rowsToCache.append(KeyedSnapshot(id: id, snapshot: snapshot))
                 }
             }
         }
         if !request.updates.isEmpty {
-            cacheUpdatedRows(of: request, result: result, readAt: readAt, into: &committed, arena: &toOnes)
+            cacheUpdatedRows(of: request, result: result, into: &committed, arena: &toOnes)
         }
         if !derivedTargets.isEmpty {
             committed.changes.rereadDependents = rereadDependents.unaffected(
@@ -420,7 +419,7 @@ extension PersistentStoreCoordinator {
     /// The rows of updates the context held whole, cached as written, their
     /// to-ones resolved as the inserts' are; the others are to be dropped.
     private func cacheUpdatedRows(
-        of request: SaveRequest, result: SaveResult, readAt: UInt64, into committed: inout CommittedChanges,
+        of request: SaveRequest, result: SaveResult, into committed: inout CommittedChanges,
         arena toOnes: inout RowArena<ManagedObjectID?>
     ) {
         // A row the store re-derived is read back into `refreshed` instead.
@@ -438,8 +437,7 @@ extension PersistentStoreCoordinator {
             committed.rowsToCache.append(KeyedSnapshot(
                 id: id,
                 snapshot: RowSnapshot(
-                    entityIndex: id.entityIndex, version: request.updates[at].version + 1, values: row.values, toOne: toOne,
-                    readAt: readAt)))
+                    entityIndex: id.entityIndex, version: request.updates[at].version + 1, values: row.values, toOne: toOne)))
         }
         // A list of its own only for a mix: none or all costs no allocation.
         if cached == request.updates.count {

@@ -351,23 +351,24 @@ public final class PersistentStoreCoordinator: Sendable {
         return try writer.translatingBusy { try body(box.connection) }
     }
 
-    /// Rows just read, into the row cache — unless a pinned query generation
-    /// read them: a snapshot older than the store's must not serve anyone else.
-    func cache(_ rows: some Sequence<(ManagedObjectID, RowSnapshot)>) {
-        cache(rows, pinned: PinnedReader.current(for: self))
+    /// Rows just read (the clock read at `readAt`, before their statement
+    /// ran), into the row cache — unless a pinned query generation read them:
+    /// a snapshot older than the store's must not serve anyone else.
+    func cache(_ rows: some Sequence<(ManagedObjectID, RowSnapshot)>, readAt: UInt64) {
+        guard PinnedReader.current(for: self) == nil else { return }
+        rowCache.store(rows, readAt: readAt)
     }
 
-    /// `cache(_:)` for a caller that has already looked the pinned reader up.
-    func cache(_ rows: some Sequence<(ManagedObjectID, RowSnapshot)>, pinned: PinnedReader?) {
+    /// `cache(_:readAt:)` for one row (a fault fired alone), its caller
+    /// having looked the pinned reader up.
+    func cache(_ id: ManagedObjectID, _ snapshot: RowSnapshot, pinned: PinnedReader?, readAt: UInt64) {
         guard pinned == nil else { return }
-        rowCache.store(rows)
+        rowCache.store(id, snapshot, readAt: readAt)
     }
 
-    /// `cache(_:pinned:)` for one row: a fault fired alone.
-    func cache(_ id: ManagedObjectID, _ snapshot: RowSnapshot, pinned: PinnedReader?) {
-        guard pinned == nil else { return }
-        rowCache.store(id, snapshot)
-    }
+    /// The clock a read's rows are stamped with, for staleness intervals:
+    /// read before the statement runs, so a row never looks younger than it is.
+    var readClock: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Whether queries may be pinned to a generation: a store file, read
     /// through pooled connections (WAL), not an in-memory store.

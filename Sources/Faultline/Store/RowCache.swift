@@ -28,6 +28,8 @@ public final class RowCache: Sendable {
         /// Its entity's generation when stored.
         var generation: Int
         var snapshot: RowSnapshot
+        /// When the row was read (monotonic nanoseconds), for staleness intervals.
+        var readAt: UInt64
     }
 
     private struct State {
@@ -66,7 +68,7 @@ public final class RowCache: Sendable {
                 state.counters.misses += 1
                 return nil
             }
-            guard maximumAge.map({ Double(now &- entry.snapshot.readAt) / 1e9 <= $0 }) ?? true else {
+            guard maximumAge.map({ Double(now &- entry.readAt) / 1e9 <= $0 }) ?? true else {
                 state.counters.misses += 1
                 return nil
             }
@@ -76,21 +78,25 @@ public final class RowCache: Sendable {
         }
     }
 
-    /// Stores (or replaces) snapshots.
-    public func store<Snapshots: Sequence>(_ snapshots: Snapshots)
+    /// Stores (or replaces) snapshots read at `readAt` (monotonic
+    /// nanoseconds, `DispatchTime`'s uptime: a statement's rows share the
+    /// clock reading taken before it ran).
+    public func store<Snapshots: Sequence>(_ snapshots: Snapshots, readAt: UInt64 = DispatchTime.now().uptimeNanoseconds)
     where Snapshots.Element == (ManagedObjectID, RowSnapshot) {
         state.withLock { state in
             Self.makeRoom(for: snapshots.underestimatedCount, in: &state, capacity: capacity)
-            for (id, snapshot) in snapshots { Self.insert(id, snapshot, into: &state, capacity: capacity) }
+            for (id, snapshot) in snapshots { Self.insert(id, snapshot, readAt: readAt, into: &state, capacity: capacity) }
         }
     }
 
     /// `store(_:)` for a save's rows, read in place by position: iterated,
     /// or mapped to pairs, each row was copied whole before its snapshot was.
-    func store(_ rows: [KeyedSnapshot]) {
+    func store(_ rows: [KeyedSnapshot], readAt: UInt64) {
         state.withLock { state in
             Self.makeRoom(for: rows.count, in: &state, capacity: capacity)
-            for index in rows.indices { Self.insert(rows[index].id, rows[index].snapshot, into: &state, capacity: capacity) }
+            for index in rows.indices {
+                Self.insert(rows[index].id, rows[index].snapshot, readAt: readAt, into: &state, capacity: capacity)
+            }
         }
     }
 
@@ -103,14 +109,16 @@ public final class RowCache: Sendable {
 
     /// Stores (or replaces) one snapshot — a fault fired alone — without
     /// the sequence the batch form iterates and copies its pairs through.
-    public func store(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot) {
+    public func store(
+        _ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, readAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
         // Moved in through an optional the closure borrows: captured by value,
         // the snapshot was copied into the closure and again into the table.
         var moving: RowSnapshot? = consume snapshot
         state.withLock { state in
             guard let snapshot = moving.take() else { return }
             Self.growSlots(of: &state, toHold: min(capacity, state.entries.count + 1), capacity: capacity)
-            Self.insert(id, snapshot, into: &state, capacity: capacity)
+            Self.insert(id, snapshot, readAt: readAt, into: &state, capacity: capacity)
         }
     }
 
@@ -166,27 +174,29 @@ public final class RowCache: Sendable {
     // `consuming`: the caller's copy moves into the table. Borrowed, it was
     // copied once more through an outlined copy that the optimiser had merged
     // with others and that called the runtime's generic tuple witness.
-    private static func insert(_ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, into state: inout State, capacity: Int) {
+    private static func insert(
+        _ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, readAt: UInt64, into state: inout State, capacity: Int
+    ) {
         // One probe finds the row or the bucket a new one goes in.
         let bucket = state.entries.bucket(for: id)
         let generation = state.generation(of: id.entityIndex)
         if bucket.found {
             let slot = state.entries.withValue(at: bucket) { $0.slot }
-            state.entries.store(Entry(slot: slot, generation: generation, snapshot: snapshot), at: bucket, for: id)
+            state.entries.store(Entry(slot: slot, generation: generation, snapshot: snapshot, readAt: readAt), at: bucket, for: id)
             state.slots[slot].referenced = true
             return
         }
         if let slot = state.free.popLast() {
             state.slots[slot] = Slot(id: id, referenced: false)
-            state.entries.store(Entry(slot: slot, generation: generation, snapshot: snapshot), at: bucket, for: id)
+            state.entries.store(Entry(slot: slot, generation: generation, snapshot: snapshot, readAt: readAt), at: bucket, for: id)
         } else if state.slots.count < capacity {
-            state.entries.store(Entry(slot: state.slots.count, generation: generation, snapshot: snapshot), at: bucket, for: id)
+            state.entries.store(Entry(slot: state.slots.count, generation: generation, snapshot: snapshot, readAt: readAt), at: bucket, for: id)
             state.slots.append(Slot(id: id, referenced: false))
         } else {
             // Evicting moves other rows in the table: the bucket is stale.
             let slot = evictOne(from: &state)
             state.slots[slot] = Slot(id: id, referenced: false)
-            state.entries[id] = Entry(slot: slot, generation: generation, snapshot: snapshot)
+            state.entries[id] = Entry(slot: slot, generation: generation, snapshot: snapshot, readAt: readAt)
         }
     }
 

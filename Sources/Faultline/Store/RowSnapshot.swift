@@ -1,7 +1,7 @@
-import Dispatch
-
 /// One row as read from the store: what the row cache keeps and what a fault
-/// is fulfilled from.
+/// is fulfilled from. When it was read is the row cache's to know
+/// (`RowCache`'s entries keep it): every object's committed snapshot held it
+/// too, 8 bytes of the object's size class.
 public struct RowSnapshot: Sendable {
     /// The row's concrete entity.
     public let entityIndex: Int
@@ -12,17 +12,12 @@ public struct RowSnapshot: Sendable {
     /// To-one destinations by relationship index, as IDs; nil where there is no
     /// destination (or the relationship is to-many).
     public let toOne: ToOneKeys
-    /// When the row was read (monotonic nanoseconds), for staleness intervals.
-    let readAt: UInt64
 
-    /// `readAt` defaults to now; a statement reading many rows reads the clock once.
-    init(entityIndex: Int, version: Int64, values: AttributeValues, toOne: ToOneKeys,
-         readAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    init(entityIndex: Int, version: Int64, values: AttributeValues, toOne: ToOneKeys) {
         self.entityIndex = entityIndex
         self.version = version
         self.values = values
         self.toOne = toOne
-        self.readAt = readAt
     }
 }
 
@@ -46,7 +41,7 @@ struct KeyedSnapshot: Sendable {
 extension RowSnapshot {
     /// What a snapshot moved out of `DecodedRows` leaves: it owns nothing.
     static var movedOut: RowSnapshot {
-        RowSnapshot(entityIndex: 0, version: 0, values: .empty, toOne: .empty, readAt: 0)
+        RowSnapshot(entityIndex: 0, version: 0, values: .empty, toOne: .empty)
     }
 }
 

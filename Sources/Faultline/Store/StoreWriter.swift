@@ -29,6 +29,8 @@ struct CommittedChanges: Sendable {
     var changes: StoreChanges
     /// Rows the commit wrote whose values are known, for the row cache.
     var rowsToCache: [KeyedSnapshot] = []
+    /// The clock when they were written, for staleness intervals.
+    var readAt: UInt64 = 0
     /// The updated rows `rowsToCache` leaves out, for the row cache to drop;
     /// nil: all of `changes.updated`. The rest are replaced where they sit:
     /// dropping one first shifted the rest of its probe run back, hashing
@@ -135,7 +137,8 @@ final class StoreWriter: Sendable {
         // Taken out of the optional: `guard var` copied all of it, a retain
         // and a release of each of its lists every save.
         guard let publisher, var published = committed.take() else { return (result, committed.take()?.changes, sql) }
-        publisher.publish(&published.changes, caching: published.rowsToCache, droppingUpdates: published.updatesNotCached)
+        publisher.publish(
+            &published.changes, caching: published.rowsToCache, readAt: published.readAt, droppingUpdates: published.updatesNotCached)
         return (result, published.takeChanges(), sql)
     }
 

@@ -8,7 +8,7 @@ import Testing
 struct DecodedRowsTests {
     private func row(_ key: Int64) -> DecodedRows.Row {
         (ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: key),
-         RowSnapshot(entityIndex: 0, version: key, values: [], toOne: .empty, readAt: 0))
+         RowSnapshot(entityIndex: 0, version: key, values: [], toOne: .empty))
     }
 
     @Test("10,000 rows come back in order; chunks stay near 4,096 rows and never move")
@@ -43,7 +43,7 @@ struct DecodedRowsTests {
         for key in 1...5_000 {
             let values = arena.window(2) { $0 == 0 ? .integer(Int64(key)) : .string("title \(key) of a row") }
             rows.append(ManagedObjectID(storeIdentifier: 1, entityIndex: 0, primaryKey: Int64(key)),
-                        RowSnapshot(entityIndex: 0, version: Int64(key), values: values, toOne: .empty, readAt: 0))
+                        RowSnapshot(entityIndex: 0, version: Int64(key), values: values, toOne: .empty))
         }
         var taken: [DecodedRows.Row] = []
         var emptied: [KeyedSnapshot] = []

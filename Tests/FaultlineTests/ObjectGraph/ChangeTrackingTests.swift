@@ -3,8 +3,10 @@ import Testing
 @testable import Faultline
 
 /// Change flags are bits with no stored count: the first 64 properties in one
-/// word, the rest in words grown on demand. These prove both halves, and that
-/// an object's change state follows its values on either side of bit 64.
+/// word, the rest in words grown on demand. These prove both halves, that an
+/// object's attribute and relationship masks (which share their overflow
+/// words) stay apart, and that an object's change state follows its values
+/// on either side of bit 64.
 @Suite("Change tracking past 64 properties")
 struct ChangeTrackingTests {
     @Test("A mask sets, clears and lists bits on both sides of 64, growing only for a set bit")
@@ -23,6 +25,43 @@ struct ChangeTrackingTests {
         #expect(mask.isEmpty && !mask[70])
         mask[130] = true
         #expect(Array(mask.setIndices) == [130], "a word of zeros between set bits is skipped")
+    }
+
+    @Test("An object's two masks share their words past 64 and never see each other's bits")
+    func objectMasks() {
+        var masks = ChangeMasks()
+        #expect(masks.isEmpty)
+        masks[relationship: 130] = false
+        #expect(masks.isEmpty, "clearing a bit past the words held grows nothing")
+        for index in [1, 64, 130] { masks[attribute: index] = true }
+        for index in [2, 65, 200] { masks[relationship: index] = true }
+        #expect(Array(masks.attributeMask.setIndices) == [1, 64, 130])
+        #expect(Array(masks.relationshipMask.setIndices) == [2, 65, 200])
+        #expect(!masks[attribute: 65] && !masks[attribute: 200] && !masks[relationship: 64] && !masks[relationship: 130])
+
+        var attributes = ChangeMask()
+        attributes[3] = true
+        attributes[260] = true
+        masks.attributeMask = attributes
+        #expect(Array(masks.attributeMask.setIndices) == [3, 260])
+        #expect(Array(masks.relationshipMask.setIndices) == [2, 65, 200], "replacing one mask keeps the other")
+        masks.attributeMask = ChangeMask()
+        for index in [2, 65, 200] { masks[relationship: index] = false }
+        #expect(masks.isEmpty)
+        masks[attribute: 70] = true
+        masks.clearAll()
+        #expect(masks.isEmpty && !masks[attribute: 70])
+    }
+
+    @Test("A managed object takes at most 160 bytes: jemalloc's 160-byte size class, not the 192-byte one")
+    func objectSize() {
+        // A class's instance size is a 32-bit field of its metadata, after
+        // the kind, the superclass and the flags (the Swift ABI's class
+        // metadata layout without Objective-C interop).
+        let metadata = unsafeBitCast(ManagedObject.self as AnyClass, to: UnsafeRawPointer.self)
+        let instanceSize = metadata.load(fromByteOffset: 24, as: UInt32.self)
+        #expect(instanceSize > 100, "the field read is the instance size")
+        #expect(instanceSize <= 160)
     }
 
     @Test("An object with 70 attributes tracks, saves and reverts a change to attribute 66")
