@@ -1,8 +1,7 @@
 /// Which properties of an object changed (or which entities a commit wrote
 /// rows of), as bits: an object with up to 64 attributes (or relationships)
-/// tracks them without allocating. Two words and
-/// no count: every managed object holds two masks, and the set bits are all a
-/// caller ever walks.
+/// tracks them without allocating. Two words and no count: the set bits are
+/// all a caller ever walks. An object keeps its two masks in `ChangeMasks`.
 struct ChangeMask {
     private var low: UInt64 = 0
     /// Bits 64 and up, grown on the first change past 64.
