@@ -33,7 +33,7 @@ extension PersistentStoreCoordinator {
               let (sql, ownerPosition) = reads[sourceEntityIndex].toMany[relationship.index].map({ ($0.prefetch, $0.ownerPosition) })
         else { return PrefetchedRows() }
         let plan = plans[relationship.destinationEntityIndex]
-        let readAt = readClock
+        let readAt = RowCache.clock
         let prefetched = try withReader { connection -> PrefetchedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(jsonKeyList(sourceKeys), at: 1)

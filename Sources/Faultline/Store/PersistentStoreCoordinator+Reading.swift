@@ -86,7 +86,7 @@ extension PersistentStoreCoordinator {
     func fetchRows(_ fetch: CompiledFetch) throws -> DecodedRows {
         let plan = plans[fetch.entityIndex]
         let sql = fetch.rowsStatement(in: plan)
-        let readAt = readClock
+        let readAt = RowCache.clock
         let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(fetch.bindings)
@@ -134,7 +134,7 @@ extension PersistentStoreCoordinator {
         guard !id.isTemporaryID else { return nil }
         let plan = plans[model.entities[id.entityIndex].rootEntityIndex]
         let pinned = PinnedReader.current(for: self)
-        let readAt = readClock
+        let readAt = RowCache.clock
         var decoded = try withReader(pinned: pinned) { connection -> DecodedRow in
             let statement = try connection.cachedStatement(plan.selectByKey)
             try statement.bind(id.primaryKey, at: 1)
@@ -151,7 +151,7 @@ extension PersistentStoreCoordinator {
     /// (`… WHERE t0.Z_PK IN (SELECT value FROM json_each(?))`, or
     /// `… WHERE t0.Z_PK = ?` for one ID) and caches them.
     func rows(for ids: [ManagedObjectID]) throws -> [(ManagedObjectID, RowSnapshot)] {
-        let readAt = readClock
+        let readAt = RowCache.clock
         let result = try withReader { try readRows(ids, on: $0) }
         cache(result, readAt: readAt)
         return result
@@ -200,7 +200,7 @@ extension PersistentStoreCoordinator {
         guard !source.isTemporaryID else { return [] }
         let plan = plans[relationship.destinationEntityIndex]
         guard let sql = reads[source.entityIndex].toMany[relationship.index]?.members else { return [] }
-        let readAt = readClock
+        let readAt = RowCache.clock
         let rows = try withReader { connection -> DecodedRows in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(source.primaryKey, at: 1)

@@ -389,7 +389,7 @@ extension PersistentStoreCoordinator {
         var toOnes = RowArena<ManagedObjectID?>()
         let promoted = result.promoted
         // One clock reading for the save's rows, as for the rows of one read.
-        committed.readAt = readClock
+        committed.readAt = RowCache.clock
         let anyRefreshed = !result.refreshed.isEmpty
         let insertedIDs = result.insertedIDs
         request.inserts.withUnsafeBufferPointer { inserts in

@@ -366,10 +366,6 @@ public final class PersistentStoreCoordinator: Sendable {
         rowCache.store(id, snapshot, readAt: readAt)
     }
 
-    /// The clock a read's rows are stamped with, for staleness intervals:
-    /// read before the statement runs, so a row never looks younger than it is.
-    var readClock: UInt64 { DispatchTime.now().uptimeNanoseconds }
-
     /// Whether queries may be pinned to a generation: a store file, read
     /// through pooled connections (WAL), not an in-memory store.
     var supportsQueryGenerations: Bool { readConnections == .pooled }

@@ -46,6 +46,11 @@ public final class RowCache: Sendable {
         }
     }
 
+    /// The clock rows are stamped with and their age measured by (monotonic
+    /// nanoseconds): a read takes it before its statement runs, so a row
+    /// never looks younger than it is.
+    @usableFromInline static var clock: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
     /// The most rows held.
     public let capacity: Int
     private let state = Locked(State())
@@ -57,7 +62,7 @@ public final class RowCache: Sendable {
     /// The snapshot of `id` if cached and, when `maximumAge` is given, read no
     /// longer than that many seconds ago. Counts a hit or a miss.
     public func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
-        let now = maximumAge == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        let now = maximumAge == nil ? 0 : Self.clock
         return state.withLock { state in
             guard let entry = state.entries[id] else {
                 state.counters.misses += 1
@@ -78,10 +83,9 @@ public final class RowCache: Sendable {
         }
     }
 
-    /// Stores (or replaces) snapshots read at `readAt` (monotonic
-    /// nanoseconds, `DispatchTime`'s uptime: a statement's rows share the
-    /// clock reading taken before it ran).
-    public func store<Snapshots: Sequence>(_ snapshots: Snapshots, readAt: UInt64 = DispatchTime.now().uptimeNanoseconds)
+    /// Stores (or replaces) snapshots read at `readAt` (`clock`'s reading; a
+    /// statement's rows share the one taken before it ran).
+    public func store<Snapshots: Sequence>(_ snapshots: Snapshots, readAt: UInt64 = RowCache.clock)
     where Snapshots.Element == (ManagedObjectID, RowSnapshot) {
         state.withLock { state in
             Self.makeRoom(for: snapshots.underestimatedCount, in: &state, capacity: capacity)
@@ -110,7 +114,7 @@ public final class RowCache: Sendable {
     /// Stores (or replaces) one snapshot — a fault fired alone — without
     /// the sequence the batch form iterates and copies its pairs through.
     public func store(
-        _ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, readAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+        _ id: ManagedObjectID, _ snapshot: consuming RowSnapshot, readAt: UInt64 = RowCache.clock
     ) {
         // Moved in through an optional the closure borrows: captured by value,
         // the snapshot was copied into the closure and again into the table.
