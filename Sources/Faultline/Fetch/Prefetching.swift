@@ -119,7 +119,7 @@ extension ManagedObjectContext {
         var current: [ManagedObject] = []
         var currentPosition = -1
         var row = -1
-        for chunkIndex in 0..<rows.chunks.count {
+        for chunkIndex in rows.chunks.indices {
             var chunk = rows.takeChunk(chunkIndex)
             for index in chunk.indices {
                 row += 1
