@@ -57,7 +57,7 @@ extension ManagedObjectContext {
                     if materializes, object.isFaultStorage {
                         materialize(object, from: chunk[position].takeSnapshot())
                     }
-                    objects.append(object)
+                    objects.append(consume object)
                 }
             }
             if !request.relationshipKeyPathsForPrefetching.isEmpty {

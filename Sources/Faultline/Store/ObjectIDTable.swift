@@ -135,7 +135,10 @@ final class ObjectIDTable<Value> {
             return found ? values[index] : nil
         }
         set {
-            if let newValue { store(newValue, at: bucket(for: id), for: id) } else { removeValue(for: id) }
+            // Moved out of `newValue`: binding it with `if let` copied the
+            // value, a retain and a release per store.
+            var newValue = newValue
+            if let value = newValue.take() { store(value, at: bucket(for: id), for: id) } else { removeValue(for: id) }
         }
     }
 
