@@ -140,7 +140,7 @@ extension ManagedObjectContext {
                     swap(&current, &groups[position])
                     currentPosition = position
                 }
-                current.append(member)
+                append(member, to: &current)
             }
         }
         if currentPosition >= 0 { swap(&current, &groups[currentPosition]) }
@@ -152,6 +152,15 @@ extension ManagedObjectContext {
             state.load(groups[position])
         }
         return destinations
+    }
+
+    /// The prefetch's last use of a member: taken consuming, so the member
+    /// moves into the array. Appended in the loop, it was copied (a retain
+    /// and a release per row); a `consume` there made the debug build's
+    /// compile of the loop run without end.
+    @inline(__always)
+    private func append(_ member: consuming ManagedObject, to members: inout [ManagedObject]) {
+        members.append(member)
     }
 
     private func prefetchToOne(_ index: Int, of sources: [ManagedObject]) throws -> [ManagedObject] {
