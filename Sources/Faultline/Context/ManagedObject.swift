@@ -321,6 +321,20 @@ final class ToManyState {
         return Self.insert(object, into: &list, indexedBy: &memberSetStorage)
     }
 
+    /// `add(_:)` for an object the caller knows is not a member, without
+    /// asking: a set of identities is kept in step if one was built, but none
+    /// is built for it, so a loop pointing new objects at one owner hashes
+    /// nothing.
+    func addAbsent(_ object: ManagedObject) {
+        guard var list = members else {
+            Self.append(object, to: &pendingAdds, indexedBy: &pendingAddSet)
+            return
+        }
+        members = nil
+        defer { members = list }
+        Self.append(object, to: &list, indexedBy: &memberSetStorage)
+    }
+
     /// Removes `object`; false when it was not there.
     @discardableResult
     func remove(_ object: ManagedObject) -> Bool {
@@ -362,6 +376,14 @@ final class ToManyState {
         }
         list.append(object)
         return true
+    }
+
+    private static func append(_ object: ManagedObject, to list: inout [ManagedObject], indexedBy index: inout Set<ObjectKey>?) {
+        // Checked by scanning in debug builds, so every test that takes this
+        // path proves the caller's claim.
+        assert(!list.contains { $0 === object }, "a to-many member listed twice")
+        index?.insert(ObjectKey(object))
+        list.append(object)
     }
 
     /// Takes `object` out of `list`; false when it was not there. Every

@@ -19,7 +19,19 @@ extension ManagedObjectContext {
         guard let inverse = source.runtime.inverses[index] else { return }
         if inverse.isToMany {
             if let old { removeRaw(old, inverse.index, source) }
-            if let destination { addRaw(destination, inverse.index, source) }
+            guard let destination else { return }
+            // A to-one and its inverse's membership change together: an object
+            // never saved that pointed nowhere is in no one's to-many. Not so
+            // for a saved one (a list loaded after its row was read), nor with
+            // an undo manager (a saved deletion under a no-action rule, undone,
+            // brings back an object its owner never dropped).
+            if old == nil, source.isInsertedStorage, undoManagerStorage == nil,
+               let state = destination.toManyState(at: inverse.index) {
+                state.addAbsent(source)
+                markRelationshipChanged(destination, inverse.index)
+            } else {
+                addRaw(destination, inverse.index, source)
+            }
         } else {
             if let old { setToOneRaw(old, inverse.index, nil) }
             if let destination {

@@ -100,6 +100,47 @@ struct ToManyMembershipTests {
         #expect(stored["A"] == (0..<count).filter { $0 % 3 != 0 }.map { "p\($0)" }.sorted())
     }
 
+    @Test("New objects pointed at a saved owner whose members were loaded and asked about are each found and listed once, cleared and pointed again",
+          arguments: sizes)
+    func newObjectsJoinALoadedOwner(count: Int) throws {
+        let (container, url) = try LibraryModel.container(ToManyAcrossContextsTests.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let team = try context.insertNewObject(forEntityName: "Team")
+            try team.setValue("T", forKey: "name")
+            let stored = try Self.people(count, in: context)
+            for person in stored { try person.setDestination(team, forKey: "team") }
+            try context.save()
+            context.refresh(team, mergeChanges: false)
+            #expect((team.value(forKey: "members") as? [ManagedObject])?.count == count)
+            // A membership question past the bound builds the set of identities.
+            let outsider = try context.insertNewObject(forEntityName: "Person")
+            let state = try #require(team.loadedToMany(at: 0))
+            #expect(!state.contains(outsider))
+            let newcomers = try (0..<count).map { index in
+                let person = try context.insertNewObject(forEntityName: "Person")
+                try person.setValue("n\(index)", forKey: "name")
+                try person.setDestination(team, forKey: "team")
+                return person
+            }
+            // Every other newcomer leaves and comes back: pointing nowhere again.
+            for person in newcomers.enumerated().filter({ $0.offset.isMultiple(of: 2) }).map(\.element) {
+                try person.setDestination(nil, forKey: "team")
+                #expect(!state.contains(person))
+                try person.setDestination(team, forKey: "team")
+            }
+            #expect(state.members?.count == 2 * count, "each listed once")
+            for person in stored + newcomers { #expect(state.contains(person)) }
+            #expect(!state.contains(outsider))
+            #expect(!state.add(newcomers[0]), "a newcomer listed twice")
+            context.delete(outsider)
+            try context.save()
+        }
+        let expected = ((0..<count).map { "p\($0)" } + (0..<count).map { "n\($0)" }).sorted()
+        #expect(try ToManyAcrossContextsTests.stored(container, "members") == expected)
+    }
+
     /// An owner whose items' to-one has no delete action: deleting an item
     /// leaves it in its owner's to-many, as in Core Data.
     static func noActionModel() -> ManagedObjectModel {
