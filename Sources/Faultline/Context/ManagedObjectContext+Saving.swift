@@ -305,13 +305,18 @@ extension ManagedObjectContext {
         // Inserted then updated objects, by position, without joining the arrays.
         let savedCount = saved.inserted.count + saved.updated.count
         let stale = result.changes?.staleEntities ?? []
+        // Moved out of the result, which holds the only reference by now: each
+        // snapshot then moves on to its object instead of being copied (a
+        // retain of each window) and released with the list.
+        var cachedRows: [KeyedSnapshot] = []
+        swap(&cachedRows, &result.cachedRows)
         for position in 0..<savedCount {
             let object = position < saved.inserted.count ? saved.inserted[position] : saved.updated[position - saved.inserted.count]
             // An insert whose row the cache took as written commits that very
             // snapshot.
-            if position < saved.inserted.count, position < result.cachedRows.count, !stale.contains(object.entityIndex),
-               result.cachedRows[position].id == object.objectID, result.cachedRows[position].snapshot.values == object.values {
-                object.committed = result.cachedRows[position].snapshot
+            if position < saved.inserted.count, position < cachedRows.count, !stale.contains(object.entityIndex),
+               cachedRows[position].id == object.objectID, cachedRows[position].snapshot.values == object.values {
+                object.committed = cachedRows[position].takeSnapshot()
                 object.resetChangeFlags()
                 continue
             }
