@@ -354,6 +354,8 @@ final class ToManyState {
     // to-manys hold a few members; a set for each cost an allocation, and
     // one more at every doubling, for each handful of members added.
     private static let scannedMembers = 16
+    /// The longest list a debug build scans to check `addAbsent`'s caller.
+    private static let checkedScan = 1_024
 
     /// Whether `list`'s membership is a scan: no set yet, and at most
     /// `scannedMembers` objects once `growing` more are in.
@@ -379,9 +381,13 @@ final class ToManyState {
     }
 
     private static func append(_ object: ManagedObject, to list: inout [ManagedObject], indexedBy index: inout Set<ObjectKey>?) {
-        // Checked by scanning in debug builds, so every test that takes this
-        // path proves the caller's claim.
-        assert(!list.contains { $0 === object }, "a to-many member listed twice")
+        // Checked in debug builds, so every test that takes this path proves
+        // the caller's claim: by the identity set when there is one, else by a
+        // scan, bounded so that a debug build importing many objects into one
+        // owner stays linear.
+        assert(index.map { !$0.contains(ObjectKey(object)) }
+               ?? (list.count > Self.checkedScan || !list.contains { $0 === object }),
+               "a to-many member listed twice")
         index?.insert(ObjectKey(object))
         list.append(object)
     }
