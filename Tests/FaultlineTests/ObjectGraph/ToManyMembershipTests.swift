@@ -11,11 +11,11 @@ struct ToManyMembershipTests {
     /// Sizes around the bound (16 members scanned).
     static let sizes = [1, 15, 16, 17, 40]
 
-    /// `count` people named p0, p1, …, inserted in `context`.
-    static func people(_ count: Int, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    /// `count` people named p0, p1, … (or `prefix`0, …), inserted in `context`.
+    static func people(_ count: Int, in context: ManagedObjectContext, prefix: String = "p") throws -> [ManagedObject] {
         try (0..<count).map { index in
             let person = try context.insertNewObject(forEntityName: "Person")
-            try person.setValue("p\(index)", forKey: "name")
+            try person.setValue("\(prefix)\(index)", forKey: "name")
             return person
         }
     }
@@ -118,12 +118,8 @@ struct ToManyMembershipTests {
             let outsider = try context.insertNewObject(forEntityName: "Person")
             let state = try #require(team.loadedToMany(at: 0))
             #expect(!state.contains(outsider))
-            let newcomers = try (0..<count).map { index in
-                let person = try context.insertNewObject(forEntityName: "Person")
-                try person.setValue("n\(index)", forKey: "name")
-                try person.setDestination(team, forKey: "team")
-                return person
-            }
+            let newcomers = try Self.people(count, in: context, prefix: "n")
+            for person in newcomers { try person.setDestination(team, forKey: "team") }
             // Every other newcomer leaves and comes back: pointing nowhere again.
             for person in newcomers.enumerated().filter({ $0.offset.isMultiple(of: 2) }).map(\.element) {
                 try person.setDestination(nil, forKey: "team")
