@@ -55,6 +55,7 @@ extension ManagedObjectContext {
                 let storeChanged = committed.map { $0.values[index] != row.values[index] } ?? true
                 if storeChanged { object.values[index] = row.values[index] }
             }
+            takeStoreToOnes(object, store: row, committed: committed)
         case .mergeByPropertyObjectTrump, .overwrite:
             break
         }
@@ -68,6 +69,19 @@ extension ManagedObjectContext {
         recomputeChangeFlags(object, against: row)
         if object.isDeletedStorage, mergePolicy == .mergeByPropertyStoreTrump {
             refreshUnannounced(object, mergeChanges: false)
+        }
+    }
+
+    /// Store trump for to-ones: one this context changed and the store
+    /// changed too takes the store's destination, through the relationship
+    /// engine so the inverses follow.
+    private func takeStoreToOnes(_ object: ManagedObject, store row: RowSnapshot, committed: RowSnapshot?) {
+        for relationship in object.runtime.entity.relationships
+        where !relationship.isToMany && !relationship.isTransient && object.changeMasks[relationship: relationship.index] {
+            let index = relationship.index
+            let stored = index < row.toOne.count ? row.toOne[index] : nil
+            let storeChanged = committed.map { index >= $0.toOne.count || $0.toOne[index] != stored } ?? true
+            if storeChanged { setToOne(of: object, at: index, to: stored.map { self.object(owned: $0) }) }
         }
     }
 
@@ -101,14 +115,26 @@ extension ManagedObjectContext {
             break
         case .mergeByPropertyObjectTrump, .overwrite:
             guard let target else { return false }
-            let entity = coordinator.model.entities[object.entityIndex]
-            for attribute in entity.attributes where !attribute.isDerived && target.entityIndex == object.entityIndex {
-                let value = object.values[attribute.index]
-                if mergePolicy == .overwrite || value != .null { target.setAttributeValue(value, at: attribute.index) }
-            }
+            mergeDuplicate(object, into: target)
         }
         replace(object, with: target)
         return true
+    }
+
+    /// Object trump and overwrite: the duplicate's values go to the object
+    /// kept — the attributes and to-ones it set, every one under overwrite —
+    /// the to-ones through the relationship engine, so their inverses follow.
+    private func mergeDuplicate(_ object: ManagedObject, into target: ManagedObject) {
+        guard target.entityIndex == object.entityIndex else { return }
+        let entity = coordinator.model.entities[object.entityIndex]
+        for attribute in entity.attributes where !attribute.isDerived {
+            let value = object.values[attribute.index]
+            if mergePolicy == .overwrite || value != .null { target.setAttributeValue(value, at: attribute.index) }
+        }
+        for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+            let destination = object.destination(at: relationship.index)
+            if mergePolicy == .overwrite || destination != nil { setToOne(of: target, at: relationship.index, to: destination) }
+        }
     }
 
     /// The object for a conflicting row or unsaved duplicate.
@@ -136,25 +162,54 @@ extension ManagedObjectContext {
         for object in vanished { replace(object, with: nil) }
     }
 
-    /// Points every reference to `object` at `replacement`, then drops `object`.
+    /// Points every reference to `object` at `replacement`, then drops
+    /// `object`. A replacement (the object a uniqueness merge keeps) gathers
+    /// `object`'s to-many members, in order, and keeps its own to-ones: a
+    /// reference through a to-one's inverse follows it only where the
+    /// replacement's to-one names the referrer (`mergeDuplicate` has set it
+    /// under object trump and overwrite), so both sides always agree.
     func replace(_ object: ManagedObject, with replacement: ManagedObject?) {
+        if let replacement, replacement.entityIndex == object.entityIndex { moveMembers(of: object, to: replacement) }
         for other in registered.values where other !== object && !other.isFaultStorage {
+            let inverses = other.runtime.inverses
             for index in other.toOne.indices {
-                if case .object(let destination?) = other.toOne[index], destination === object {
-                    other.toOne[index] = .object(replacement)
-                    markRelationshipChanged(other, index)
-                }
+                guard case .object(let destination?) = other.toOne[index], destination === object else { continue }
+                let kept = replacement.flatMap { joins($0, inverseOf: inverses[index], from: other) ? $0 : nil }
+                other.toOne[index] = .object(kept)
+                markRelationshipChanged(other, index)
             }
             for index in other.toMany.indices {
                 guard let state = other.toMany[index], state.contains(object) || state.isPendingAdd(object)
                 else { continue }
                 state.remove(object)
-                if let replacement { state.add(replacement) }
+                if let replacement, joins(replacement, inverseOf: inverses[index], from: other) { state.add(replacement) }
                 markRelationshipChanged(other, index)
             }
         }
         links.replace(object, with: replacement)
         detach(object)
+    }
+
+    /// `object`'s to-many members, moved to `replacement` in their order
+    /// through the relationship engine (inverses, join rows, order keys).
+    private func moveMembers(of object: ManagedObject, to replacement: ManagedObject) {
+        for relationship in coordinator.model.entities[object.entityIndex].relationships
+        where relationship.isToMany && !relationship.isTransient {
+            for member in object.members(at: relationship.index) where member !== replacement {
+                addMember(member, to: replacement, at: relationship.index)
+            }
+        }
+    }
+
+    /// Whether `replacement` takes `object`'s place on the other side of
+    /// `inverse` (the inverse of a relationship of `other`): always when the
+    /// inverse is a to-many, which gains `other`; for a to-one, only when it
+    /// already names `other`.
+    private func joins(_ replacement: ManagedObject, inverseOf inverse: EntityRuntime.Inverse?, from other: ManagedObject) -> Bool {
+        guard let inverse else { return true }
+        guard inverse.isToMany else { return replacement.destination(at: inverse.index) === other }
+        if replacement.toManyState(at: inverse.index)?.add(other) == true { markRelationshipChanged(replacement, inverse.index) }
+        return true
     }
 
     /// Uniqueness among the objects of this save: the first inserted keeps the
@@ -179,13 +234,7 @@ extension ManagedObjectContext {
                 if mergePolicy == .error || !object.isInsertedStorage {
                     conflicts.append(.uniqueness(object.objectID, existing: first.objectID, constraint: constraint.names))
                 } else {
-                    if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite {
-                        let entity = coordinator.model.entities[object.entityIndex]
-                        for attribute in entity.attributes where !attribute.isDerived && first.entityIndex == object.entityIndex {
-                            let value = object.values[attribute.index]
-                            if mergePolicy == .overwrite || value != .null { first.setAttributeValue(value, at: attribute.index) }
-                        }
-                    }
+                    if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite { mergeDuplicate(object, into: first) }
                     replace(object, with: first)
                     break
                 }

@@ -147,6 +147,21 @@ extension ManagedObjectContext {
         return arena.window(isToMany.count) { isToMany[$0] ? nil : toOneID(object, $0) }
     }
 
+    /// An updated row's to-ones as the store holds them after the update:
+    /// the object's where the update writes them, the committed snapshot's
+    /// elsewhere. They differ after a version conflict, where an unchanged
+    /// to-one keeps its in-memory destination and the store keeps its own;
+    /// the row cache must hold the store's.
+    private func updatedToOnes(of object: ManagedObject, in arena: inout RowArena<ManagedObjectID?>) -> ToOneKeys {
+        guard object.committed != nil else { return currentToOnes(of: object, in: &arena) }
+        if let shared = object.runtime.toManyOnlyToOnes { return shared }
+        let isToMany = object.runtime.isToMany
+        return arena.window(isToMany.count) { index in
+            if isToMany[index] { return nil }
+            return object.changeMasks[relationship: index] ? toOneID(object, index) : object.committedDestination(at: index)
+        }
+    }
+
     func toOneID(_ object: ManagedObject, _ index: Int) -> ManagedObjectID? {
         switch object.toOne[index] {
         case .committed: return object.committedDestination(at: index)
@@ -207,7 +222,7 @@ extension ManagedObjectContext {
                     id: object.objectID, version: object.committed?.version ?? 1,
                     attributes: attributes, toOne: toOne,
                     changedToMany: recordsHistory ? object.changedRelationships.setIndices.filter { runtime.isToMany[$0] } : [],
-                    row: object.isFaultStorage ? nil : (runtime.persistent(object.values), currentToOnes(of: object, in: &toOnes))))
+                    row: object.isFaultStorage ? nil : (runtime.persistent(object.values), updatedToOnes(of: object, in: &toOnes))))
                 if runtime.hasConstraints { request.uniquenessChecks += uniquenessChecks(for: object, onlyChanged: true) }
             }
             if runtime.hasOrderedToMany { appendPositions(of: object, to: &request) }
