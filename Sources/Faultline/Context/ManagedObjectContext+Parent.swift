@@ -215,8 +215,10 @@ extension ManagedObjectContext {
     static let childDidSaveIntoParent = Notification.Name("FaultlineChildDidSaveIntoParent")
 
     /// A child that merges automatically merges what its siblings save into
-    /// their parent (the parent's own saves reach it as any store commit does):
-    /// their objects' new values are the parent's now, so its unchanged
+    /// their parent, and what the parent saves into its own parent when it is
+    /// a child too (a store save reaches it as any store commit does): Core
+    /// Data's child follows its parent's did-save whatever the parent saves
+    /// to. Their objects' new values are the parent's now, so its unchanged
     /// copies turn back into faults that the parent fills. The saves wait in
     /// its inbox with the store's commits, in the order they came, and a
     /// burst of them is one merge and one announcement. A block per save
@@ -228,6 +230,13 @@ extension ManagedObjectContext {
             [weak self] note in
             guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
                   saved.changes.source != ObjectIdentifier(self) else { return }
+            self.queueMerge(of: saved.changes)
+        }
+        guard parent?.parent != nil else { return }
+        parentSaves = NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: parent, queue: nil) {
+            [weak self] note in
+            guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
+                  !saved.changes.isEmpty else { return }
             self.queueMerge(of: saved.changes)
         }
     }

@@ -102,6 +102,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A child's observations: the saves its siblings push into its parent,
     /// and its ancestors' saves (for the permanent IDs of their inserts).
     var siblingSaves: NSObjectProtocol?
+    /// A child of a child: its parent's saves into the grandparent.
+    var parentSaves: NSObjectProtocol?
     var ancestorSaves: [NSObjectProtocol] = []
     /// The class `insertObject(_:)` resolved last, and its entity.
     @exclusivity(unchecked) var lastInsertedClass: (type: ObjectIdentifier, entityIndex: Int)?
@@ -204,6 +206,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // The main queue outlives its context: it must not keep the generation.
         if generation.isPinned.load(ordering: .relaxed) { queue.setSpecific(key: PinnedReader.key, value: nil) }
         if let siblingSaves { NotificationCenter.default.removeObserver(siblingSaves) }
+        if let parentSaves { NotificationCenter.default.removeObserver(parentSaves) }
         for observer in ancestorSaves { NotificationCenter.default.removeObserver(observer) }
     }
 

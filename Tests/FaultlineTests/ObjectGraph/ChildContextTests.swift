@@ -189,6 +189,41 @@ struct ChildContextTests {
         _ = container
     }
 
+    @Test("A child that merges automatically follows what its parent, itself a child, saves into its own parent")
+    func grandchildFollowsParentSave() throws {
+        let (container, url, root) = try Self.seeded()
+        defer { LibraryModel.remove(url) }
+        let editor = root.newChildContext(), detail = editor.newChildContext()
+        detail.automaticallyMergesChangesFromParent = true
+        let (ann, bob) = try detail.performAndWait {
+            let ann = try Self.author("Ann", in: detail), bob = try Self.author("Bob", in: detail)
+            #expect(ann.value(forKey: "name") as? String == "Ann")
+            #expect(bob.value(forKey: "name") as? String == "Bob")
+            return (ann, bob)
+        }
+        try editor.performAndWait {
+            try editor.existingObject(with: ann.objectID).setValue("Annie", forKey: "name")
+            editor.delete(try editor.existingObject(with: bob.objectID))
+            try editor.insertNewObject(forEntityName: "Author").setValue("Cyd", forKey: "name")
+            try editor.save()
+        }
+        try detail.performAndWait { () throws in
+            detail.processPendingChanges()
+            #expect(ann.value(forKey: "name") as? String == "Annie")
+            #expect(bob.isDeleted)
+            #expect(try Self.names(detail) == ["Annie", "Cyd"])
+        }
+        // Not twice: the parent's save into the store after it reaches the
+        // grandchild once, as a store commit.
+        try editor.performAndWait { try editor.save() }
+        try root.performAndWait { try root.save() }
+        try detail.performAndWait { () throws in
+            detail.processPendingChanges()
+            #expect(try Self.names(detail) == ["Annie", "Cyd"])
+        }
+        _ = container
+    }
+
     @Test("A child's controller starts from its parent's unsaved changes, with or without a batch size", arguments: [0, 2])
     func controllerOverParentChanges(batchSize: Int) throws {
         let (container, url, parent) = try Self.seeded()
