@@ -226,17 +226,17 @@ extension ManagedObjectContext {
     /// and under load the workers running them piled up on the notification
     /// center's lock, so Dispatch kept adding threads.
     private func followSiblingSaves() {
-        siblingSaves = NotificationCenter.default.addObserver(forName: Self.childDidSaveIntoParent, object: parent, queue: nil) {
-            [weak self] note in
-            guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
-                  saved.changes.source != ObjectIdentifier(self) else { return }
-            self.queueMerge(of: saved.changes)
-        }
+        siblingSaves = mergeSaves(named: Self.childDidSaveIntoParent)
         guard parent?.parent != nil else { return }
-        parentSaves = NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: parent, queue: nil) {
-            [weak self] note in
+        parentSaves = mergeSaves(named: .managedObjectContextDidSave)
+    }
+
+    /// Queues for merging what each `name` notification the parent posts
+    /// carries, but for this context's own save or an empty one.
+    private func mergeSaves(named name: Notification.Name) -> NSObjectProtocol {
+        NotificationCenter.default.addObserver(forName: name, object: parent, queue: nil) { [weak self] note in
             guard let self, let saved = note.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave,
-                  !saved.changes.isEmpty else { return }
+                  saved.changes.source != ObjectIdentifier(self), !saved.changes.isEmpty else { return }
             self.queueMerge(of: saved.changes)
         }
     }
