@@ -1,8 +1,8 @@
 /// The literals of the lexer: numbers and quoted strings.
 extension PredicateLexer {
     /// `-`? then a decimal integer, `0x`/`0o`/`0b` integer, or a decimal with
-    /// a fraction and/or exponent (a double). Trailing identifier characters
-    /// make the whole run an invalid number.
+    /// a fraction and/or exponent (a double; so is a decimal integer beyond
+    /// Int64). Trailing identifier characters make the whole run an invalid number.
     mutating func lexNumber() throws(FetchPredicateError) -> PredicateToken {
         let start = position
         let negative = bytes[position] == UInt8(ascii: "-")
@@ -44,8 +44,11 @@ extension PredicateLexer {
             return token(.double(value), from: start)
         }
         let digits = radix == nil ? literal : (negative ? "-" : "") + String(literal.dropFirst(negative ? 3 : 2))
-        guard let value = Int64(digits, radix: radix ?? 10) else { return try invalidNumber(from: start) }
-        return token(.integer(value), from: start)
+        if let value = Int64(digits, radix: radix ?? 10) { return token(.integer(value), from: start) }
+        // A decimal integer wider than 64 bits is still a number, as in NSPredicate;
+        // like SQLite's own literal of that size, it becomes a double.
+        guard radix == nil, let value = Double(literal), value.isFinite else { return try invalidNumber(from: start) }
+        return token(.double(value), from: start)
     }
 
     private func radixPrefix() -> Int? {

@@ -7,6 +7,7 @@ extension ManagedObject: PredicateSubject, PredicateValueConvertible {
     public func predicateValue(forKey key: String) throws -> PredicateOperand {
         guard let entity else { throw FetchPredicateError.unknownKey(entity: "?", key: key) }
         guard let property = entity.propertyByName[key] else {
+            if key == EntityKey.name { return .value(.string(entity.name)) }
             throw FetchPredicateError.unknownKey(entity: entity.name, key: key)
         }
         switch property {

@@ -166,6 +166,7 @@ final class PredicateSQLBuilder {
             let mapping = schema.entities[entityIndex]
             var key = keys[position]
             guard var property = entity.propertyByName[key] else {
+                if key == EntityKey.name { return try entityName(alias: alias, of: entity, following: keys[(position + 1)...]) }
                 throw FetchPredicateError.unknownKey(entity: entity.name, key: key)
             }
             while case .composite = property {
@@ -216,6 +217,23 @@ final class PredicateSQLBuilder {
             position += 1
         }
         return .object(SQLFragment("\(alias).Z_PK"), entityIndex: entityIndex)
+    }
+
+    /// `entity`, Core Data's key for the object's own entity, as its name:
+    /// `CASE Z_ENT WHEN … THEN ? END` over the entities the row may be of
+    /// (NULL through a nil to-one), so every comparison applies to it.
+    func entityName(alias: String, of entity: CheckedEntity, following rest: ArraySlice<String>) throws -> PredicateSQLTerm {
+        if let next = rest.first {
+            throw FetchError.unsupportedPredicate(
+                "entity.\(next); compare `entity` itself with an entity or an entity's name (`entity == %@`)")
+        }
+        var sql = "CASE \(alias).Z_ENT"
+        var names: [SQLValue] = []
+        for index in entity.hierarchyIndexes {
+            sql += " WHEN \(model.entities[index].number) THEN ?"
+            names.append(.text(model.entities[index].name))
+        }
+        return .expression(SQLFragment(sql + " END", names), kind: .text, kindName: "entity", canonical: nil, isColumn: false)
     }
 
     /// The column of the `canonical:(attribute)` derived attribute of `entity`, if any.
