@@ -305,10 +305,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// An ID of another store (another container, or an entity this model
     /// lacks) is refused with `StoreError.foreignObjectID`: where Core Data
     /// raises an exception, this throws, and it never hands back this store's
-    /// unrelated row that happens to have the same key.
+    /// unrelated row that happens to have the same key. A temporary ID a
+    /// context on the store does not hold names no row, ever: it throws
+    /// `StoreError.objectNotFound` where Core Data's fault raises when fired.
     public func object(with id: ManagedObjectID) throws -> ManagedObject {
         checkQueue()
         try checkOwnership(of: id)
+        if id.isTemporaryID, parent == nil, registered[id] == nil { throw StoreError.objectNotFound(id.description) }
         return object(owned: id)
     }
 

@@ -99,6 +99,37 @@ struct CrossContextTests {
             try author.addObject(book, toRelationship: "books")
         }
     }
+
+    @Test("object(with:) of another context's temporary ID throws objectNotFound; its own and a parent's resolve")
+    func temporaryIDOfAnotherContext() throws {
+        let (container, url) = try LibraryModel.container()
+        defer { LibraryModel.remove(url) }
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        let (draft, draftID) = try first.performAndWait {
+            let author = try first.insertNewObject(forEntityName: "Author")
+            try author.setValue("Octavia", forKey: "name")
+            #expect(try first.object(with: author.objectID) === author)
+            return (author, author.objectID)
+        }
+        #expect(draftID.isTemporaryID)
+        try second.performAndWait {
+            #expect(throws: StoreError.objectNotFound(draftID.description)) { try second.object(with: draftID) }
+            #expect(second.registeredObjects.isEmpty)
+            try second.save()
+        }
+        let child = first.newChildContext()
+        let name = try child.performAndWait { try child.object(with: draftID).value(forKey: "name") as? String }
+        #expect(name == "Octavia")
+        try first.performAndWait {
+            try first.save()
+            #expect(!draft.objectID.isTemporaryID)
+            // The temporary ID the save replaced names nothing any more.
+            #expect(throws: StoreError.objectNotFound(draftID.description)) { try first.object(with: draftID) }
+        }
+        let reader = container.newBackgroundContext()
+        #expect(try reader.performAndWait { try reader.count(for: FetchRequest(entityName: "Author")) } == 1)
+    }
 }
 
 /// `object(with:)` never hands back an unrelated row or traps for an ID of
