@@ -57,6 +57,7 @@ struct BatchExecutor {
                 deleted: Set(outcome.changes.deletedObjectIDs))
             for entity in outcome.touchedEntities { changes.touch(entity) }
             changes.unlistedInserts = Set(outcome.changes.insertedRanges.map(\.entityIndex))
+            changes.relinkedEntities = outcome.changes.relinkedEntities
             changes.historyTransaction = outcome.historyTransaction
             return (outcome, CommittedChanges(changes: changes))
         }
@@ -127,6 +128,7 @@ extension ManagedObjectContext {
             source: ObjectIdentifier(coordinator), updated: changes.updatedObjectIDs, deleted: Set(changes.deletedObjectIDs))
         merged.staleEntities = changes.staleEntities
         merged.unlistedInserts = Set(changes.insertedRanges.map(\.entityIndex))
+        merged.relinkedEntities = changes.relinkedEntities
         mergeChanges(fromContextDidSave: ContextDidSave(merged))
     }
 

@@ -33,6 +33,7 @@ extension BatchExecutor {
             var inserter = try BatchInserter(request: request, plan: plan, store: store, connection: connection)
             try inserter.run(request.source)
             var outcome = inserter.outcome
+            outcome.changes.relinkedEntities = inserter.relinkedEntities(model: model, policy: request.conflictPolicy)
             store.writer.rowsInsertedWithoutTriggers.add(outcome.counters.rowsInsertedWithoutTriggers, ordering: .relaxed)
             let changes = outcome.changes
             outcome.historyTransaction = try store.recordHistory(on: connection) { history in
@@ -237,6 +238,31 @@ struct BatchInserter {
                 outcome.objectIDs.append(ManagedObjectID(storeIdentifier: storeIdentifier, entityIndex: plan.entityIndex, primaryKey: key))
             }
         }
+    }
+
+    /// The entities whose objects' to-many members the rows may have changed
+    /// through an inverse to-one: the destinations the rows named, and under
+    /// object trump every to-one's, since an updated row takes nil for each
+    /// it did not set. A merge re-reads those objects (`StoreChanges.relinkedEntities`);
+    /// naming the rows' destinations one by one would cost the insert a read
+    /// of every row it wrote, or the key of every row bound.
+    func relinkedEntities(model: CheckedModel, policy: BatchConflictPolicy) -> Set<Int> {
+        let counters = outcome.counters
+        guard counters.rowsInserted + counters.rowsUpdated > 0 else { return [] }
+        let relationships = model.entities[plan.entityIndex].relationships
+        var relinked = Set<Int>()
+        for (slot, entry) in plan.slots.enumerated() {
+            let index: Int
+            switch entry.kind {
+            case .toOne(let relationship, _, _), .lookup(let relationship, _): index = relationship
+            case .attribute: continue
+            }
+            let relationship = relationships[index]
+            guard relationship.inverseIsToMany == true,
+                  row.linked[slot] || (policy == .objectTrump && counters.rowsUpdated > 0) else { continue }
+            relinked.formUnion(model.entities[relationship.destinationEntityIndex].hierarchyIndexes)
+        }
+        return relinked
     }
 
     /// A unique-index failure names the row and the constraint.

@@ -45,7 +45,9 @@ extension BatchInsertRow {
         let type: AttributeType
         switch plan.slots[slot].kind {
         case .attribute(_, let attributeType): type = attributeType
-        case .lookup(_, let keyType): type = keyType
+        case .lookup(_, let keyType):
+            type = keyType
+            if value != .null { linked[slot] = true }
         case .toOne: return wrongType(slot, got())
         }
         guard let converted = value.coerced(to: type) else { return wrongType(slot, got()) }
@@ -74,6 +76,7 @@ extension BatchInsertRow {
                 return noteFailure(.foreignObjectID(slot: slot, destination.description))
             }
             bind { try statement.bind(destination.primaryKey, at: parameter) }
+            linked[slot] = true
             if hasEntityColumn { bind { try statement.bind(Int64(destination.entityNumber), at: parameter + 1) } }
         } else {
             bind { try statement.bindNull(at: parameter) }

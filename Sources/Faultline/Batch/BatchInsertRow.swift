@@ -30,6 +30,9 @@ public final class BatchInsertRow {
     let marks: UnsafeMutablePointer<UInt64>
     let defaultBound: UnsafeMutablePointer<Bool>
     let flagBound: UnsafeMutablePointer<Int8>
+    /// Per to-one slot: whether some row named a destination (what a merge
+    /// re-reads: `BatchInserter.relinkedEntities`).
+    let linked: UnsafeMutablePointer<Bool>
     let slotOfAttribute: UnsafeMutablePointer<Int32>
     let attributeCount: Int
     var generation: UInt64 = 1
@@ -46,10 +49,12 @@ public final class BatchInsertRow {
         marks = .allocate(capacity: max(slotCount, 1))
         defaultBound = .allocate(capacity: max(slotCount, 1))
         flagBound = .allocate(capacity: max(slotCount, 1))
+        linked = .allocate(capacity: max(slotCount, 1))
         for (offset, slot) in plan.slots.enumerated() { parameters[offset] = slot.parameter }
         marks.initialize(repeating: 0, count: max(slotCount, 1))
         defaultBound.initialize(repeating: false, count: max(slotCount, 1))
         flagBound.initialize(repeating: -1, count: max(slotCount, 1))
+        linked.initialize(repeating: false, count: max(slotCount, 1))
         attributeCount = plan.slotOfAttribute.count
         slotOfAttribute = .allocate(capacity: max(attributeCount, 1))
         for (offset, slot) in plan.slotOfAttribute.enumerated() { slotOfAttribute[offset] = slot }
@@ -60,6 +65,7 @@ public final class BatchInsertRow {
         marks.deallocate()
         defaultBound.deallocate()
         flagBound.deallocate()
+        linked.deallocate()
         slotOfAttribute.deallocate()
     }
 

@@ -24,6 +24,9 @@ public struct BatchChanges: Sendable {
     public internal(set) var deletedObjectIDs: [ManagedObjectID] = []
     /// Entities whose rows triggers may have rewritten (derived attributes).
     public internal(set) var staleEntities: Set<Int> = []
+    /// Entities whose objects' to-many members a batch insert may have changed
+    /// through the inverse to-ones it wrote: a merge re-reads those objects.
+    public internal(set) var relinkedEntities: Set<Int> = []
 
     init(storeIdentifier: UInt32) { self.storeIdentifier = storeIdentifier }
 

@@ -186,6 +186,15 @@ extension ManagedObjectContext {
                 updated.append(object)
             }
         }
+        if !changes.relinkedEntities.isEmpty {
+            let relinked = EntityIndexMask(changes.relinkedEntities)
+            for object in registered.values where relinked.contains(object.entityIndex)
+                && object.toMany.contains(where: { $0?.members != nil }) {
+                if !object.isFaultStorage { shown.append(object) }
+                refreshUnannounced(object, mergeChanges: true)
+                updated.append(object)
+            }
+        }
         for id in changes.deleted {
             guard let object = registered.removeValue(forKey: id) else {
                 unregisteredDeletes.append(id)

@@ -34,6 +34,10 @@ struct StoreChanges: Sendable {
     /// are kept as ranges, which may be millions): a live result over them
     /// reads itself again.
     var unlistedInserts: Set<Int> = []
+    /// Entities whose objects' to-many members a batch insert may have changed
+    /// through inverse to-ones (`BatchChanges.relinkedEntities`): a merge
+    /// re-reads the objects of them whose to-manys it holds loaded.
+    var relinkedEntities: Set<Int> = []
     /// The persistent-history transaction that recorded the commit, when the
     /// store records history.
     var historyTransaction: Int64?
@@ -44,6 +48,7 @@ struct StoreChanges: Sendable {
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && staleEntities.isEmpty && unlistedInserts.isEmpty
+            && relinkedEntities.isEmpty
     }
 
     mutating func touch(_ entityIndex: Int) { touchedEntities[entityIndex] = true }

@@ -43,6 +43,81 @@ struct BatchMergeTests {
         }
     }
 
+    @Test("After batch inserts and upserts that link or move rows, a merge reloads every loaded to-many they changed")
+    func insertsRelinkDestinations() throws {
+        // No derived attributes: nothing else makes the merge re-read the shelves.
+        let model = ManagedObjectModel {
+            Entity("Shelf") {
+                Attribute("name", .string)
+                Relationship("books", to: "Book", inverse: "shelf", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("isbn", .string)
+                Relationship("shelf", to: "Shelf", inverse: "books")
+                Unique("isbn")
+            }
+        }
+        let (container, url) = try LibraryModel.container(model)
+        defer { LibraryModel.remove(url) }
+        var shelvesInsert = try BatchInsertRequest(entityName: "Shelf", in: container.model, objects: [["name": "A"], ["name": "B"]])
+        shelvesInsert.resultType = .objectIDs
+        let shelves = try container.coordinator.execute(shelvesInsert).objectIDs
+        try container.coordinator.execute(try BatchInsertRequest(entityName: "Book", in: container.model, objects: [
+            ["title": "Kept", "isbn": "k", "shelf": shelves[0]], ["title": "Moved", "isbn": "m", "shelf": shelves[0]],
+        ]))
+        let context = container.newBackgroundContext()
+        func titles(_ id: ManagedObjectID) throws -> [String] {
+            try context.existingObject(with: id).value(forKey: "books").map { ($0 as? [ManagedObject]) ?? [] }?
+                .compactMap { $0.value(forKey: "title") as? String }.sorted() ?? []
+        }
+        try context.performAndWait { () throws in
+            #expect(try titles(shelves[0]) == ["Kept", "Moved"])
+            #expect(try titles(shelves[1]) == [])
+        }
+        for policy in [BatchConflictPolicy.objectTrump, .updateSetColumns] {
+            // A new row linked to a loaded shelf, and a stored one moved between two (or kept in place).
+            var upsert = try BatchInsertRequest(entityName: "Book", in: container.model, objects: [
+                ["title": "Fresh \(policy)", "isbn": "f\(policy)", "shelf": shelves[1]],
+                ["title": "Moved", "isbn": "m", "shelf": shelves[policy == .objectTrump ? 1 : 0]],
+            ])
+            upsert.conflictPolicy = policy
+            let result = try container.coordinator.execute(upsert)
+            #expect(result.counters.rowsUpdated == 1)
+            try context.performAndWait { () throws in
+                ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [context])
+                if policy == .objectTrump {
+                    #expect(try titles(shelves[0]) == ["Kept"])
+                    #expect(try titles(shelves[1]) == ["Fresh objectTrump", "Moved"])
+                } else {
+                    #expect(try titles(shelves[0]) == ["Kept", "Moved"])
+                    #expect(try titles(shelves[1]) == ["Fresh objectTrump", "Fresh updateSetColumns"])
+                }
+            }
+        }
+        // Object trump without the to-one clears it (unset columns take their defaults): the old shelf lets go.
+        var cleared = try BatchInsertRequest(entityName: "Book", in: container.model, objects: [["title": "Kept", "isbn": "k"]])
+        cleared.conflictPolicy = .objectTrump
+        let result = try container.coordinator.execute(cleared)
+        let shelf = try #require(container.model.entity(named: "Shelf")).index
+        #expect(result.changes.relinkedEntities == [shelf])
+        try context.performAndWait { () throws in
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [context])
+            #expect(try titles(shelves[0]) == ["Moved"])
+        }
+        // Rows that name no destination relink nothing; a context merging automatically re-reads as well.
+        let loose = try container.coordinator.execute(
+            try BatchInsertRequest(entityName: "Book", in: container.model, objects: [["title": "Loose", "isbn": "l"]]))
+        #expect(loose.changes.relinkedEntities.isEmpty)
+        context.performAndWait { context.automaticallyMergesChangesFromParent = true }
+        try container.coordinator.execute(try BatchInsertRequest(entityName: "Book", in: container.model, objects: [
+            ["title": "Auto", "isbn": "a", "shelf": shelves[0]],
+        ]))
+        try context.performAndWait { () throws in
+            #expect(try titles(shelves[0]) == ["Auto", "Moved"])
+        }
+    }
+
     /// One article, batch-inserted; its ID.
     static func insertArticle(views: Int64, into container: PersistentContainer) throws -> ManagedObjectID {
         var insert = try BatchInsertRequest(entityName: "Article", in: container.model, objects: [["title": "One", "views": views]])
