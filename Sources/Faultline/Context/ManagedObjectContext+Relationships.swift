@@ -75,6 +75,10 @@ extension ManagedObjectContext {
 
     private func setToOneRaw(_ object: ManagedObject, _ index: Int, _ destination: ManagedObject?) {
         object.fireFault()
+        // An object whose deletion was saved or merged holds no relationships
+        // any more: a one-to-one still naming it (a no-action rule, a store
+        // keeping the pair on one side only) has no inverse left to clear.
+        guard index < object.toOne.count else { return }
         object.toOne[index] = .object(destination)
         markRelationshipChanged(object, index)
     }
