@@ -99,11 +99,14 @@ extension PredicateSQLBuilder {
 
     /// Lets a HAVING predicate name the computed columns `computed` (outside
     /// an aggregate's argument, where a name is the entity's own key).
-    func name(_ computed: [(column: SelectedColumn, sql: SQLFragment)], _ descriptions: [ExpressionDescription]) {
+    /// A column without a `resultType` (Core Data's default) compares as what
+    /// its expression is (`count:(name)` a number).
+    func name(_ computed: [ComputedColumn], _ descriptions: [ExpressionDescription]) {
         for (description, column) in zip(descriptions, computed) {
+            let typed = description.resultType != .undefinedAttributeType
             namedExpressions[description.name] = .expression(
-                column.sql, kind: PredicateSQLKind(description.resultType),
-                kindName: description.resultType.predicateKindName, canonical: nil, isColumn: false)
+                column.sql, kind: typed ? PredicateSQLKind(description.resultType) : column.kind ?? .other,
+                kindName: typed ? description.resultType.predicateKindName : column.kindName, canonical: nil, isColumn: false)
         }
     }
 
@@ -120,21 +123,23 @@ extension PredicateSQLBuilder {
         return try resolve(keys[...], scope: root, alias: root.alias, entityIndex: root.entityIndex)
     }
 
-    /// A computed column of a dictionary fetch: its SQL with its bindings,
-    /// read back as the description's result type.
-    func expressionColumn(_ description: ExpressionDescription) throws -> (column: SelectedColumn, sql: SQLFragment) {
+    /// A computed column of a dictionary fetch: its SQL with its bindings, read
+    /// back as the description's result type, and what its expression is.
+    typealias ComputedColumn = (column: SelectedColumn, sql: SQLFragment, kind: PredicateSQLKind?, kindName: String)
+
+    func expressionColumn(_ description: ExpressionDescription) throws -> ComputedColumn {
         let resolved = try resolve(description.expression)
         // An object's ID, as Core Data's `SELF` (the evaluated object) with
         // the object-ID result type; a key path to a to-one is a property to fetch.
         if description.resultType == .objectIDAttributeType, case .object(let key, let entityIndex) = resolved,
            key.bindings.isEmpty, key.sql.hasSuffix(".Z_PK") {
-            return (try objectColumn(description.name, key: key.sql, entityIndex: entityIndex, lastHop: []), key)
+            return (try objectColumn(description.name, key: key.sql, entityIndex: entityIndex, lastHop: []), key, nil, "object ID")
         }
-        guard let sql = scalar(resolved)?.sql else {
+        guard let (sql, kind, kindName) = scalar(resolved) else {
             throw FetchError.unsupportedPredicate(
                 "\(description.expression) as the computed column \(description.name): it is not one value per row or group")
         }
-        return (SelectedColumn(keyPath: description.name, expression: sql.sql, kind: .attribute(description.resultType)), sql)
+        return (SelectedColumn(keyPath: description.name, expression: sql.sql, kind: .attribute(description.resultType)), sql, kind, kindName)
     }
 
     /// The attribute a key path ends at (through to-ones and composites).

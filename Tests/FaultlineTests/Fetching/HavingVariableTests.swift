@@ -37,6 +37,24 @@ struct HavingVariableTests {
                 + "WHERE t0.ZVIEWS > ? GROUP BY t1.ZNAME HAVING COUNT(t0.ZTITLE) >= ? ORDER BY t1.ZNAME ASC"), "\(statements)")
     }
 
+    @Test("A computed column without a resultType, Core Data's default, compares as its expression in HAVING, by name and as $name",
+          arguments: ["count >= 3", "$count >= 3", "count:(title) >= 3"])
+    func untypedExpression(_ format: String) throws {
+        let container = try FetchLibraryStore.make(at: .inMemory)
+        let context = container.newBackgroundContext()
+        var request = GroupedFetchTests.books([try ExpressionDescription(name: "count", format: "count:(title)")])
+        request.sortDescriptors = [FetchSortDescriptor(key: "author.name")]
+        request.predicate = try FetchPredicate(format: "views > 4")
+        request.havingPredicate = try FetchPredicate(format: format)
+        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
+        #expect(Self.authors(rows) == ["Ana"])
+        #expect(rows.first?["count"] as? Int64 == 3)
+        // An untyped min: of a string attribute compares as text.
+        request.expressionsToFetch = [try ExpressionDescription(name: "earliest", format: "min:(title)")]
+        request.havingPredicate = try FetchPredicate(format: "earliest > 'Cz'")
+        #expect(Self.authors(try context.performAndWait { try context.fetchDictionaries(request) }) == ["Bob"])
+    }
+
     @Test("$author.name names the fetched key path author.name")
     func keyPathVariable() throws {
         let container = try FetchLibraryStore.make(at: .inMemory)
