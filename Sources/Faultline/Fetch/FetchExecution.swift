@@ -9,13 +9,15 @@ extension ManagedObjectContext {
     public func fetch(_ request: FetchRequest, file: StaticString = #fileID, line: UInt = #line) throws -> [ManagedObject] {
         checkQueue()
         let entity = try fetchedEntity(request)
+        // Checked before anything runs, whichever path prefetches (at once, or
+        // batch by batch as faults fire).
+        try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
         let ancestors = ancestorChanges(request, entity)
         let widened = widenedForPendingChanges(request, entity, ancestors: ancestors)
         let (fetch, _) = try compiledFetch(widened ?? request)
         var objects: [ManagedObject] = []
         if !request.includesPropertyValues {
             // IDs only: each fault reads its row when it fires.
-            try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
             for id in try coordinator.fetchIDs(fetch) {
                 let object = self.object(owned: id)
                 if object.isDeletedStorage { continue }
@@ -26,8 +28,6 @@ extension ManagedObjectContext {
                 try prefetch(request.relationshipKeyPathsForPrefetching, for: objects, entity: entity)
             }
         } else if request.fetchBatchSize > 0 {
-            // Checked now: with batches the prefetch runs later, when a fault fires.
-            try checkPrefetchKeyPaths(request.relationshipKeyPathsForPrefetching, from: entity)
             let ids = try coordinator.fetchIDs(fetch)
             objects.reserveCapacity(ids.count)
             var batch: [ManagedObject] = []

@@ -8,13 +8,14 @@ import Foundation
 /// Key paths sharing a prefix (`books`, `books.chapters`) share its level.
 extension ManagedObjectContext {
     /// Throws `FetchError.unknownKeyPath` unless every step of every key path
-    /// is a relationship, starting from `entity`.
+    /// is a relationship of the entity reached so far, starting from `entity`
+    /// (an empty step, as in `""` or `a..b`, names none).
     func checkPrefetchKeyPaths(_ keyPaths: [String], from entity: CheckedEntity) throws {
         for path in keyPaths {
             var current = entity
-            for step in path.split(separator: ".").map(String.init) {
+            for step in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
                 guard let relationship = current.relationship(named: step) else {
-                    throw FetchError.unknownKeyPath(entity: current.name, keyPath: step)
+                    throw FetchError.unknownKeyPath(entity: current.name, keyPath: step.isEmpty ? path : step)
                 }
                 current = coordinator.model.entities[relationship.destinationEntityIndex]
             }

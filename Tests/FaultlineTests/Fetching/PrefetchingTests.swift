@@ -243,4 +243,24 @@ struct PrefetchingTests {
             #expect(throws: FetchError.unknownKeyPath(entity: "Author", keyPath: "novels")) { try context.fetch(request) }
         }
     }
+
+    @Test("Every step of a prefetch key path is checked before the fetch runs, batched or not, whole or as IDs",
+          arguments: [("books.nope", "Book", "nope"), ("books.title", "Book", "title"), ("", "Author", ""),
+                      ("books.", "Book", "books."), ("books..chapters", "Book", "books..chapters")])
+    func everyStepChecked(path: String, entity: String, step: String) throws {
+        let (container, url) = try populated(authors: 2, books: 1, chapters: 0)
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            for (batchSize, propertyValues) in [(0, true), (5, true), (0, false)] {
+                var request = FetchRequest(entityName: "Author")
+                request.relationshipKeyPathsForPrefetching = ["books", path]
+                request.fetchBatchSize = batchSize
+                request.includesPropertyValues = propertyValues
+                #expect(throws: FetchError.unknownKeyPath(entity: entity, keyPath: step), "batch \(batchSize)") {
+                    try context.fetch(request)
+                }
+            }
+        }
+    }
 }
