@@ -119,9 +119,13 @@ extension CoreDataStore {
     public static func migrate(storeAt url: URL, to target: ModelVersion, from sources: [ModelVersion]) throws -> MigrationOutcome {
         guard let source = try matchingSource(url, target: target, sources: sources) else { return .alreadyCurrent }
         // Refusals first, on a read-only connection: opening for writing already
-        // changes the files (WAL mode, the -wal and -shm on close).
-        try CoreDataStoreMigration.check(Connection(.file(url.path), configuration: .inspecting(url.path)),
-                                         old: source, new: target, mapping: MigrationMapping(from: source, to: target))
+        // changes the files (WAL mode, the -wal and -shm on close). The rows
+        // are read for what the migration would stop at, too.
+        do {
+            let reader = try Connection(.file(url.path), configuration: .inspecting(url.path))
+            try CoreDataStoreMigration.check(reader, old: source, new: target, mapping: MigrationMapping(from: source, to: target))
+            if let refusal = try MigrationPreflight.run(on: reader, from: source, to: target).firstRefusal { throw refusal }
+        }
         let connection = try PersistentStoreCoordinator.open(.file(url))
         try LightweightMigration.migrate(using: StoreWriter(migrating: connection), from: source, to: target,
                                          checks: CoreDataStoreMigration(storeURL: url))

@@ -53,6 +53,25 @@ public struct MigrationPreflight: Sendable, CustomStringConvertible {
         requiredNulls.isEmpty && emptyRelationships.isEmpty && countViolations.isEmpty && duplicates.isEmpty
     }
 
+    /// The error a migration stops with on the first problem found, nil when
+    /// clean: what a migration throws before it opens the store for writing.
+    public var firstRefusal: MigrationError? {
+        if let problem = requiredNulls.first {
+            return .missingDefault(entity: problem.entity, attribute: problem.attribute, nullRows: problem.rows)
+        }
+        if let problem = emptyRelationships.first {
+            return .missingRelationship(entity: problem.entity, relationship: problem.relationship, emptyRows: problem.rows)
+        }
+        if let problem = countViolations.first {
+            return .relationshipCountOutOfRange(entity: problem.entity, relationship: problem.relationship,
+                                                minCount: problem.minCount, maxCount: problem.maxCount, rows: problem.rows)
+        }
+        if let problem = duplicates.first {
+            return .constraintViolation(entity: problem.entity, properties: problem.properties, duplicates: problem.groups.map(\.values))
+        }
+        return nil
+    }
+
     public var description: String {
         var lines: [String] = []
         for problem in requiredNulls {

@@ -154,7 +154,18 @@ struct CoreDataStoreMigrationTests {
         #expect(preflight.duplicates.first?.groups.map(\.count) == [2])
         #expect(plan.trialFailure?.contains("v2_0_0_name") == true, "\(String(describing: plan.trialFailure))")
 
-        #expect(throws: MigrationError.self) { try CoreDataStore.migrate(storeAt: copy.url, to: target, from: Array(versions.values)) }
+        // Refused before the store is opened for writing, with the preflight's
+        // first problem: a store in rollback-journal mode keeps every byte
+        // (opening it for writing would have switched it to WAL).
+        try copy.connection().execute("PRAGMA journal_mode = DELETE")
+        let journaled = Self.files(copy.url)
+        #expect {
+            try CoreDataStore.migrate(storeAt: copy.url, to: target, from: Array(versions.values))
+        } throws: {
+            guard case MigrationError.missingDefault(let entity, let attribute, let rows) = $0 else { return false }
+            return entity == "BasicEntity" && attribute == "v2_0_0_name" && rows == 2
+        }
+        #expect(Self.files(copy.url) == journaled, "the refused migration wrote to the store")
         #expect(try copy.connection().scalar("SELECT count(*) FROM ZBASICENTITY WHERE ZV1_2_0_NAME = 'twin'") == .integer(2))
     }
 
