@@ -61,6 +61,29 @@ struct ReportFileTests {
         }
     }
 
+    @Test("A negative sample, or statistics that are not the samples', is refused by the gate with exit 2",
+          arguments: ["negative", "statistics"])
+    func metricsChecked(_ defect: String) throws {
+        let folder = try TemporaryFolder()
+        let good = folder.path("good.json")
+        try ReportFile.write(Fixtures.report(medians: ["a": 100]), to: good)
+        var bad = Fixtures.report(medians: ["a": 100])
+        var metric = try #require(bad.benchmarks[0].metrics[Metric.wallTime])
+        switch defect {
+        case "negative": metric = MetricResult(unit: metric.unit, direction: metric.direction, samples: metric.samples.map { -$0 })
+        default: metric.samples = metric.samples.map { $0 * 2 }
+        }
+        bad.benchmarks[0].metrics[Metric.wallTime] = metric
+        let path = folder.path("bad.json")
+        try ReportFile.write(bad, to: path)
+        var output = ""
+        let status = GateCommand.run([good, path]) { output += $0 }
+        #expect(status == 2, "\(output)")
+        let expected = defect == "negative" ? "metric wallTime has the sample -" : "the statistics of metric wallTime are not those of its"
+        #expect(output.hasPrefix("error: \(path): not a Faultline report: benchmark 'a': "), "\(output)")
+        #expect(output.contains(expected), "\(output)")
+    }
+
     @Test("Writing leaves no temporary file behind")
     func atomicWrite() throws {
         let folder = try TemporaryFolder()

@@ -45,6 +45,18 @@ public struct Statistics: Codable, Hashable, Sendable {
         medianAbsoluteDeviation = Statistics.percentile(0.5, ofSorted: deviations)
     }
 
+    /// Whether `other` holds the same summary, each figure equal up to the
+    /// rounding a JSON round trip or another summation order may leave.
+    func summarisesAlike(_ other: Statistics) -> Bool {
+        func close(_ a: Double, _ b: Double) -> Bool {
+            a == b || Swift.abs(a - b) <= 1e-9 * Swift.max(1, Swift.abs(a), Swift.abs(b))
+        }
+        let mine = [min, p25, median, p75, p90, p99, max, mean, standardDeviation, medianAbsoluteDeviation]
+        let theirs = [other.min, other.p25, other.median, other.p75, other.p90, other.p99, other.max, other.mean,
+                      other.standardDeviation, other.medianAbsoluteDeviation]
+        return count == other.count && zip(mine, theirs).allSatisfy(close)
+    }
+
     /// The `fraction` percentile (0...1) of already sorted, non-empty values.
     public static func percentile(_ fraction: Double, ofSorted sorted: [Double]) -> Double {
         guard let first = sorted.first else { return 0 }

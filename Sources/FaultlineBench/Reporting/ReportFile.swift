@@ -93,7 +93,27 @@ public enum ReportFile {
         for result in report.benchmarks where !ids.insert(result.id).inserted {
             throw .malformed(path: path, reason: "benchmark id '\(result.id)' appears twice")
         }
+        for result in report.benchmarks { try checkMetrics(of: result, path: path) }
         return report
+    }
+
+    /// Every metric counts or times something, and its statistics summarise its
+    /// samples (the writer derives them so): a negative or non-finite sample,
+    /// or statistics that are not the samples', would be gated as measured.
+    private static func checkMetrics(of result: BenchmarkResult, path: String) throws(ReportFileError) {
+        for (name, metric) in result.metrics.sorted(by: { $0.key < $1.key }) {
+            if let bad = metric.samples.first(where: { !$0.isFinite || $0 < 0 }) {
+                throw .malformed(path: path, reason: "benchmark '\(result.id)': metric \(name) has the sample \(bad), "
+                                 + "where every metric is a finite count, size or time, never below 0")
+            }
+            guard Statistics(metric.samples).summarisesAlike(metric.statistics) else {
+                throw .malformed(path: path, reason: "benchmark '\(result.id)': the statistics of metric \(name) "
+                                 + "are not those of its \(metric.samples.count) sample(s)")
+            }
+        }
+        if let ratio = result.comparison?.wallTimeRatio, !ratio.isFinite || ratio < 0 {
+            throw .malformed(path: path, reason: "benchmark '\(result.id)': comparison.wallTimeRatio is \(ratio)")
+        }
     }
 
     /// Fails early, before a long run, when `path` cannot be written.
