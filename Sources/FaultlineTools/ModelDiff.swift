@@ -11,6 +11,9 @@ struct ModelDiff {
     private(set) var changes: [String] = []
     /// Data-dependent conditions a lightweight migration of a store with rows has.
     private(set) var dataConditions: [String] = []
+    /// How many of the old model's entities the new one carries (by name or
+    /// renaming identifier); the rows of the others are deleted.
+    private(set) var carriedEntities = 0
 
     init(old: ModelVersion, new: ModelVersion) {
         self.old = old
@@ -36,6 +39,7 @@ struct ModelDiff {
         for entity in oldModel.entities where !matched.contains(entity.index) {
             changes.append("- entity \(entity.name) (its rows are deleted)")
         }
+        carriedEntities = matched.count
     }
 
     private mutating func compare(_ previous: CheckedEntity, _ entity: CheckedEntity) {

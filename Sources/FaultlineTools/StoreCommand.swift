@@ -15,7 +15,7 @@ import Foundation
 public enum StoreCommand {
     public static let usage = """
         usage: faultline store inspect STORE [--model PATH]
-               faultline store migrate STORE --to MODEL [--dry-run]
+               faultline store migrate STORE --to MODEL [--dry-run] [--allow-data-loss]
                faultline store history STORE [--model PATH] [--after N] [--json]
           inspect  prints the entities of the Core Data SQLite store STORE with row counts,
                    its tables and indexes, Z_METADATA and the size of each table and index;
@@ -30,6 +30,8 @@ public enum StoreCommand {
                        attributes made required, rows left without a required to-one or
                        outside a to-many's new count, rows breaking new uniqueness
                        constraints) and the migration tried on a copy; write nothing
+            --allow-data-loss  migrate even to a model that carries none of the store's
+                       entities, deleting every row (refused without it)
           history  prints STORE's persistent history (ATRANSACTION, ACHANGE), oldest first:
                    each transaction's number, time and who saved, and each change's object
                    URI, type, changed properties and tombstone; the store is only read

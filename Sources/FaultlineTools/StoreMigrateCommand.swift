@@ -15,6 +15,7 @@ enum StoreMigrateCommand {
         var store: String?
         var model: String?
         var dryRun = false
+        var allowsDataLoss = false
         do {
             var scanner = ArgumentScanner(arguments)
             while let argument = scanner.next() {
@@ -25,6 +26,9 @@ enum StoreMigrateCommand {
                 case "--dry-run":
                     guard !dryRun else { throw UsageError("--dry-run given twice") }
                     dryRun = true
+                case "--allow-data-loss":
+                    guard !allowsDataLoss else { throw UsageError("--allow-data-loss given twice") }
+                    allowsDataLoss = true
                 default:
                     guard store == nil else { throw UsageError("unexpected argument '\(try ArgumentScanner.operand(argument))': one STORE only") }
                     store = try ArgumentScanner.operand(argument)
@@ -37,7 +41,7 @@ enum StoreMigrateCommand {
         }
         guard let store, let model else { return CommandFailure.status }
         do {
-            let (lines, refused) = try migrate(store: store, model: model, dryRun: dryRun)
+            let (lines, refused) = try migrate(store: store, model: model, dryRun: dryRun, allowsDataLoss: allowsDataLoss)
             for line in lines { write(line + "\n") }
             return refused ? 1 : 0
         } catch {
@@ -46,7 +50,9 @@ enum StoreMigrateCommand {
     }
 
     /// The report, and whether the migration was (or would be) refused.
-    static func migrate(store path: String, model modelPath: String, dryRun: Bool) throws(InspectError) -> ([String], Bool) {
+    static func migrate(store path: String, model modelPath: String, dryRun: Bool, allowsDataLoss: Bool = false)
+        throws(InspectError) -> ([String], Bool)
+    {
         let bundle = try InspectModels.bundle(at: modelPath)
         guard let current = bundle.versions.count == 1 ? bundle.versions.first : bundle.current else {
             throw InspectError("model '\(modelPath)' has several versions and none is current")
@@ -87,14 +93,24 @@ enum StoreMigrateCommand {
         let diff = ModelDiff(old: source, new: target)
         lines.append("model changes:" + (diff.changes.isEmpty ? " none itemised" : ""))
         lines += diff.changes.map { "  \($0)" }
+        // A target sharing no entity with the store (a mistyped --to) deletes every row.
+        let wipes = diff.carriedEntities == 0 && !source.model.entities.isEmpty && !allowsDataLoss
+        if wipes {
+            lines.append("data loss: \(target.label) carries none of the store's entities, so every row would be deleted; "
+                + "pass --allow-data-loss if that is meant")
+        }
         lines.append("preflight over the existing rows:")
         lines += (plan.preflight?.description ?? "not run").split(separator: "\n").map { "  \($0)" }
         if dryRun { lines.append("trial on a copy: " + (plan.trialFailure.map { "fails: \($0)" } ?? "the migration succeeds")) }
-        let refusable = plan.trialFailure != nil || plan.preflight?.isClean == false
+        let refusable = plan.trialFailure != nil || plan.preflight?.isClean == false || wipes
         if dryRun {
             lines.append(refusable ? "result: would be refused; nothing was written (dry run)"
                                    : "result: can be migrated; nothing was written (dry run)")
             return (lines, refusable)
+        }
+        if wipes {
+            lines.append("result: refused: the migration would delete every row; nothing was written")
+            return (lines, true)
         }
         do {
             try CoreDataStore.migrate(storeAt: url, to: target, from: sources)

@@ -191,6 +191,31 @@ struct StoreCommandTests {
         #expect(again.status == 0 && again.output.contains("result: the store already matches v2.0.0"), "\(again.output)")
     }
 
+    @Test("migrate to a model carrying none of the store's entities (a mistyped --to) is refused unchanged without --allow-data-loss")
+    func migrateRefusesWipe() throws {
+        let (directory, copy) = try InspectFixtures.writableCopy("wibosco__CoreDataMigration-Example/CoreDataMigration_Example_1.sqlite")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unrelated = try InspectFixtures.path("jeffreybergier__CoreDataMigrationTests/Model.xcdatamodeld")
+        let posts = try count("SELECT count(*) FROM ZPOST", in: copy)
+        #expect(posts > 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let dry = run(["migrate", copy, "--to", unrelated, "--dry-run"])
+        #expect(dry.status == 1, "\(dry.output)")
+        #expect(dry.output.contains("data loss: v2.0.0 carries none of the store's entities, so every row would be deleted; "
+                                    + "pass --allow-data-loss if that is meant\n"), "\(dry.output)")
+        #expect(dry.output.contains("result: would be refused; nothing was written (dry run)"), "\(dry.output)")
+        let refused = run(["migrate", copy, "--to", unrelated])
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(refused.output.contains("result: refused: the migration would delete every row; nothing was written"), "\(refused.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        #expect(run(["migrate", copy, "--to", unrelated, "--allow-data-loss", "--allow-data-loss"]).status == 2)
+
+        let allowed = run(["migrate", copy, "--to", unrelated, "--allow-data-loss"])
+        #expect(allowed.status == 0, "\(allowed.output)")
+        #expect(!allowed.output.contains("data loss:"), "\(allowed.output)")
+        #expect(try count("SELECT count(*) FROM ZBASICENTITY", in: copy) == 0)
+    }
+
     @Test("migrate: a store matching no version (and without a model cache) exits 1 unchanged; bad usage exits 2")
     func migrateRefusedAndBadUsage() throws {
         let (directory, copy) = try InspectFixtures.writableCopy("kodecocodes__cdt-materials/SurfJournalModel.sqlite")
