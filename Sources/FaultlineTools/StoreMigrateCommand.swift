@@ -57,7 +57,8 @@ enum StoreMigrateCommand {
         guard let current = bundle.versions.count == 1 ? bundle.versions.first : bundle.current else {
             throw InspectError("model '\(modelPath)' has several versions and none is current")
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw InspectError("no store at '\(path)'") }
+        // What inspect says of a missing, non-SQLite or non-Core Data file, read-only.
+        _ = try StoreContents(path: path)
         let url = URL(fileURLWithPath: path)
         let target = try version(current)
         var sources: [ModelVersion] = []

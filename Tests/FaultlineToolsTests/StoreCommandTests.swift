@@ -226,6 +226,19 @@ struct StoreCommandTests {
         #expect(refused.status == 1, "\(refused.output)")
         #expect(refused.output.contains("source: none"), "\(refused.output)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        // An empty file, and a SQLite file that is not Core Data's, are named as such, unchanged.
+        let empty = directory.appendingPathComponent("empty.sqlite").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let plain = directory.appendingPathComponent("plain.sqlite").path
+        try Connection(.file(plain)).execute("CREATE TABLE t (x)")
+        let plainBytes = try Data(contentsOf: URL(fileURLWithPath: plain))
+        for store in [empty, plain] {
+            let result = run(["migrate", store, "--to", unrelated])
+            #expect(result.status == 2, "\(result.output)")
+            #expect(result.output == "error: '\(store)' is not a Core Data store: it has no Z_PRIMARYKEY table\n", "\(result.output)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == plainBytes)
         for arguments in [["migrate"], ["migrate", copy], ["migrate", copy, "--to"], ["migrate", "--to", unrelated],
                           ["migrate", copy, "--to", unrelated, "--dry-run", "--dry-run"], ["migrate", copy, "--to", "/no/such/model"],
                           ["migrate", "/no/such/store", "--to", unrelated], ["migrate", copy, "other", "--to", unrelated]] {
