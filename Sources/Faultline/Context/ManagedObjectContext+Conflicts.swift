@@ -231,12 +231,17 @@ extension ManagedObjectContext {
                     seen[key] = object
                     continue
                 }
-                if mergePolicy == .error || !object.isInsertedStorage {
-                    conflicts.append(.uniqueness(object.objectID, existing: first.objectID, constraint: constraint.names))
+                // A stored object is the one kept (and named existing), whichever
+                // the context changed first; of two inserts, the earlier.
+                let (duplicate, kept) = first.isInsertedStorage && !object.isInsertedStorage ? (first, object) : (object, first)
+                if mergePolicy == .error || !duplicate.isInsertedStorage {
+                    conflicts.append(.uniqueness(duplicate.objectID, existing: kept.objectID, constraint: constraint.names))
                 } else {
-                    if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite { mergeDuplicate(object, into: first) }
-                    replace(object, with: first)
-                    break
+                    if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite { mergeDuplicate(duplicate, into: kept) }
+                    replace(duplicate, with: kept)
+                    if duplicate === object { break }
+                    // The earlier insert gave way: its other constraints' values now lead to the object kept.
+                    for (other, holder) in seen where holder === duplicate { seen[other] = kept }
                 }
             }
         }

@@ -191,6 +191,46 @@ struct ConflictRelationshipTests {
         #expect(author == "Ann")
     }
 
+    @Test("An insert, then a stored object changed onto its unique value: the stored one is kept and named existing",
+          arguments: [MergePolicy.error] + resolving)
+    func storedObjectKeptOverEarlierInsert(_ policy: MergePolicy) throws {
+        let (container, url) = try LibraryModel.container(Self.model())
+        defer { LibraryModel.remove(url) }
+        let context = container.newBackgroundContext()
+        let storedID = try context.performAndWait {
+            let tag = try Self.insert("Tag", ["label": "old"], in: context)
+            try context.save()
+            return tag.objectID
+        }
+        context.mergePolicy = policy
+        try context.performAndWait {
+            let book = try Self.insert("Book", ["isbn": "1", "title": "t"], in: context)
+            let fresh = try Self.insert("Tag", ["label": "swift"], in: context)
+            try fresh.setValue([book], forKey: "books")
+            let stored = try context.existingObject(with: storedID)
+            try stored.setValue("swift", forKey: "label")
+            guard policy != .error else {
+                #expect {
+                    try context.save()
+                } throws: { error in
+                    guard case SaveError.conflicts(let conflicts) = error else { return false }
+                    return conflicts == [.uniqueness(fresh.objectID, existing: storedID, constraint: ["label"])]
+                }
+                return
+            }
+            try context.save()
+            #expect(Self.members(stored, "books", by: "title") == ["t"])
+            #expect((book.value(forKey: "tags") as? [ManagedObject])?.map(\.objectID) == [storedID])
+        }
+        guard policy != .error else { return }
+        let (labels, titles) = try Self.stored(url) { reader in
+            let tags = try reader.fetch(FetchRequest(entityName: "Tag"))
+            return (tags.map { Self.text($0, "label") }, tags.map { Self.members($0, "books", by: "title") })
+        }
+        #expect(labels == ["swift"])
+        #expect(titles == [["t"]])
+    }
+
     /// A book and two authors saved; returns their IDs.
     private static func seedBook(_ container: PersistentContainer) throws -> (book: ManagedObjectID, ann: ManagedObjectID, bob: ManagedObjectID) {
         let context = container.newBackgroundContext()
