@@ -61,9 +61,15 @@ extension BatchExecutor {
             store: store)
         let sql = BatchStatements.update(mapping.table, assignments: assignments, rows: rows.sql)
         let storeIdentifier = store.identifier
+        let cleared = Set(request.propertiesToUpdate.keys.compactMap { key in
+            entity.attribute(named: key).flatMap { store.writesThroughValueAdapter($0, of: entity) ? $0.index : nil }
+        })
         do {
             return try run(resultType: request.resultType) { connection in
                 var outcome = BatchOutcome(changes: BatchChanges(storeIdentifier: storeIdentifier))
+                if !cleared.isEmpty {
+                    outcome.releasedFiles = try releasedFiles(of: cleared, entity: entity, request: request, on: connection)
+                }
                 let relinked = try relinkedDestinations(request, entity: entity, mapping: mapping, rows: rows, on: connection)
                 for pair in try connection.keyPairs(sql, bindings + rows.bindings, entityCount: model.entities.count) {
                     outcome.changes.updatedObjectIDs.append(
@@ -126,14 +132,30 @@ extension BatchExecutor {
         return destinations
     }
 
+    /// The external files the attributes `cleared` of the rows the request
+    /// matches own, read before the update clears them.
+    private func releasedFiles(
+        of cleared: Set<Int>, entity: CheckedEntity, request: BatchUpdateRequest, on connection: Connection
+    ) throws -> [URL] {
+        let pairs = try BatchStatements.keys(
+            of: entity.index, matching: request.predicate, includesSubentities: request.includesSubentities,
+            store: store, columns: "t0.Z_PK, t0.Z_ENT")
+        let ids = try connection.keyPairs(pairs.sql, pairs.bindings, entityCount: store.model.entities.count).map {
+            ManagedObjectID(storeIdentifier: store.identifier, entityIndex: $0.entityIndex, primaryKey: $0.key)
+        }
+        return try store.files(ownedBy: ids, attributes: cleared, on: connection)
+    }
+
     /// `COLUMN = ?` (or an expression) for one property, with its bindings.
     private func assignment(
         _ key: String, _ value: BatchUpdateRequest.Value, entity: CheckedEntity, mapping: EntityMapping
     ) throws -> ([String], [SQLValue]) {
         if let attribute = entity.attribute(named: key) {
+            // An attribute kept through the value adapter (external binary data)
+            // may only be cleared: its files go once the update commits.
             guard let column = mapping.column(forAttributeAt: attribute.index), !attribute.isDerived,
                   attribute.attributeType != .compositeAttributeType,
-                  !store.writesThroughValueAdapter(attribute, of: entity) else {
+                  !store.writesThroughValueAdapter(attribute, of: entity) || value == .value(.null) else {
                 throw BatchError.readOnlyProperty(entity: entity.name, key: key)
             }
             switch value {

@@ -56,8 +56,8 @@ private final class HandlerValueAdapter: StoreValueAdapter {
 
     func adapts(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool { base.adapts(attribute, of: entity) }
 
-    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL] {
-        try base.files(ownedBy: ids, on: connection)
+    func files(ownedBy ids: [ManagedObjectID], attributes: Set<Int>?, on connection: Connection) throws -> [URL] {
+        try base.files(ownedBy: ids, attributes: attributes, on: connection)
     }
 
     func release(_ files: [URL]) { held.withLock { $0.released += files } }

@@ -167,11 +167,13 @@ final class CoreDataValueAdapter: StoreValueAdapter {
         return save
     }
 
-    /// The external files of every external-storage attribute of `ids`' rows.
-    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL] {
+    /// The external files of the external-storage attributes of `ids`' rows
+    /// (those of `attributes` only, when given).
+    func files(ownedBy ids: [ManagedObjectID], attributes: Set<Int>?, on connection: Connection) throws -> [URL] {
         var files: [URL] = []
         for id in ids where id.entityIndex < externalAttributes.count && !externalAttributes[id.entityIndex].isEmpty {
-            files += try self.files(of: externalAttributes[id.entityIndex], of: id, on: connection)
+            let external = externalAttributes[id.entityIndex]
+            files += try self.files(of: attributes.map { wanted in external.filter(wanted.contains) } ?? external, of: id, on: connection)
         }
         return files
     }

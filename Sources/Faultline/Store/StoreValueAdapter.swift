@@ -24,9 +24,11 @@ protocol StoreValueAdapter: AnyObject, Sendable {
     /// Whether the attribute's values pass through this adapter: a statement
     /// writing its column directly (a batch request) would bypass it.
     func adapts(_ attribute: CheckedAttribute, of entity: CheckedEntity) -> Bool
-    /// The files beside the store that the rows of `ids` own, read inside the
-    /// transaction that is about to delete the rows (a batch delete).
-    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL]
+    /// The files beside the store that the rows of `ids` own through the
+    /// attributes at `attributes` (nil: every attribute), read inside the
+    /// transaction that is about to delete the rows or clear those attributes
+    /// (a batch delete or update).
+    func files(ownedBy ids: [ManagedObjectID], attributes: Set<Int>?, on connection: Connection) throws -> [URL]
     /// Removes files whose rows a committed transaction deleted.
     func release(_ files: [URL])
 }

@@ -58,9 +58,10 @@ struct StoreWriteAccess: Sendable {
     var markedAttributes: MarkedDataAttributes { valueAdapter?.markedAttributes ?? .none }
 
     /// The files beside the store the rows of `ids` own (Core Data's external
-    /// binary data), read before a batch delete removes the rows.
-    func files(ownedBy ids: [ManagedObjectID], on connection: Connection) throws -> [URL] {
-        try valueAdapter?.files(ownedBy: ids, on: connection) ?? []
+    /// binary data) through `attributes` (nil: all), read before a batch
+    /// delete removes the rows or a batch update clears the attributes.
+    func files(ownedBy ids: [ManagedObjectID], attributes: Set<Int>? = nil, on connection: Connection) throws -> [URL] {
+        try valueAdapter?.files(ownedBy: ids, attributes: attributes, on: connection) ?? []
     }
 
     /// Removes files whose rows a committed batch delete removed.

@@ -19,6 +19,7 @@ struct CoreDataStoreValueTests {
             Entity("Photo") {
                 Attribute("name", .string)
                 Attribute("data", .binaryData).externalStorage()
+                Attribute("thumbnail", .binaryData).externalStorage()
                 Attribute("stamp", .date)
                 Attribute("tags", .transformable).transformer(tagsTransformer)
                 Attribute("uuid", .uuid)
@@ -107,7 +108,40 @@ struct CoreDataStoreValueTests {
         }
     }
 
-    @Test("Batch requests refuse external-storage attributes of a Core Data store (they bypass the markers); others still run")
+    @Test("A batch update may clear an external-storage attribute: its files go once the update commits, the other attribute's stay")
+    func batchUpdateClearsExternalStorage() throws {
+        let store = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let directory = CoreDataValueAdapter.externalDataDirectory(forStoreAt: store.url)
+        let thumbnailName = "5B1C0A52-1C1F-4E0B-9C2E-2B8E3C4D5F61"
+        try Data([9, 9]).write(to: directory.appendingPathComponent(thumbnailName))
+        try Connection(.file(store.url.path)).execute(
+            "UPDATE ZPHOTO SET ZTHUMBNAIL = ? WHERE Z_PK = 2", [.blob(Data([2]) + Data(thumbnailName.utf8) + Data([0]))])
+        let container = try PersistentContainer(coreDataStoreAt: store.url, model: Self.model())
+        let context = container.newBackgroundContext()
+        let external = try context.performAndWait { try photos(context)["external"] }
+        context.performAndWait { #expect(external?.value(forKey: "data") as? Data == Self.fileBytes) }
+
+        var clear = BatchUpdateRequest(
+            entityName: "Photo", predicate: try FetchPredicate(format: "name IN %@", ["external", "inline"]),
+            propertiesToUpdate: ["data": .value(.null)])
+        clear.resultType = .count
+        let result = try container.coordinator.execute(clear)
+        #expect(result.count == 2)
+        let raw = try Connection(.file(store.url.path))
+        #expect(try raw.rows("SELECT ZNAME, ZDATA IS NULL, Z_OPT FROM ZPHOTO ORDER BY Z_PK")
+                == [[.text("inline"), .integer(1), .integer(2)], [.text("external"), .integer(1), .integer(2)],
+                    [.text("missing"), .integer(0), .integer(1)]])
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(Self.externalName).path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(thumbnailName).path))
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [context])
+        context.performAndWait {
+            #expect(external?.value(forKey: "data") == nil)
+            #expect(external?.value(forKey: "thumbnail") as? Data == Data([9, 9]))
+        }
+    }
+
+    @Test("Batch requests refuse writing values into external-storage attributes of a Core Data store (they bypass the markers); others still run")
     func batchRequestsRefuseExternalStorage() throws {
         let store = try Self.makeStore()
         defer { try? FileManager.default.removeItem(at: store.directory) }
