@@ -76,6 +76,23 @@ struct ExportAndReportCommandTests {
         #expect(output.contains(fragment))
     }
 
+    @Test("An output that cannot be written is refused before any other output is written")
+    func noHalfWrittenOutputs() throws {
+        let folder = try TemporaryFolder()
+        let input = try reportFile(folder)
+        let first = folder.path("first.json")
+        var output = ""
+        let exported = ExportCommand.run(["--format", "github-action-benchmark", input, "--output", first,
+                                          "--bigger-output", "/nonexistent/bigger.json"]) { output += $0 }
+        #expect(exported == 2, "\(output)")
+        #expect(output.contains("/nonexistent/bigger.json"), "\(output)")
+        output = ""
+        let reported = ReportCommand.run([input, "--markdown", folder.path("first.md"), "--html", ""]) { output += $0 }
+        #expect(reported == 2, "\(output)")
+        #expect(output.contains("no file name"), "\(output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["report.json"])
+    }
+
     @Test("report renders several suites into one Markdown and one HTML file")
     func reportCommand() throws {
         let folder = try TemporaryFolder()

@@ -91,6 +91,43 @@ struct ReportFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["r.json"])
     }
 
+    @Test("Writing through a symbolic link replaces its target and keeps the link; a pipe is written to, not replaced")
+    func linksAndPipes() throws {
+        let folder = try TemporaryFolder()
+        let target = folder.path("target.json")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let link = folder.path("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let report = Fixtures.report(medians: ["a": 1])
+        try ReportFile.write(report, to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try ReportFile.read(target).benchmarks.map(\.id) == ["a"])
+
+        let pipe = folder.path("pipe")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        final class Received: @unchecked Sendable { var data = Data() }
+        let received = Received()
+        let done = DispatchSemaphore(value: 0)
+        // A reader at the pipe's other end, as a shell's `| jq` would be.
+        Thread {
+            if let handle = FileHandle(forReadingAtPath: pipe) { received.data = handle.readDataToEndOfFile() }
+            done.signal()
+        }.start()
+        try ReportFile.write(report, to: pipe)
+        #expect(done.wait(timeout: .now() + 30) == .success, "the reader got nothing")
+        var info = stat()
+        #expect(stat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe was replaced")
+        #expect(try ReportFile.parse(received.data, path: pipe).benchmarks.map(\.id) == ["a"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["link.json", "pipe", "target.json"])
+    }
+
+    @Test("An empty path, or one naming a folder, is refused before anything runs")
+    func noFileName() throws {
+        for path in ["", "/tmp/"] {
+            #expect(throws: ReportFileError.unwritable(path: path, reason: "no file name")) { try ReportFile.checkWritable(path) }
+        }
+    }
+
     @Test("Malformed JSON, a missing file, a wrong version and a missing key each get their own error")
     func badFiles() throws {
         let folder = try TemporaryFolder()

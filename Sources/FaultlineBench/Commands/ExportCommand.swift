@@ -57,6 +57,8 @@ public enum ExportCommand {
             return CommandFailure.report(error, usage: usage, write: write)
         }
         do {
+            // Every output checked before any is written: none is left behind alone.
+            for path in [outputPath, biggerOutput].compactMap({ $0 }) { try ReportFile.checkWritable(path) }
             let reports = try ReportFile.readAll(files)
             switch chosen {
             case .googleBenchmark:

@@ -62,6 +62,8 @@ public enum NoiseCommand {
         let reports: [Report]
         var thresholds = GateThresholds()
         do {
+            // Checked before the study runs, not after it.
+            if let suggestPath { try ReportFile.checkWritable(suggestPath) }
             reports = try ReportFile.readAll(files)
             if let thresholdsPath {
                 thresholds = try GateThresholds.load(thresholdsPath)

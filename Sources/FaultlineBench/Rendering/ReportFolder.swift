@@ -43,6 +43,8 @@ public enum ReportFolder {
                                       histories: [String: BaselineHistory?] = [:])
         throws(ReportFileError) -> [String]
     {
+        // Both checked before either is written: neither is left behind alone.
+        for path in [markdown, html].compactMap({ $0 }) { try ReportFile.checkWritable(path) }
         var written: [String] = []
         if let markdown {
             try ReportFile.writeAtomically(Data(MarkdownReport.render(reports).utf8), to: markdown)

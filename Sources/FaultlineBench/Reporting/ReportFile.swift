@@ -118,6 +118,7 @@ public enum ReportFile {
 
     /// Fails early, before a long run, when `path` cannot be written.
     public static func checkWritable(_ path: String) throws(ReportFileError) {
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw .unwritable(path: path, reason: "no file name") }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -131,9 +132,17 @@ public enum ReportFile {
         }
     }
 
+    /// Writes `data` whole or not at all: into a temporary file renamed over
+    /// the target. A symbolic link keeps pointing where it did (its target is
+    /// replaced), and something that is not a regular file (`/dev/null`, a
+    /// pipe) is written to in place, never replaced by a file.
     static func writeAtomically(_ data: Data, to path: String) throws(ReportFileError) {
         try checkWritable(path)
-        let target = URL(fileURLWithPath: path)
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        if let type = try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType,
+           type != .typeRegular {
+            return try writeInPlace(data, to: target.path, reportedAs: path)
+        }
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
         do {
@@ -144,6 +153,16 @@ public enum ReportFile {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw (error as? ReportFileError) ?? .unwritable(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    private static func writeInPlace(_ data: Data, to path: String, reportedAs name: String) throws(ReportFileError) {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw .unwritable(path: name, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        do { try handle.write(contentsOf: data) } catch {
+            throw .unwritable(path: name, reason: (error as NSError).localizedDescription)
         }
     }
 
