@@ -12,10 +12,14 @@ struct GraphShapeTests {
         #expect(shape.levelCounts == [1_000, 100_000, 1_000_000])
         #expect(shape.description == "1000x100x10")
         #expect(try GraphShape(parsing: "1_000X20").fanOuts == [20])
+        // The cap counts every level: 1 + 19,999,999 objects is exactly the limit.
+        #expect(try GraphShape(parsing: "1x19999999").objectCount == GraphShape.maximumObjects)
     }
 
     @Test("Malformed or impossible shapes are refused with a message", arguments: [
         "1000", "", "x", "10xx5", "ax10", "0x10", "10x0", "10x-1", "1x2x3x4", "100000x1000x1000",
+        // Products past Int.max are refused, not trapped on.
+        "9223372036854775807x1", "3037000500x3037000500", "2x9223372036854775807", "4000000x4000000x4000000", "1x20000000",
     ])
     func refuses(_ text: String) {
         #expect(throws: ObjectGraphInputError.self) { try GraphShape(parsing: text) }

@@ -19,11 +19,19 @@ public struct GraphShape: Hashable, Sendable, CustomStringConvertible {
         guard fanOuts.count < Self.maximumDepth else {
             throw ObjectGraphInputError("a graph has at most \(Self.maximumDepth) levels (e.g. 1000x100x10)")
         }
+        // Counted level by level against the cap, so no product can overflow.
+        var level = parents, total = parents
+        for fanOut in fanOuts where total <= Self.maximumObjects {
+            let (next, overflow) = level.multipliedReportingOverflow(by: fanOut)
+            level = overflow ? Int.max : next
+            total = level > Self.maximumObjects ? level : total + level
+        }
+        guard total <= Self.maximumObjects else {
+            let shape = ([parents] + fanOuts).map(String.init).joined(separator: "x")
+            throw ObjectGraphInputError("\(shape) has more than \(Self.maximumObjects) objects, the limit")
+        }
         self.parents = parents
         self.fanOuts = fanOuts
-        guard objectCount <= Self.maximumObjects else {
-            throw ObjectGraphInputError("\(self) has \(objectCount) objects; the limit is \(Self.maximumObjects)")
-        }
     }
 
     /// Parses `PARENTSxFANOUT[xFANOUT]`, e.g. `1000x100` or `1000x100x10`.
