@@ -61,8 +61,8 @@ struct ReportFileTests {
         }
     }
 
-    @Test("A negative sample, or statistics that are not the samples', is refused by the gate with exit 2",
-          arguments: ["negative", "statistics"])
+    @Test("A negative sample, statistics that are not the samples', no sample, or a relabelled direction or unit is refused by the gate with exit 2",
+          arguments: ["negative", "statistics", "empty", "direction", "unit"])
     func metricsChecked(_ defect: String) throws {
         let folder = try TemporaryFolder()
         let good = folder.path("good.json")
@@ -71,6 +71,9 @@ struct ReportFileTests {
         var metric = try #require(bad.benchmarks[0].metrics[Metric.wallTime])
         switch defect {
         case "negative": metric = MetricResult(unit: metric.unit, direction: metric.direction, samples: metric.samples.map { -$0 })
+        case "empty": metric = MetricResult(unit: metric.unit, direction: metric.direction, samples: [])
+        case "direction": metric = MetricResult(unit: metric.unit, direction: .higherIsBetter, samples: metric.samples.map { $0 * 2 })
+        case "unit": metric = MetricResult(unit: "ms", direction: metric.direction, samples: metric.samples)
         default: metric.samples = metric.samples.map { $0 * 2 }
         }
         bad.benchmarks[0].metrics[Metric.wallTime] = metric
@@ -79,7 +82,13 @@ struct ReportFileTests {
         var output = ""
         let status = GateCommand.run([good, path]) { output += $0 }
         #expect(status == 2, "\(output)")
-        let expected = defect == "negative" ? "metric wallTime has the sample -" : "the statistics of metric wallTime are not those of its"
+        let expected = switch defect {
+        case "negative": "metric wallTime has the sample -"
+        case "empty": "metric wallTime has no sample"
+        case "direction": "metric wallTime is in ns, higherIsBetter; it is measured in ns, lowerIsBetter"
+        case "unit": "metric wallTime is in ms, lowerIsBetter; it is measured in ns, lowerIsBetter"
+        default: "the statistics of metric wallTime are not those of its"
+        }
         #expect(output.hasPrefix("error: \(path): not a Faultline report: benchmark 'a': "), "\(output)")
         #expect(output.contains(expected), "\(output)")
     }

@@ -169,4 +169,10 @@ public enum Metric {
     static func unit(of name: String) -> (unit: String, direction: MetricDirection) {
         units[name] ?? ("count", .lowerIsBetter)
     }
+
+    /// What a report records the metric `name` in: `unit(of:)`, but a
+    /// callgrind phase's instructions per item in `InstructionPhase.unit`.
+    static func recordedUnit(of name: String) -> (unit: String, direction: MetricDirection) {
+        name.hasPrefix("instructionsPerItem.") ? (InstructionPhase.unit, .lowerIsBetter) : unit(of: name)
+    }
 }

@@ -97,11 +97,21 @@ public enum ReportFile {
         return report
     }
 
-    /// Every metric counts or times something, and its statistics summarise its
-    /// samples (the writer derives them so): a negative or non-finite sample,
-    /// or statistics that are not the samples', would be gated as measured.
+    /// Every metric counts or times something, has the unit and direction its
+    /// name gives (`Metric.recordedUnit(of:)`, what the writer records), holds at least
+    /// one sample, and its statistics summarise its samples (the writer derives
+    /// them so): anything else would be gated as measured — a doubled counter
+    /// relabelled higher-is-better would pass as an improvement.
     private static func checkMetrics(of result: BenchmarkResult, path: String) throws(ReportFileError) {
         for (name, metric) in result.metrics.sorted(by: { $0.key < $1.key }) {
+            let expected = Metric.recordedUnit(of: name)
+            guard metric.unit == expected.unit, metric.direction == expected.direction else {
+                throw .malformed(path: path, reason: "benchmark '\(result.id)': metric \(name) is in \(metric.unit), "
+                                 + "\(metric.direction.rawValue); it is measured in \(expected.unit), \(expected.direction.rawValue)")
+            }
+            guard !metric.samples.isEmpty else {
+                throw .malformed(path: path, reason: "benchmark '\(result.id)': metric \(name) has no sample")
+            }
             if let bad = metric.samples.first(where: { !$0.isFinite || $0 < 0 }) {
                 throw .malformed(path: path, reason: "benchmark '\(result.id)': metric \(name) has the sample \(bad), "
                                  + "where every metric is a finite count, size or time, never below 0")
