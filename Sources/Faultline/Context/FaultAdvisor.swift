@@ -52,22 +52,32 @@ final class FaultAdvisor {
     static let isEnabledByEnvironment = ProcessInfo.processInfo.environment["FAULTLINE_FAULT_ADVICE"].map { !$0.isEmpty && $0 != "0" } ?? false
 
     struct Site {
-        let entityName: String
+        let entity: CheckedEntity
+        var entityName: String { entity.name }
         let location: String
         let prefetched: [String]
         let batchSize: Int
+        let includesPropertyValues: Bool
+        let objectCount: Int
         /// Key path → faults that went to the store (one statement each).
         var faults: [String: Int] = [:]
     }
 
     private(set) var sites: [Site] = []
+    /// The model the fetched entities belong to, for checking that a
+    /// suggested key path is one a fetch accepts.
+    private var model: CheckedModel?
     /// Each tracked object's fetch and the key path it was reached through ("" for the fetched ones).
     private var origins: [ObjectIdentifier: (site: Int, keyPath: String)] = [:]
 
-    /// A fetch returned `objects`; `prefetched` and `batchSize` are its request's settings.
-    func recordFetch(entityName: String, location: String, prefetched: [String], batchSize: Int, objects: [ManagedObject]) {
+    /// A fetch of `entity` returned `objects`, asked for by `request`.
+    func recordFetch(_ request: FetchRequest, of entity: CheckedEntity, in model: CheckedModel, location: String,
+                     objects: [ManagedObject]) {
+        self.model = model
         let site = sites.count
-        sites.append(Site(entityName: entityName, location: location, prefetched: prefetched, batchSize: batchSize))
+        sites.append(Site(entity: entity, location: location, prefetched: request.relationshipKeyPathsForPrefetching,
+                          batchSize: request.fetchBatchSize, includesPropertyValues: request.includesPropertyValues,
+                          objectCount: objects.count))
         for object in objects where origins[ObjectIdentifier(object)] == nil {
             origins[ObjectIdentifier(object)] = (site, "")
         }
@@ -98,18 +108,25 @@ final class FaultAdvisor {
         sites[origin.site].faults[origin.keyPath, default: 0] += 1
     }
 
-    /// Advice for every path whose faults sent more statements than its fix would.
+    /// Advice for every path whose faults sent more statements than its fix
+    /// would, the fix being one the fetch accepts and does not follow already.
     var advice: [FaultAdvice] {
         var advice: [FaultAdvice] = []
         for site in sites {
             for (path, faults) in site.faults.sorted(by: { $0.key < $1.key }) {
                 let fix: (suggestion: String, statements: Int)
                 if path.isEmpty {
-                    fix = site.batchSize > 0 ? ("fetchBatchSize = 0", 0) : ("returnsObjectsAsFaults = false", 0)
+                    // Without property values the rows are not read, whatever else the request says.
+                    fix = !site.includesPropertyValues ? ("includesPropertyValues = true", 0)
+                        : site.batchSize > 0 ? ("fetchBatchSize = 0", 0) : ("returnsObjectsAsFaults = false", 0)
                 } else {
-                    // One statement per level of the path, as prefetching sends.
+                    guard !site.prefetched.contains(path), let fetched = prefetchingEntity(for: path, from: site.entity)
+                    else { continue }
+                    // One statement per level of the path, per batch with a batch size, as prefetching sends.
                     let paths = (site.prefetched + [path]).map { "\"\($0)\"" }.joined(separator: ", ")
-                    fix = ("relationshipKeyPathsForPrefetching = [\(paths)]", path.split(separator: ".").count)
+                    let batches = site.batchSize > 0 ? max(1, (site.objectCount + site.batchSize - 1) / site.batchSize) : 1
+                    let refetch = fetched.index == site.entity.index ? "" : "a fetch of \(fetched.name) with "
+                    fix = (refetch + "relationshipKeyPathsForPrefetching = [\(paths)]", path.split(separator: ".").count * batches)
                 }
                 guard faults > fix.statements else { continue }
                 advice.append(FaultAdvice(
@@ -118,5 +135,23 @@ final class FaultAdvisor {
             }
         }
         return advice
+    }
+
+    /// The entity a fetch prefetching `path` must be of: `entity` when every
+    /// step is a relationship of the entity reached so far; else the first of
+    /// its sub-entities for which that holds (a relationship only a sub-entity
+    /// has); nil when no fetch can prefetch it.
+    private func prefetchingEntity(for path: String, from entity: CheckedEntity) -> CheckedEntity? {
+        guard let model else { return nil }
+        let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        func accepts(_ start: CheckedEntity) -> Bool {
+            var current = start
+            for step in steps {
+                guard let relationship = current.relationship(named: step) else { return false }
+                current = model.entities[relationship.destinationEntityIndex]
+            }
+            return true
+        }
+        return entity.hierarchyIndexes.lazy.map { model.entities[$0] }.first(where: accepts)
     }
 }

@@ -68,9 +68,7 @@ extension ManagedObjectContext {
         if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, widened ?? request, entity) }
         if widened != nil { objects = Self.window(objects, of: request) }
         if let faultAdvisor {
-            faultAdvisor.recordFetch(
-                entityName: entity.name, location: "\(file):\(line)", prefetched: request.relationshipKeyPathsForPrefetching,
-                batchSize: request.fetchBatchSize, objects: objects)
+            faultAdvisor.recordFetch(request, of: entity, in: coordinator.model, location: "\(file):\(line)", objects: objects)
         }
         return objects
     }

@@ -101,6 +101,75 @@ struct FaultAdviceTests {
         #expect(advice.last?.suggestion == #"relationshipKeyPathsForPrefetching = ["author"]"#)
     }
 
+    @Test("A sub-entity's relationship is advised as a fetch of that sub-entity, which then sends the statement promised")
+    func subEntityRelationship() throws {
+        let model = ManagedObjectModel {
+            Entity("Item") { Attribute("name", .string) }
+            Entity("Special", parent: "Item") { Relationship("extras", to: "Extra", inverse: "owner", toMany: true) }
+            Entity("Extra") {
+                Attribute("label", .string)
+                Relationship("owner", to: "Special", inverse: "extras")
+            }
+        }
+        let container = try PersistentContainer(model: model, location: .inMemory)
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for number in 0..<20 {
+                let special = try writer.insertNewObject(forEntityName: number.isMultiple(of: 2) ? "Special" : "Item")
+                guard number.isMultiple(of: 2) else { continue }
+                for _ in 0..<3 { try writer.insertNewObject(forEntityName: "Extra").setValue(special, forKey: "owner") }
+            }
+            try writer.save()
+        }
+        func labels(fetching entity: String, _ prefetch: [String]) throws -> (advice: [FaultAdvice], statements: Int) {
+            container.coordinator.rowCache.removeAll()
+            let context = container.newBackgroundContext()
+            context.recordsFaultAdvice = true
+            let sent = try context.performAndWait {
+                var request = FetchRequest(entityName: entity)
+                request.returnsObjectsAsFaults = false
+                request.relationshipKeyPathsForPrefetching = prefetch
+                let items = try context.fetch(request)
+                let before = Self.statements(container)
+                for item in items where item.entity?.name == "Special" {
+                    for extra in item.value(forKey: "extras") as? [ManagedObject] ?? [] { _ = extra.value(forKey: "label") }
+                }
+                return Self.statements(container) - before
+            }
+            return (context.faultAdvice, sent)
+        }
+        let lazy = try labels(fetching: "Item", [])
+        #expect(lazy.statements == 10)
+        #expect(lazy.advice.map(\.suggestion) == [#"a fetch of Special with relationshipKeyPathsForPrefetching = ["extras"]"#])
+        #expect(lazy.advice.first?.statementsWithSuggestion == 1)
+        // The advice followed: the fetch it names accepts the path and sends nothing more.
+        let followed = try labels(fetching: "Special", ["extras"])
+        #expect(followed.statements == 0 && followed.advice.isEmpty)
+    }
+
+    @Test("Faults of objects fetched without property values are advised as includesPropertyValues; a batched prefetch costs a statement per batch")
+    func withoutPropertyValuesAndBatches() throws {
+        let container = try Self.library()
+        let context = container.newBackgroundContext()
+        context.recordsFaultAdvice = true
+        try context.performAndWait {
+            var request = FetchRequest(entityName: "Author")
+            request.includesPropertyValues = false
+            request.fetchLimit = 50
+            for author in try context.fetch(request) { _ = author.value(forKey: "name") }
+            var batched = FetchRequest(entityName: "Book")
+            batched.fetchBatchSize = 20
+            batched.fetchLimit = 200
+            for book in try context.fetch(batched) { _ = (book.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") }
+        }
+        let advice = context.faultAdvice
+        let own = try #require(advice.first { $0.entityName == "Author" })
+        #expect(own.keyPath == "" && own.suggestion == "includesPropertyValues = true" && own.statementsWithSuggestion == 0)
+        let author = try #require(advice.first { $0.entityName == "Book" && $0.keyPath == "author" })
+        // 200 books in batches of 20: ten batches, one prefetch statement each.
+        #expect(author.suggestion == #"relationshipKeyPathsForPrefetching = ["author"]"# && author.statementsWithSuggestion == 10)
+    }
+
     @Test("Off by default: no profiler, no advice, the same statements")
     func offByDefault() throws {
         let container = try Self.library()
