@@ -169,7 +169,13 @@ extension ManagedObjectContext: UndoCheckpointObserver {
     /// Puts every object of `targets` back in its state there, registering
     /// their current states as the inverse.
     private func restore(_ steps: [UndoObjectState]) {
-        let targets = steps.map(keepingMembersSinceStep)
+        // An object a step only changed (its values or links) that has left
+        // the context since — deleted by another context's save or a batch
+        // delete merged here — is not brought back: the step did not delete
+        // it, so undoing the step does not insert it.
+        let targets = steps.filter { target in
+            !(target.exists && target.stepAttributes != nil && !isAttached(target.object))
+        }.map(keepingMembersSinceStep)
         let current = targets.map { target in
             var state = undoState(of: target.object)
             // The redo puts back what this undo changes, and nothing else.

@@ -127,6 +127,39 @@ struct UndoAfterMergeTests {
         }
     }
 
+    @Test("Undoing an edit of a book another context's save or a merged batch delete deleted since does not bring it back",
+          arguments: [false, true])
+    func undoDoesNotResurrect(batch: Bool) throws {
+        let (container, url, editor) = try Self.library()
+        defer { LibraryModel.remove(url) }
+        let id = try editor.performAndWait { () throws -> ManagedObjectID in
+            let book = try Self.book(editor)
+            try book.setValue("Earthsea, revised", forKey: "title")
+            try editor.save()
+            return book.objectID
+        }
+        if batch {
+            let result = try container.coordinator.execute(BatchDeleteRequest(objectIDs: [id]))
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [editor])
+        } else {
+            let other = container.newBackgroundContext()
+            try other.performAndWait {
+                other.delete(try other.existingObject(with: id))
+                try other.save()
+            }
+        }
+        try editor.performAndWait { () throws in
+            editor.processPendingChanges()
+            #expect(editor.registeredObject(for: id) == nil)
+            editor.undo()
+            #expect(editor.insertedObjects.isEmpty)
+            #expect(!editor.hasChanges)
+            try editor.save()
+        }
+        let reader = container.newBackgroundContext()
+        #expect(try reader.performAndWait { try reader.count(for: FetchRequest(entityName: "Book")) } == 0)
+    }
+
     static func book(_ context: ManagedObjectContext, titled title: String) throws -> ManagedObject {
         try #require(try context.fetch(FetchRequest(entityName: "Book", format: "title == %@", title)).first)
     }
