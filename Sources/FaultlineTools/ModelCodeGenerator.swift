@@ -64,6 +64,10 @@ struct ModelCodeGenerator {
             guard Self.isIdentifier(name) else {
                 throw Refusal(description: "entity \(entity.name): the class name '\(name)' is not a Swift identifier")
             }
+            guard !Self.keywords.contains(name), !Self.unusableNames.contains(name) else {
+                throw Refusal(description: "entity \(entity.name): the class name '\(name)' is a Swift keyword; "
+                              + "give the entity another class name")
+            }
             if let other = owners[name] {
                 throw Refusal(description: "entities \(other) and \(entity.name) both name the class \(name)")
             }
@@ -108,7 +112,7 @@ struct ModelCodeGenerator {
             }
             if attribute.keyPath.count > 1 { note += "    /// An element of the composite `\(attribute.keyPath.dropLast().joined(separator: "."))`.\n" }
             // A composite element's member joins its key path: `address_city` for `address.city`.
-            let member = try Self.member(attribute.keyPath.joined(separator: "_"), in: entity)
+            let member = try Self.member(attribute.keyPath.joined(separator: "_"), in: entity, classes: classes)
             var arguments = Self.literal(attribute.name)
             if !attribute.validationRules.isEmpty {
                 let rules = try attribute.validationRules.map { (rule) throws(Refusal) in try Self.spelling(rule, of: "\(entity.name).\(attribute.name)") }
@@ -121,7 +125,7 @@ struct ModelCodeGenerator {
             let destination = classes[relationship.destinationEntityIndex]
             let key = relationship.isToMany ? "Faultline.ToManyKey<\(destination)>" : "Faultline.ToOneKey<\(destination)>"
             let note = relationship.isToMany && relationship.isOrdered ? "    /// Ordered.\n" : ""
-            let member = try Self.member(relationship.name, in: entity)
+            let member = try Self.member(relationship.name, in: entity, classes: classes)
             declarations.append((relationship.name, member,
                                  note + "    public static let \(member) = \(key)(\(Self.literal(relationship.name)))"))
         }
@@ -148,16 +152,28 @@ struct ModelCodeGenerator {
     }
 
     /// A static member's name: backquoted when it is a keyword; refused when
-    /// it is not an identifier or collides with the generated members.
-    private static func member(_ name: String, in entity: CheckedEntity) throws(Refusal) -> String {
-        guard isIdentifier(name) else {
-            throw Refusal(description: "\(entity.name).\(name): '\(name)' is not a Swift identifier")
+    /// it is not an identifier, is a name no backquotes make usable, collides
+    /// with what every generated class has (its own members and
+    /// `ManagedObject`'s class members), or is the name of a type the
+    /// generated code names (a class of the model, or a module it names types
+    /// through), which the member would hide inside the class.
+    private static func member(_ name: String, in entity: CheckedEntity, classes: [String]) throws(Refusal) -> String {
+        guard isIdentifier(name), !unusableNames.contains(name) else {
+            throw Refusal(description: "\(entity.name).\(name): '\(name)' is not a Swift identifier a property can have")
         }
-        guard !["typedKeys", "fetchRequest", "self", "Type", "Protocol", "init"].contains(name) else {
+        guard !["typedKeys", "fetchRequest", "validatesKeys", "self", "Type", "Protocol", "init"].contains(name) else {
             throw Refusal(description: "\(entity.name).\(name): the name collides with a member every generated class has")
+        }
+        guard !classes.contains(name), !["Swift", "Foundation", "Faultline"].contains(name) else {
+            throw Refusal(description: "\(entity.name).\(name): a property named like the type \(name) would hide it "
+                          + "in the generated code; rename the property")
         }
         return keywords.contains(name) ? "`\(name)`" : name
     }
+
+    /// Names that are identifiers by their characters but that Swift takes
+    /// for something else even in backquotes (`Self`, a lone `_`).
+    static let unusableNames: Set<String> = ["Self", "_"]
 
     /// The key an attribute is declared with and its type parameter:
     /// `AttributeKey<Swift.String?>`, or `TransformableKey<…>` for a transformable;

@@ -162,6 +162,29 @@ struct ModelGenerateTests {
                 "\(error)".contains("entity \(entity)")
             }
         }
+        // Names the generated code could not compile: no backquotes make `Self` or `_` a
+        // member, a keyword a class, and a member named like a type hides it in the class.
+        let hostile: [(ManagedObjectModel, String)] = [
+            (ManagedObjectModel { Entity("Ticket") { Attribute("validatesKeys", .string) } }, "Ticket.validatesKeys: the name collides"),
+            (ManagedObjectModel { Entity("Ticket") { Attribute("Self", .string) } }, "Ticket.Self: 'Self' is not a Swift identifier"),
+            (ManagedObjectModel { Entity("Ticket") { Attribute("_", .string) } }, "Ticket._: '_' is not a Swift identifier"),
+            (ManagedObjectModel { Entity("Any") { Attribute("title", .string) } }, "entity Any: the class name 'Any' is a Swift keyword"),
+            (ManagedObjectModel { Entity("Self") { Attribute("title", .string) } }, "entity Self: the class name 'Self' is a Swift keyword"),
+            (ManagedObjectModel { Entity("class") { Attribute("title", .string) } }, "entity class: the class name 'class' is a Swift keyword"),
+            (ManagedObjectModel { Entity("Item") { Attribute("Item", .string) } }, "Item.Item: a property named like the type Item"),
+            (ManagedObjectModel {
+                Entity("Item") { Attribute("Tag", .string) }
+                Entity("Tag") { Attribute("label", .string) }
+            }, "Item.Tag: a property named like the type Tag"),
+            (ManagedObjectModel { Entity("Item") { Attribute("Faultline", .string) } }, "Item.Faultline: a property named like the type Faultline"),
+        ]
+        for (model, message) in hostile {
+            #expect {
+                try ModelCodeGenerator(model: model.checked(), name: "T", source: "test").files()
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
         let renamed = ManagedObjectModel { Entity("Ticket") { Attribute("title", .string) } }
         renamed.entitiesByName["Ticket"]?.managedObjectClassName = "My-Ticket"
         #expect {
