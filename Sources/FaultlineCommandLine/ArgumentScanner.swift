@@ -8,9 +8,16 @@
 /// starts with `--`. Only the flags it names (`attachable`), all of which take
 /// a value: `--list=x` stays one unknown word rather than a flag whose value
 /// nothing reads.
+///
+/// A flag's value is taken once: a second `--iterations` or `--output` is
+/// refused ("given twice") rather than silently replacing the first. A flag
+/// that gathers (a list, `--var NAME=VALUE`) reads through `list(for:)` or
+/// `repeatedValue(for:)`, which may be given again.
 public struct ArgumentScanner {
     private var remaining: ArraySlice<String>
     private let attachable: Set<String>
+    /// The flags whose single value was taken.
+    private var taken: Set<String> = []
     /// The value split off the last `--flag=value`, until `value(for:)` takes it.
     private var attached: String?
 
@@ -44,6 +51,12 @@ public struct ArgumentScanner {
     }
 
     public mutating func value(for flag: String) throws(UsageError) -> String {
+        guard taken.insert(flag).inserted else { throw UsageError("\(flag) given twice") }
+        return try repeatedValue(for: flag)
+    }
+
+    /// The value of a flag that may be given more than once, each time adding one.
+    public mutating func repeatedValue(for flag: String) throws(UsageError) -> String {
         if let value = attached {
             attached = nil
             guard !value.isEmpty else { throw UsageError("\(flag)= needs a value after the '='") }
@@ -97,7 +110,7 @@ public struct ArgumentScanner {
 
     /// A comma-separated list that names at least one item (`--metric ,` names none).
     public mutating func list(for flag: String) throws(UsageError) -> [String] {
-        let text = try value(for: flag)
+        let text = try repeatedValue(for: flag)
         let items = text.split(separator: ",").map(String.init)
         guard !items.isEmpty else { throw UsageError("\(flag) needs at least one name, got '\(text)'") }
         return items

@@ -32,7 +32,7 @@ struct PredicateCommandOptions {
             case "--model": modelPath = try scanner.value(for: word)
             case "--entity": entity = try scanner.value(for: word)
             case "--var":
-                let value = try scanner.value(for: word)
+                let value = try scanner.repeatedValue(for: word)
                 guard let variable = PredicateArgument.variable(value) else {
                     throw UsageError("--var needs NAME=VALUE, not '\(value)'")
                 }

@@ -36,4 +36,11 @@ struct ProfilerArgumentsTests {
     func refuses(_ arguments: [String]) {
         #expect(throws: ObjectGraphInputError.self) { try ProfilerArguments(parsing: arguments) }
     }
+
+    @Test("A profiler flag given twice is refused, not replaced by the second", arguments: [
+        ["--graph", "10x2", "--graph", "20x2"], ["--touch", "0.1", "--touch=0.5"], ["--order", "random", "--order", "sequential"],
+    ])
+    func givenTwice(_ arguments: [String]) {
+        #expect(throws: ObjectGraphInputError("\(arguments[0]) given twice")) { try ProfilerArguments(parsing: arguments) }
+    }
 }

@@ -49,6 +49,15 @@ struct FlagValueStrictnessTests {
                       naming: "--markdown needs a value, got the option '--html'")
         expectRefused(report([input, empty]), naming: "empty.json: the report has no benchmark")
         expectRefused(report(["--svg", folder.path("r.svg"), input]), naming: "unknown argument '--svg'")
+        expectRefused(report(["--markdown", folder.path("a.md"), "--markdown", folder.path("b.md"), input]),
+                      naming: "--markdown given twice")
+        expectRefused(export(["--format", "google-benchmark", "--format", "github-action-benchmark", input, "--output", folder.path("o.json")]),
+                      naming: "--format given twice")
+        expectRefused(run(GateCommand.run, [input, input, "--thresholds", "a.json", "--thresholds", "b.json"]),
+                      naming: "--thresholds given twice")
+        // Gathering flags may repeat: each adds to the list.
+        var output = ""
+        #expect(CompareCommand.run([input, input, "--metric", "wallTime", "--metric", "mallocsPerItem"]) { output += $0 } == 0, "\(output)")
     }
 
     @Test("The suite runner", arguments: [
@@ -62,6 +71,10 @@ struct FlagValueStrictnessTests {
         (["--json", "--quiet"], "--json needs a value, got the option '--quiet'"),
         (["--report-dir", "--list"], "--report-dir needs a value, got the option '--list'"),
         (["--profile", "Quick"], "--profile must be one of quick, standard, full, got 'Quick'"),
+        // A flag given twice is refused, not silently replaced by the second.
+        (["--iterations", "3", "--iterations", "5"], "--iterations given twice"),
+        (["--profile", "quick", "--profile=full"], "--profile given twice"),
+        (["--filter", "one", "--filter", "two"], "--filter given twice"),
     ])
     func suiteRunner(arguments: [String], fragment: String) {
         let suite = BenchmarkSuite("Strict", benchmarks: [Benchmark("one", items: 1, setUp: { 0 }, measure: { $0 += 1 })])

@@ -52,6 +52,7 @@ public struct ProfilerArguments: Equatable {
                 index += 1
                 continue
             }
+            guard values[flag] == nil else { throw ObjectGraphInputError("\(flag) given twice") }
             if flag != argument {
                 values[flag] = String(argument.dropFirst(flag.count + 1))
                 own.append(argument)
