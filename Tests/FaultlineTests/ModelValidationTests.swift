@@ -77,6 +77,32 @@ struct ModelValidationTests {
         #expect(issues(of: M.single([], named: "_PRIMARYKEY")).map(\.kind) == [.reservedName("_PRIMARYKEY")])
     }
 
+    @Test("root entities whose names differ only in case are refused: their tables would be one; sub-entities share their root's")
+    func tableNameClash() throws {
+        let clashing = ManagedObjectModel {
+            Entity("Item") { Attribute("name", .string) }
+            Entity("ITEM") { Attribute("name", .string) }
+            Entity("item") { Attribute("name", .string) }
+        }
+        let error = try #require(throws: ModelError.self) { try clashing.checked() }
+        #expect(has(error.issues, .tableNameClash("Item", "ITEM"), entity: "ITEM"))
+        #expect(has(error.issues, .tableNameClash("Item", "item"), entity: "item"))
+        #expect(error.issues.count == 2)
+        let inherited = ManagedObjectModel {
+            Entity("Item") { Attribute("name", .string) }
+            Entity("ITEM", parent: "Item") { Attribute("size", .integer64) }
+        }
+        #expect(throws: Never.self) { try inherited.checked() }
+        let container = try PersistentContainer(model: inherited, location: .inMemory)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "ITEM").setValue("big", forKey: "name")
+            try context.insertNewObject(forEntityName: "Item").setValue("small", forKey: "name")
+            try context.save()
+            #expect(try context.count(for: FetchRequest(entityName: "Item")) == 2)
+        }
+    }
+
     @Test("the same property instance listed twice is a duplicate")
     func sameInstanceTwice() {
         let name = M.attribute("name", .stringAttributeType)

@@ -8,6 +8,8 @@ extension ModelIssue {
         case invalidIdentifier(String)
         case reservedName(String)
         case duplicateEntityName(String)
+        /// Two root entities whose names differ only in case: one table (`Z` + the name in capitals) for both.
+        case tableNameClash(String, String)
         case duplicatePropertyName(String)
         case duplicateFetchIndexName(String)
 
@@ -82,6 +84,8 @@ extension ModelIssue.Kind {
         case .invalidIdentifier(let n): "name '\(n)' is not an identifier (ASCII letters, digits, '_', not starting with a digit)"
         case .reservedName(let n): "name '\(n)' is reserved by the store or by ManagedObject"
         case .duplicateEntityName(let n): "entity name '\(n)' is used more than once"
+        case .tableNameClash(let first, let second):
+            "entity names '\(first)' and '\(second)' differ only in case: both would be stored in the table Z\(second.uppercased())"
         case .duplicatePropertyName(let n): "property name '\(n)' is used more than once in the entity or its ancestors"
         case .duplicateFetchIndexName(let n): "fetch index name '\(n)' is used more than once"
         case .entityInAnotherModel: "entity belongs to another model"

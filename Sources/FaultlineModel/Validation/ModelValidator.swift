@@ -42,10 +42,18 @@ struct ModelValidator {
 
     private mutating func checkEntityNames() {
         var counts: [String: Int] = [:]
+        // Each root entity's table is `Z` + its name in capitals.
+        var tables: [String: String] = [:]
         for entity in model.entities {
             guard let name = entity.name, !name.isEmpty else { continue }
             counts[name, default: 0] += 1
             if counts[name] == 2 { report(.duplicateEntityName(name), entity: entity) }
+            guard entity.superentity == nil else { continue }
+            if let other = tables[name.uppercased()], other != name {
+                report(.tableNameClash(other, name), entity: entity)
+            } else {
+                tables[name.uppercased()] = name
+            }
         }
     }
 
