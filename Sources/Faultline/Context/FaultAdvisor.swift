@@ -70,14 +70,14 @@ final class FaultAdvisor {
     /// Each tracked object's fetch and the key path it was reached through ("" for the fetched ones).
     private var origins: [ObjectIdentifier: (site: Int, keyPath: String)] = [:]
 
-    /// A fetch of `entity` returned `objects`, asked for by `request`.
-    func recordFetch(_ request: FetchRequest, of entity: CheckedEntity, in model: CheckedModel, location: String,
-                     objects: [ManagedObject]) {
+    /// A fetch of `entity` returned `objects`; `prefetched`, `batchSize` and
+    /// `includesPropertyValues` are its request's settings.
+    func recordFetch(of entity: CheckedEntity, in model: CheckedModel, location: String, prefetched: [String],
+                     batchSize: Int, includesPropertyValues: Bool, objects: [ManagedObject]) {
         self.model = model
         let site = sites.count
-        sites.append(Site(entity: entity, location: location, prefetched: request.relationshipKeyPathsForPrefetching,
-                          batchSize: request.fetchBatchSize, includesPropertyValues: request.includesPropertyValues,
-                          objectCount: objects.count))
+        sites.append(Site(entity: entity, location: location, prefetched: prefetched, batchSize: batchSize,
+                          includesPropertyValues: includesPropertyValues, objectCount: objects.count))
         for object in objects where origins[ObjectIdentifier(object)] == nil {
             origins[ObjectIdentifier(object)] = (site, "")
         }

@@ -68,7 +68,9 @@ extension ManagedObjectContext {
         if request.includesPendingChanges { objects = try mergingPendingChanges(into: objects, widened ?? request, entity) }
         if widened != nil { objects = Self.window(objects, of: request) }
         if let faultAdvisor {
-            faultAdvisor.recordFetch(request, of: entity, in: coordinator.model, location: "\(file):\(line)", objects: objects)
+            faultAdvisor.recordFetch(
+                of: entity, in: coordinator.model, location: "\(file):\(line)", prefetched: request.relationshipKeyPathsForPrefetching,
+                batchSize: request.fetchBatchSize, includesPropertyValues: request.includesPropertyValues, objects: objects)
         }
         return objects
     }
