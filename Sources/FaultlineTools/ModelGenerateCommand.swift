@@ -51,6 +51,12 @@ enum ModelGenerateCommand {
                     try Data(file.contents.utf8).write(to: directory.appendingPathComponent(file.name), options: .atomic)
                     write(directory.appendingPathComponent(file.name).path + "\n")
                 }
+                if singleFile == nil {
+                    for stale in try staleFiles(in: directory, keeping: Set(files.map(\.name)), modelAt: path) {
+                        try FileManager.default.removeItem(at: stale)
+                        write("removed \(stale.path): generated from this model for an entity it no longer has\n")
+                    }
+                }
             } catch {
                 throw InspectError("cannot write into '\(output)': \(error)")
             }
@@ -58,6 +64,23 @@ enum ModelGenerateCommand {
         } catch {
             return CommandFailure.report(error, write: write)
         }
+    }
+
+    /// The Swift files in `directory`, other than `kept`, that an earlier run
+    /// generated from the model file at `path` (any version of it, by their
+    /// first line): left alone, a removed or renamed entity's class would stay
+    /// in the build, unregistered. Files of other models or by hand stay.
+    private static func staleFiles(in directory: URL, keeping kept: Set<String>, modelAt path: String) throws -> [URL] {
+        let marker = Data(ModelCodeGenerator.headerPrefix(forModelAt: path).utf8)
+        var stale: [URL] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        where name.hasSuffix(".swift") && !kept.contains(name) {
+            let file = directory.appendingPathComponent(name)
+            guard let handle = try? FileHandle(forReadingFrom: file) else { continue }
+            defer { try? handle.close() }
+            if let head = try? handle.read(upToCount: marker.count), head == marker { stale.append(file) }
+        }
+        return stale
     }
 
     /// `model validate PATH SOURCE... [--version NAME]`: 0 in step, 1 on drift, 2 on bad input.
@@ -131,7 +154,7 @@ enum ModelGenerateCommand {
         let (bundle, version) = try version(of: path, named: versionName)
         let model = try InspectModels.checked(version)
         let generator = ModelCodeGenerator(
-            model: model, name: bundle.name, source: "\(URL(fileURLWithPath: path).lastPathComponent), version \(version.name)")
+            model: model, name: bundle.name, source: ModelCodeGenerator.source(forModelAt: path, version: version.name))
         do {
             if let singleFile { return [(singleFile, try generator.singleFile())] }
             return try generator.files()
