@@ -82,7 +82,7 @@ struct ModelCodeGenerator {
                 throw Refusal(description: "entities \(other) and \(entity.name) both name the class \(name)")
             }
             // The generated code names every type through its module (`Swift.String`).
-            guard !["Swift", "Foundation", "Faultline"].contains(name) else {
+            guard !Self.moduleNames.contains(name) else {
                 throw Refusal(description: "entity \(entity.name): a class named \(name) would hide the module the generated code names types through")
             }
             guard name != Self.typeName(self.name) + "Model" else {
@@ -174,12 +174,16 @@ struct ModelCodeGenerator {
         guard !["typedKeys", "fetchRequest", "validatesKeys", "self", "Type", "Protocol", "init"].contains(name) else {
             throw Refusal(description: "\(entity.name).\(name): the name collides with a member every generated class has")
         }
-        guard !classes.contains(name), !["Swift", "Foundation", "Faultline"].contains(name) else {
+        guard !classes.contains(name), !moduleNames.contains(name) else {
             throw Refusal(description: "\(entity.name).\(name): a property named like the type \(name) would hide it "
                           + "in the generated code; rename the property")
         }
         return keywords.contains(name) ? "`\(name)`" : name
     }
+
+    /// The modules the generated code names its types through (`Swift.String`):
+    /// no class or property may hide them.
+    static let moduleNames: Set<String> = ["Swift", "Foundation", "Faultline"]
 
     /// Names that are identifiers by their characters but that Swift takes
     /// for something else even in backquotes (`Self`, a lone `_`).

@@ -143,15 +143,7 @@ final class FaultAdvisor {
     /// has); nil when no fetch can prefetch it.
     private func prefetchingEntity(for path: String, from entity: CheckedEntity) -> CheckedEntity? {
         guard let model else { return nil }
-        let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        func accepts(_ start: CheckedEntity) -> Bool {
-            var current = start
-            for step in steps {
-                guard let relationship = current.relationship(named: step) else { return false }
-                current = model.entities[relationship.destinationEntityIndex]
-            }
-            return true
-        }
-        return entity.hierarchyIndexes.lazy.map { model.entities[$0] }.first(where: accepts)
+        return entity.hierarchyIndexes.lazy.map { model.entities[$0] }
+            .first { model.unknownRelationshipStep(in: path, from: $0) == nil }
     }
 }

@@ -12,12 +12,8 @@ extension ManagedObjectContext {
     /// (an empty step, as in `""` or `a..b`, names none).
     func checkPrefetchKeyPaths(_ keyPaths: [String], from entity: CheckedEntity) throws {
         for path in keyPaths {
-            var current = entity
-            for step in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
-                guard let relationship = current.relationship(named: step) else {
-                    throw FetchError.unknownKeyPath(entity: current.name, keyPath: step.isEmpty ? path : step)
-                }
-                current = coordinator.model.entities[relationship.destinationEntityIndex]
+            if let (reached, step) = coordinator.model.unknownRelationshipStep(in: path, from: entity) {
+                throw FetchError.unknownKeyPath(entity: reached.name, keyPath: step.isEmpty ? path : step)
             }
         }
     }
