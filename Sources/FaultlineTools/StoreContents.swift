@@ -29,7 +29,22 @@ struct StoreContents {
 
     /// Opens `path` read-only; throws when it is missing, not SQLite, or not Core Data's.
     init(path: String) throws(InspectError) {
+        (connection, objects) = try Self.schema(ofStoreAt: path)
+        do {
+            try count()
+            try readEntities()
+        } catch {
+            throw InspectError("cannot read '\(path)': \(error)")
+        }
+    }
+
+    /// The read-only connection to `path` and its tables and indexes, after
+    /// the checks every store command makes first: the file is there, is
+    /// SQLite, and has Core Data's bookkeeping tables. Reads no row.
+    static func schema(ofStoreAt path: String) throws(InspectError) -> (Connection, [Object]) {
         guard FileManager.default.fileExists(atPath: path) else { throw InspectError("no store at '\(path)'") }
+        let connection: Connection
+        let objects: [Object]
         do {
             connection = try Connection(.file(path), configuration: .inspecting(path))
             objects = try connection.rows(
@@ -46,12 +61,7 @@ struct StoreContents {
         for required in ["Z_PRIMARYKEY", "Z_METADATA"] where !tables.contains(required) {
             throw InspectError("'\(path)' is not a Core Data store: it has no \(required) table")
         }
-        do {
-            try count()
-            try readEntities()
-        } catch {
-            throw InspectError("cannot read '\(path)': \(error)")
-        }
+        return (connection, objects)
     }
 
     var hasModelCache: Bool { objects.contains { $0.type == "table" && $0.name.uppercased() == "Z_MODELCACHE" } }

@@ -57,8 +57,8 @@ enum StoreMigrateCommand {
         guard let current = bundle.versions.count == 1 ? bundle.versions.first : bundle.current else {
             throw InspectError("model '\(modelPath)' has several versions and none is current")
         }
-        // What inspect says of a missing, non-SQLite or non-Core Data file, read-only.
-        _ = try StoreContents(path: path)
+        // What inspect says of a missing, non-SQLite or non-Core Data file, reading no row.
+        _ = try StoreContents.schema(ofStoreAt: path)
         let url = URL(fileURLWithPath: path)
         let target = try version(current)
         var sources: [ModelVersion] = []
